@@ -1,0 +1,51 @@
+/**
+ * Root API of `ucp-location`: types, errors and pure helpers only (no SQLite, no pg, no HTTP
+ * server), so a Platform can import it cheaply. Node-only pieces live at subpaths:
+ * `ucp-location/client`, `ucp-location/server`, `ucp-location/store/sqlite`, `ucp-location/store/postgres`.
+ */
+export type {
+  Amenities,
+  Amenity,
+  BBox,
+  Coverage,
+  CoverageArea,
+  DailyHour,
+  Day,
+  ExceptionHour,
+  Geo,
+  Locality,
+  Location,
+  LocationRecord,
+  LookupLocation,
+  PostalAddress,
+  Schedule,
+} from './domain/location.js';
+export { DAYS, toPublicLocation } from './domain/location.js';
+export type {
+  LocationDistance,
+  LocationFilter,
+  LocationServes,
+  LookupRequest,
+  LookupResponse,
+  Message,
+  PaginationRequest,
+  PaginationResponse,
+  SearchRequest,
+  SearchResponse,
+  UcpResponseMeta,
+} from './domain/requests.js';
+export { isOpenAt } from './domain/hours.js';
+export { geodesicDistanceMeters } from './domain/geodesy.js';
+export {
+  ConfigError,
+  DataValidationError,
+  ForbiddenError,
+  InvalidInstantError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  StoreError,
+  UcpNegotiationError,
+  UcpRequestError,
+  UcpWireError,
+} from './errors.js';
+export type { DataIssue, NegotiationErrorCode } from './errors.js';

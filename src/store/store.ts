@@ -1,0 +1,142 @@
+/**
+ * LocationStore: the port between the location engine and persistence.
+ *
+ * Division of labour (so SQLite and PostgreSQL give identical answers):
+ *  - a store answers *candidate* queries that may over-approximate the spatial predicates
+ *    (bounding boxes from a spatial index) but must never miss a true match;
+ *  - predicates a store can evaluate exactly (amenity keys, item availability, locality lists,
+ *    visibility, ids/aliases) it applies exactly;
+ *  - the engine (src/service.ts + src/domain/*) applies the exact geodesic test, point-in-area,
+ *    opening hours, ranking and pagination.
+ * All methods are async because the PostgreSQL adapter is.
+ */
+import type { BBox, Geo, Location, LocationRecord } from '../domain/location.js';
+
+export type { BBox };
+
+export interface CandidateQuery {
+  /** Restrict to these internal keys (lookup refinement). */
+  keys?: readonly number[];
+  /** Location `geo` must fall in the union of these boxes (conservative radius prefilter). */
+  regions?: readonly BBox[];
+  /**
+   * `serves.point` prefilter: only Locations whose coverage (radius around geo, or an area)
+   * may contain this point, i.e. whose coverage extent box contains it.
+   */
+  coverageProbe?: Geo;
+  /**
+   * `serves.address`, evaluated exactly by the store against locality lists: a Location matches
+   * if it lists `postalCode` for `country`, or covers `region` of `country`, or the whole `country`.
+   * Country is ISO alpha-2 upper-case; region/postal already normalised (see domain/serves.ts).
+   */
+  locality?: { country: string; region?: string; postalCode?: string };
+  /** Free text; restricts to text matches and fills `relevance`. Tokens already normalised. */
+  text?: TextQuery;
+  /** Every id must be an exact key of the Location's amenities. */
+  amenities?: readonly string[];
+  /** Every item must be currently available at the Location. */
+  items?: readonly string[];
+  /** Also return the raw schedule (hours, exception_hours, timezone) of each candidate. */
+  withSchedule?: boolean;
+  /** Also return the coverage (radius_m, areas) of each candidate. */
+  withCoverage?: boolean;
+  /**
+   * Upper bound on rows returned when no spatial/ids operand bounds the set (bounded browse).
+   * Rows are then the best by relevance, then id.
+   */
+  limit?: number;
+}
+
+/** Text query after tokenisation: OR over terms, each term expanded to fuzzy variants. */
+export interface TextQuery {
+  /** Raw query as received (for stores with their own parser, e.g. PostgreSQL websearch). */
+  raw: string;
+  /** Normalised lower-case tokens. */
+  terms: readonly string[];
+}
+
+export interface Candidate {
+  /** Internal row key, stable for the life of a dataset generation. */
+  key: number;
+  /** Canonical Location id (stable tiebreak key). */
+  id: string;
+  geo: Geo | null;
+  /** Text relevance, larger is better; 0 when the query has no text. */
+  relevance: number;
+  /** JSON of {timezone?, hours?, exception_hours?} when `withSchedule`. */
+  schedule?: string | null;
+  /** JSON of {radius_m?, areas?} when `withCoverage`. */
+  coverage?: string | null;
+}
+
+export interface ImportProgress {
+  phase: 'reading' | 'writing' | 'indexing' | 'done';
+  done: number;
+  total?: number;
+}
+
+export interface ImportResult {
+  locations: number;
+  publicLocations: number;
+  availability: number;
+  generation: number;
+}
+
+export interface InventoryRow {
+  /** Source line for error messages (1-based). */
+  line: number;
+  location_id: string;
+  item_id: string;
+  available: boolean;
+}
+
+export interface StoreStats {
+  locations: number;
+  publicLocations: number;
+  items: number;
+  availableRows: number;
+  generation: number;
+}
+
+export interface LocationStore {
+  readonly kind: string;
+
+  findCandidates(query: CandidateQuery): Promise<Candidate[]>;
+
+  /** Public Location documents for these keys, in the order given (missing keys skipped). */
+  getLocations(keys: readonly number[]): Promise<Location[]>;
+
+  /**
+   * Resolve request identifiers (canonical ids first, then aliases) to keys of *public*
+   * Locations. Returns one entry per distinct input that resolved.
+   */
+  resolveIds(ids: readonly string[]): Promise<Map<string, number[]>>;
+
+  /** Which of these item ids the Business knows at all (any location, available or not). */
+  knownItems(items: readonly string[]): Promise<Set<string>>;
+
+  /** Countries for which any Location lists postal codes / regions (serves.address evaluability). */
+  localityModel(): Promise<{ postalCountries: Set<string>; regionCountries: Set<string> }>;
+
+  /**
+   * Replace the whole dataset atomically (one transaction): readers see the old dataset
+   * until commit, then the new one. Records must already be validated.
+   */
+  replaceAll(
+    records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
+    onProgress?: (p: ImportProgress) => void,
+  ): Promise<ImportResult>;
+
+  /**
+   * Apply an availability batch atomically. Rejects the whole batch (DataValidationError with
+   * line numbers) when a row names an unknown location.
+   */
+  applyInventory(rows: readonly InventoryRow[], file?: string): Promise<{ applied: number; generation: number }>;
+
+  /** Increases on every committed data change, visible across processes sharing the store. */
+  generation(): Promise<number>;
+
+  stats(): Promise<StoreStats>;
+
+  close(): Promise<void>;
+}
