@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+/**
+ * `ucp-location` command line. Each verb lives in its own module under ./commands and
+ * registers itself on the program; this file only wires them together.
+ */
+import { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { COMMANDS } from './commands/index.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const program = new Command('ucp-location')
+  .description('UCP Location (2026-08-25): business server, data tools, platform client and conformance checker')
+  .version(pkg.version)
+  .showHelpAfterError();
+
+for (const register of COMMANDS) register(program);
+
+await program.parseAsync(process.argv);
