@@ -109,6 +109,14 @@ export interface DataIssue {
   /** Dotted field path inside the record, e.g. `hours[2].closes`; '' for the whole record. */
   field: string;
   message: string;
+  /** What `line` counts: physical lines (default) or GeoJSON features (then `line` = index + 1). */
+  unit?: 'line' | 'feature';
+}
+
+/** `file:line field: message`, or `file feature N field: message` for GeoJSON features. */
+export function formatDataIssue(i: DataIssue): string {
+  const where = i.unit === 'feature' ? `${i.file} feature ${i.line}` : `${i.file}:${i.line}`;
+  return `${where}${i.field ? ` ${i.field}` : ''}: ${i.message}`;
 }
 
 /** Local: an import or inventory batch was rejected; nothing was written. */
@@ -120,7 +128,7 @@ export class DataValidationError extends Error {
 }
 
 function formatIssues(issues: readonly DataIssue[]): string {
-  const shown = issues.slice(0, 20).map((i) => `${i.file}:${i.line}${i.field ? ` ${i.field}` : ''}: ${i.message}`);
+  const shown = issues.slice(0, 20).map(formatDataIssue);
   const more = issues.length > 20 ? `\n… and ${issues.length - 20} more` : '';
   return `${issues.length} problem(s) found; nothing was written:\n${shown.join('\n')}${more}`;
 }
