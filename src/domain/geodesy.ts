@@ -1,14 +1,157 @@
-// STUB — owned by the geodesy helper.
+/**
+ * WGS 84 geodesy for the `distance` relation (R-S4) and the spatial-index prefilter.
+ *
+ * Distances are Karney's geodesics (GeographicLib): accurate to ~15 nm anywhere on the
+ * ellipsoid, including nearly antipodal pairs where Vincenty's iteration fails to converge.
+ * Units: degrees for angles (latitude, longitude, azimuth clockwise from north), metres for
+ * lengths. Pure: no I/O, no clock.
+ */
+// The package is CommonJS that assigns `module.exports` wholesale, so Node's ESM loader only
+// exposes it as the default export; a named import would type-check but be undefined at runtime.
+import geographiclib from 'geographiclib-geodesic';
 import type { BBox, Geo } from './location.js';
 
-/** Shortest WGS 84 ellipsoidal geodesic distance in metres (Karney), unrounded. */
+/** One shared solver: WGS 84 (a = 6 378 137 m, f = 1/298.257223563). */
+const WGS84 = geographiclib.Geodesic.WGS84;
+const DISTANCE_ONLY = geographiclib.Geodesic.DISTANCE;
+const LAT_LON = geographiclib.Geodesic.LATITUDE | geographiclib.Geodesic.LONGITUDE;
+
+/** Semi-major axis (m) and first eccentricity squared of WGS 84. */
+const A = WGS84.a;
+const E2 = WGS84.f * (2 - WGS84.f);
+
+/**
+ * Safety margins for `boundingRegions`. GeographicLib's own error is ~15 nm, so inflating the
+ * radius by 1 µm (plus a relative 1e-12 for very long distances) already absorbs it; the
+ * extra 1e-9° (≈ 0.1 mm) covers rounding in our own degree arithmetic.
+ */
+const MARGIN_M_ABS = 1e-6;
+const MARGIN_M_REL = 1e-12;
+const MARGIN_DEG = 1e-9;
+
+/**
+ * Shortest geodesic distance on the WGS 84 ellipsoid between two points, metres, unrounded.
+ * Symmetric, 0 for identical points; the antimeridian needs no special handling.
+ * R-S4 compares this value with `max` using `<=`, with no tolerance.
+ */
 export function geodesicDistanceMeters(a: Geo, b: Geo): number {
-  void a; void b;
-  throw new Error('not implemented');
+  const r = WGS84.Inverse(a.latitude, a.longitude, b.latitude, b.longitude, DISTANCE_ONLY);
+  // With the DISTANCE bit requested s12 is always filled; the typings mark it optional.
+  return r.s12 ?? Number.NaN;
 }
 
-/** Conservative boxes (split at the antimeridian) containing every point within `maxMeters` of `center`. */
+/**
+ * The `distance` relation (R-S4): the Location matches iff the unrounded geodesic distance from
+ * `center` to its `geo` is <= `maxMeters` (equality matches; no tolerance, no clamping). A
+ * Location without a usable `geo` (absent, non-finite or out of range) never matches.
+ */
+export function withinDistance(center: Geo, geo: Geo | null | undefined, maxMeters: number): boolean {
+  if (geo === null || geo === undefined || !isUsableGeo(geo)) return false;
+  return geodesicDistanceMeters(center, geo) <= maxMeters;
+}
+
+/** Finite latitude in [-90, 90] and longitude in [-180, 180], degrees. */
+export function isUsableGeo(geo: Geo): boolean {
+  const { latitude: lat, longitude: lon } = geo;
+  return (
+    typeof lat === 'number' && typeof lon === 'number' &&
+    Number.isFinite(lat) && Number.isFinite(lon) &&
+    lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180
+  );
+}
+
+/**
+ * Direct problem: the point reached by travelling `meters` along the geodesic that leaves
+ * `from` at `azimuthDeg` (clockwise from north). Longitude is normalised to [-180, 180].
+ */
+export function geodesicDestination(from: Geo, azimuthDeg: number, meters: number): Geo {
+  const r = WGS84.Direct(from.latitude, from.longitude, azimuthDeg, meters, LAT_LON);
+  return { latitude: r.lat2 ?? Number.NaN, longitude: r.lon2 ?? Number.NaN };
+}
+
+/** Inclusive containment; `b` never crosses the antimeridian (minLon <= maxLon). */
+export function bboxContains(b: BBox, p: Geo): boolean {
+  return (
+    p.latitude >= b.minLat && p.latitude <= b.maxLat && p.longitude >= b.minLon && p.longitude <= b.maxLon
+  );
+}
+
+/** True when any of the boxes contains `p` (the shape `boundingRegions` returns). */
+export function regionsContain(boxes: readonly BBox[], p: Geo): boolean {
+  return boxes.some((b) => bboxContains(b, p));
+}
+
+/**
+ * Radius of the parallel (circle of latitude) at `latDeg`, metres: a·cosφ / √(1 − e²·sin²φ).
+ * Strictly decreasing in |φ|, 0 at the poles.
+ */
+export function parallelRadiusMeters(latDeg: number): number {
+  const phi = (latDeg * Math.PI) / 180;
+  const s = Math.sin(phi);
+  return Math.max(0, (A * Math.cos(phi)) / Math.sqrt(1 - E2 * s * s));
+}
+
+/**
+ * A conservative set of boxes that together contain every point whose geodesic distance to
+ * `center` is <= `maxMeters`. Used as a spatial-index prefilter before the exact test, so it
+ * may include extra area but never excludes a true match (within GeographicLib's accuracy,
+ * covered by a small margin). Boxes never cross the antimeridian: a range that would is split
+ * in two, and a range ending exactly at ±180 also gets the degenerate box at ∓180 so that a
+ * Location stored with either spelling of the antimeridian is found.
+ *
+ * Derivation:
+ *  - Latitude: along any curve ds ≥ ρ(φ)·|dφ| (meridional radius ρ), so the shortest way to a
+ *    parallel is along the meridian; the band is what the direct problem reaches at azimuths
+ *    0 and 180, or up to the pole when the distance to the pole is within reach.
+ *  - Longitude: every point of a path of length ≤ d stays within that band, and along it
+ *    ds ≥ r(φ)·|dλ| with r the parallel radius, which is smallest at φ*, the band's latitude
+ *    of largest |φ|. Hence |Δλ| ≤ d / r(φ*). If that reaches 180°, or the band touches a pole,
+ *    every longitude is possible.
+ *
+ * `maxMeters` must not be NaN (RangeError); a negative value yields no box (nothing can be
+ * nearer than 0 m); +Infinity yields the whole globe.
+ */
 export function boundingRegions(center: Geo, maxMeters: number): BBox[] {
-  void center; void maxMeters;
-  throw new Error('not implemented');
+  if (Number.isNaN(maxMeters)) throw new RangeError('boundingRegions: maxMeters is NaN; expected a distance in metres >= 0');
+  if (maxMeters < 0) return [];
+  const lat = center.latitude;
+  const lon = normalizeLongitude(center.longitude);
+  if (!Number.isFinite(maxMeters)) return [{ minLat: -90, maxLat: 90, minLon: -180, maxLon: 180 }];
+
+  const d = maxMeters * (1 + MARGIN_M_REL) + MARGIN_M_ABS;
+
+  // Meridian distances from the center to each pole (same for every meridian).
+  const toNorthPole = geodesicDistanceMeters({ latitude: lat, longitude: lon }, { latitude: 90, longitude: lon });
+  const toSouthPole = geodesicDistanceMeters({ latitude: lat, longitude: lon }, { latitude: -90, longitude: lon });
+
+  const maxLat = d >= toNorthPole ? 90 : Math.min(90, geodesicDestination({ latitude: lat, longitude: lon }, 0, d).latitude + MARGIN_DEG);
+  const minLat = d >= toSouthPole ? -90 : Math.max(-90, geodesicDestination({ latitude: lat, longitude: lon }, 180, d).latitude - MARGIN_DEG);
+
+  const phiStar = Math.max(Math.abs(minLat), Math.abs(maxLat));
+  const r = parallelRadiusMeters(phiStar);
+  const halfWidthDeg = r > 0 ? ((d / r) * 180) / Math.PI + MARGIN_DEG : Number.POSITIVE_INFINITY;
+  if (!(halfWidthDeg < 180)) return [{ minLat, maxLat, minLon: -180, maxLon: 180 }];
+
+  const west = lon - halfWidthDeg;
+  const east = lon + halfWidthDeg;
+  const boxes: BBox[] = [];
+  // Each branch keeps minLon <= maxLon; ±180 denote the same meridian, so a range touching
+  // one end is mirrored (possibly as a zero-width box) at the other.
+  if (west <= -180) {
+    boxes.push({ minLat, maxLat, minLon: west + 360, maxLon: 180 });
+    boxes.push({ minLat, maxLat, minLon: -180, maxLon: east });
+  } else if (east >= 180) {
+    boxes.push({ minLat, maxLat, minLon: west, maxLon: 180 });
+    boxes.push({ minLat, maxLat, minLon: -180, maxLon: east - 360 });
+  } else {
+    boxes.push({ minLat, maxLat, minLon: west, maxLon: east });
+  }
+  return boxes;
+}
+
+/** Longitude in degrees mapped to [-180, 180]; ±180 are kept as given. */
+function normalizeLongitude(lon: number): number {
+  if (lon >= -180 && lon <= 180) return lon;
+  const r = ((((lon + 180) % 360) + 360) % 360) - 180;
+  return r;
 }
