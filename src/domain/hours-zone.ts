@@ -46,6 +46,17 @@ export interface OffsetSpan {
 }
 
 const IANA_SHAPE = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
+/**
+ * ICU (hence Intl) also accepts Java-era three-letter ids that the tz database never had
+ * ("PST", "IST", "CST", ...). They are ambiguous abbreviations, not IANA ids; of the all-caps
+ * three-letter names only these exist in the tz database.
+ */
+const TZDB_THREE_LETTER = new Set(['EST', 'MST', 'HST', 'UTC', 'UCT', 'GMT', 'CET', 'EET', 'MET', 'WET', 'PRC', 'ROC', 'ROK']);
+
+function looksLikeIana(name: string): boolean {
+  if (!IANA_SHAPE.test(name) || name.startsWith('SystemV/')) return false;
+  return !/^[A-Z]{3}$/.test(name) || TZDB_THREE_LETTER.has(name);
+}
 let canonicalIds: ReadonlySet<string> | undefined;
 
 /**
@@ -54,7 +65,7 @@ let canonicalIds: ReadonlySet<string> | undefined;
  * compares ids case-sensitively, so "america/new_york" would be a trap for Platforms).
  */
 export function zoneProblem(name: string): string | null {
-  if (!IANA_SHAPE.test(name) || !IANAZone.isValidZone(name)) {
+  if (!looksLikeIana(name) || !IANAZone.isValidZone(name)) {
     return `${JSON.stringify(name)} is not an IANA time zone identifier; use a tz database id such as America/New_York or Europe/Berlin (not an offset or abbreviation)`;
   }
   canonicalIds ??= new Set(Intl.supportedValuesOf('timeZone'));
