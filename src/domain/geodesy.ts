@@ -104,9 +104,10 @@ export function parallelRadiusMeters(latDeg: number): number {
  *    parallel is along the meridian; the band is what the direct problem reaches at azimuths
  *    0 and 180, or up to the pole when the distance to the pole is within reach.
  *  - Longitude: every point of a path of length ≤ d stays within that band, and along it
- *    ds ≥ r(φ)·|dλ| with r the parallel radius, which is smallest at φ*, the band's latitude
- *    of largest |φ|. Hence |Δλ| ≤ d / r(φ*). If that reaches 180°, or the band touches a pole,
- *    every longitude is possible.
+ *    ds ≥ r(φ)·|dλ| with r the parallel radius (smallest at the band's largest |φ|), so
+ *    |Δλ| ≤ d / r(φ*). `maxLongitudeOffsetRad` sharpens this by also charging the meridian
+ *    distance spent reaching high latitudes. If the band touches a pole (the pole is within
+ *    reach) or the offset reaches 180°, every longitude is possible.
  *
  * `maxMeters` must not be NaN (RangeError); a negative value yields no box (nothing can be
  * nearer than 0 m); +Infinity yields the whole globe.
@@ -127,9 +128,9 @@ export function boundingRegions(center: Geo, maxMeters: number): BBox[] {
   const maxLat = d >= toNorthPole ? 90 : Math.min(90, geodesicDestination({ latitude: lat, longitude: lon }, 0, d).latitude + MARGIN_DEG);
   const minLat = d >= toSouthPole ? -90 : Math.max(-90, geodesicDestination({ latitude: lat, longitude: lon }, 180, d).latitude - MARGIN_DEG);
 
-  const phiStar = Math.max(Math.abs(minLat), Math.abs(maxLat));
-  const r = parallelRadiusMeters(phiStar);
-  const halfWidthDeg = r > 0 ? ((d / r) * 180) / Math.PI + MARGIN_DEG : Number.POSITIVE_INFINITY;
+  // A band touching a pole means the pole itself is within reach: every longitude is.
+  if (maxLat >= 90 || minLat <= -90) return [{ minLat, maxLat, minLon: -180, maxLon: 180 }];
+  const halfWidthDeg = (maxLongitudeOffsetRad(lat, lon, d, minLat, maxLat) * 180) / Math.PI + MARGIN_DEG;
   if (!(halfWidthDeg < 180)) return [{ minLat, maxLat, minLon: -180, maxLon: 180 }];
 
   const west = lon - halfWidthDeg;
@@ -147,6 +148,45 @@ export function boundingRegions(center: Geo, maxMeters: number): BBox[] {
     boxes.push({ minLat, maxLat, minLon: west, maxLon: east });
   }
   return boxes;
+}
+
+/** Sub-intervals per side of the band when bounding the longitude offset (tightness vs cost). */
+const LON_BOUND_STEPS = 24;
+
+/**
+ * Upper bound, radians, on |Δλ| between `lat0` and any point reachable by a path of length <= d
+ * inside the band [minLat, maxLat] (which must not touch a pole).
+ *
+ * Let φm be the latitude of largest |φ| along the path (so |φm| >= |lat0|). Along the path
+ * r(φ) >= r(φm), and with ds = √(ρ²dφ² + r²dλ²) Minkowski's inequality gives
+ *   d >= √((∫ρ|dφ|)² + (∫r|dλ|)²) >= √(ΔM(φm)² + (r(φm)·|Δλ|)²),
+ * ΔM being the meridian distance from lat0 to φm. So |Δλ| <= √(d² − ΔM(φm)²) / r(φm). For φm
+ * in a sub-interval [u, v] on one side (|u| <= |v|), ΔM is smallest at u and r at v, which
+ * bounds the whole sub-interval; the maximum over all sub-intervals bounds every path.
+ * Compared with d / r(φ*) this stays within a few percent of the true extent at high latitude.
+ */
+function maxLongitudeOffsetRad(lat0: number, lon: number, d: number, minLat: number, maxLat: number): number {
+  const a0 = Math.abs(lat0);
+  const meridian = (lat: number): number =>
+    geodesicDistanceMeters({ latitude: lat0, longitude: lon }, { latitude: lat, longitude: lon });
+  let best = 0;
+  // Each side: φm runs from |lat0| (or -|lat0|) out to the band's edge on that side.
+  for (const [from, to] of [[a0, maxLat], [-a0, minLat]] as const) {
+    if (Math.abs(to) < Math.abs(from)) continue; // the band does not reach this side's |φ| >= |lat0|
+    const step = (to - from) / LON_BOUND_STEPS;
+    let u = from;
+    let dmU = meridian(u);
+    for (let i = 1; i <= LON_BOUND_STEPS; i++) {
+      const v = i === LON_BOUND_STEPS ? to : from + step * i;
+      const rV = parallelRadiusMeters(v);
+      if (!(rV > 0)) return Number.POSITIVE_INFINITY;
+      const bound = Math.sqrt(Math.max(0, d * d - dmU * dmU)) / rV;
+      if (bound > best) best = bound;
+      u = v;
+      dmU = meridian(u);
+    }
+  }
+  return best;
 }
 
 /** Longitude in degrees mapped to [-180, 180]; ±180 are kept as given. */
