@@ -1,0 +1,230 @@
+/**
+ * Small, reusable counters: token bucket, sliding window, and failure back-off.
+ *
+ * The decision arithmetic lives in pure step functions (`tokenBucketStep`,
+ * `slidingWindowStep`) over plain JSON state, so a shared backend (Redis, for a
+ * fleet of Business nodes) can run the very same arithmetic atomically on its
+ * side; `RateLimitBackend` is the seam. Time is always passed in (milliseconds
+ * since the epoch), never read here.
+ */
+import { LruMap } from './lru.js';
+
+/** A bucket holding at most `capacity` tokens, refilled continuously at `refillPerSecond`. */
+export interface TokenBucketRule {
+  kind: 'token-bucket';
+  capacity: number;
+  refillPerSecond: number;
+}
+
+/**
+ * At most `limit` events per `windowMs`, estimated with the two-window weighted
+ * counter (constant memory per key): the previous window's count is weighted by
+ * how much of it still overlaps the sliding window. Within any one aligned
+ * window it never admits more than `limit`.
+ */
+export interface SlidingWindowRule {
+  kind: 'sliding-window';
+  limit: number;
+  windowMs: number;
+}
+
+export type RateRule = TokenBucketRule | SlidingWindowRule;
+
+export interface RateDecision {
+  allowed: boolean;
+  /** Whole events still admissible right now after this decision. */
+  remaining: number;
+  /** When refused: milliseconds until the same request could be admitted; 0 when allowed. */
+  retryAfterMs: number;
+}
+
+export interface TokenBucketState {
+  tokens: number;
+  /** Time of the last refill, ms. */
+  at: number;
+}
+
+export interface SlidingWindowState {
+  /** Start of the current aligned window, ms (a multiple of `windowMs`). */
+  windowStart: number;
+  current: number;
+  previous: number;
+}
+
+export function tokenBucketStep(
+  state: TokenBucketState | undefined,
+  rule: TokenBucketRule,
+  nowMs: number,
+  cost = 1,
+): { state: TokenBucketState; decision: RateDecision } {
+  const last = state ?? { tokens: rule.capacity, at: nowMs };
+  // A clock that steps backwards must not mint tokens: elapsed is clamped at 0.
+  const elapsedMs = Math.max(0, nowMs - last.at);
+  const tokens = Math.min(rule.capacity, last.tokens + (elapsedMs / 1000) * rule.refillPerSecond);
+  if (tokens >= cost) {
+    const left = tokens - cost;
+    return { state: { tokens: left, at: Math.max(nowMs, last.at) }, decision: { allowed: true, remaining: Math.floor(left), retryAfterMs: 0 } };
+  }
+  const retryAfterMs = rule.refillPerSecond > 0 ? Math.ceil(((cost - tokens) / rule.refillPerSecond) * 1000) : Number.POSITIVE_INFINITY;
+  return { state: { tokens, at: Math.max(nowMs, last.at) }, decision: { allowed: false, remaining: Math.floor(tokens), retryAfterMs } };
+}
+
+export function slidingWindowStep(
+  state: SlidingWindowState | undefined,
+  rule: SlidingWindowRule,
+  nowMs: number,
+  cost = 1,
+): { state: SlidingWindowState; decision: RateDecision } {
+  const windowStart = Math.floor(nowMs / rule.windowMs) * rule.windowMs;
+  let current = 0;
+  let previous = 0;
+  if (state) {
+    if (state.windowStart === windowStart) {
+      current = state.current;
+      previous = state.previous;
+    } else if (state.windowStart === windowStart - rule.windowMs) {
+      previous = state.current;
+    } else if (state.windowStart > windowStart) {
+      // Clock went backwards: keep the stored counts rather than forgetting them.
+      return slidingWindowStep(state, rule, state.windowStart, cost);
+    }
+  }
+  const overlap = 1 - (nowMs - windowStart) / rule.windowMs; // share of the previous window still in view, (0, 1]
+  const estimate = previous * overlap + current;
+  if (estimate + cost <= rule.limit) {
+    return {
+      state: { windowStart, current: current + cost, previous },
+      decision: { allowed: true, remaining: Math.max(0, Math.floor(rule.limit - estimate - cost)), retryAfterMs: 0 },
+    };
+  }
+  // Earliest time the weighted previous count has decayed enough, or the next window begins.
+  let retryAfterMs = windowStart + rule.windowMs - nowMs;
+  if (current + cost <= rule.limit && previous > 0) {
+    const neededOverlap = (rule.limit - current - cost) / previous;
+    const at = windowStart + (1 - neededOverlap) * rule.windowMs;
+    retryAfterMs = Math.max(1, Math.ceil(at - nowMs));
+  }
+  return { state: { windowStart, current, previous }, decision: { allowed: false, remaining: 0, retryAfterMs } };
+}
+
+/**
+ * Where counters live. The in-memory default suits one process; a Redis backend
+ * (same arithmetic, run atomically server-side) lets a fleet share budgets.
+ */
+export interface RateLimitBackend {
+  consume(key: string, rule: RateRule, nowMs: number, cost: number): Promise<RateDecision>;
+}
+
+type AnyState = TokenBucketState | SlidingWindowState;
+
+/** Per-process counters, bounded by an LRU so attacker-chosen keys cannot grow memory. */
+export class MemoryRateLimitBackend implements RateLimitBackend {
+  readonly #states: LruMap<string, AnyState>;
+
+  constructor(options: { maxKeys?: number } = {}) {
+    this.#states = new LruMap(options.maxKeys ?? 10_000);
+  }
+
+  consume(key: string, rule: RateRule, nowMs: number, cost: number): Promise<RateDecision> {
+    const stateKey = `${rule.kind}\u0000${key}`;
+    const previous = this.#states.get(stateKey);
+    const step =
+      rule.kind === 'token-bucket'
+        ? tokenBucketStep(previous as TokenBucketState | undefined, rule, nowMs, cost)
+        : slidingWindowStep(previous as SlidingWindowState | undefined, rule, nowMs, cost);
+    this.#states.set(stateKey, step.state);
+    return Promise.resolve(step.decision);
+  }
+}
+
+export interface RateLimiterOptions {
+  rule: RateRule;
+  backend?: RateLimitBackend;
+  /** Clock in ms; injectable for tests. */
+  now?: () => number;
+  /** Namespaces keys when several limiters share one backend. */
+  keyPrefix?: string;
+}
+
+/** One rule applied to any number of keys (`'global'`, an origin, a client id…). */
+export class RateLimiter {
+  readonly #rule: RateRule;
+  readonly #backend: RateLimitBackend;
+  readonly #now: () => number;
+  readonly #prefix: string;
+
+  constructor(options: RateLimiterOptions) {
+    validateRule(options.rule);
+    this.#rule = options.rule;
+    this.#backend = options.backend ?? new MemoryRateLimitBackend();
+    this.#now = options.now ?? Date.now;
+    this.#prefix = options.keyPrefix ?? '';
+  }
+
+  consume(key = 'global', cost = 1): Promise<RateDecision> {
+    return this.#backend.consume(this.#prefix + key, this.#rule, this.#now(), cost);
+  }
+}
+
+function validateRule(rule: RateRule): void {
+  const positive = (n: number): boolean => Number.isFinite(n) && n > 0;
+  if (rule.kind === 'token-bucket' && (!positive(rule.capacity) || !(rule.refillPerSecond >= 0))) {
+    throw new RangeError('token-bucket rule needs capacity > 0 and refillPerSecond >= 0');
+  }
+  if (rule.kind === 'sliding-window' && (!positive(rule.limit) || !positive(rule.windowMs))) {
+    throw new RangeError('sliding-window rule needs limit > 0 and windowMs > 0');
+  }
+}
+
+export interface BackoffOptions {
+  /** Refusal period after the first failure, ms; doubles with each further consecutive failure. */
+  baseMs?: number;
+  /** Longest refusal period, ms. */
+  maxMs?: number;
+  /** Keys remembered at most (LRU). */
+  maxKeys?: number;
+  now?: () => number;
+}
+
+export interface BackoffState {
+  failures: number;
+  /** Refuse until this time, ms. */
+  until: number;
+}
+
+/**
+ * Exponential back-off per key (an origin, R-G2): after `n` consecutive failures
+ * the key is refused for `min(baseMs · 2^(n−1), maxMs)`. No jitter: this refuses
+ * work immediately, it does not schedule retries, so there is no herd to spread.
+ */
+export class FailureBackoff {
+  readonly #baseMs: number;
+  readonly #maxMs: number;
+  readonly #now: () => number;
+  readonly #states: LruMap<string, BackoffState>;
+
+  constructor(options: BackoffOptions = {}) {
+    this.#baseMs = options.baseMs ?? 1_000;
+    this.#maxMs = options.maxMs ?? 5 * 60_000;
+    this.#now = options.now ?? Date.now;
+    this.#states = new LruMap(options.maxKeys ?? 10_000);
+  }
+
+  /** Milliseconds the key must still wait; 0 when it may proceed. */
+  waitMs(key: string): number {
+    const state = this.#states.peek(key);
+    return state ? Math.max(0, state.until - this.#now()) : 0;
+  }
+
+  recordFailure(key: string): BackoffState {
+    const failures = (this.#states.peek(key)?.failures ?? 0) + 1;
+    const delay = Math.min(this.#maxMs, this.#baseMs * 2 ** Math.min(failures - 1, 30));
+    const state = { failures, until: this.#now() + delay };
+    this.#states.set(key, state);
+    return state;
+  }
+
+  recordSuccess(key: string): void {
+    this.#states.delete(key);
+  }
+}
