@@ -1,0 +1,627 @@
+/**
+ * `SafeFetcher`: the only code in the protocol layer that performs network I/O.
+ * It fetches JSON discovery documents (platform profiles, schemas) from URLs
+ * that strangers supply, so it is built to be unexploitable first and fast second
+ * (R-N3, R-N4, R-G2, R-P3):
+ *
+ *  - https only; plain http solely for local development (`allowLoopback`) and
+ *    only when the target resolves to loopback; no userinfo; redirects refused;
+ *  - the hostname is resolved once, *every* resolved address is checked
+ *    (address-guard.ts), and the connection is pinned to the checked address
+ *    with a custom undici connector, so DNS cannot answer differently between
+ *    check and connect (rebinding). TLS still verifies the certificate against
+ *    the hostname (SNI = hostname);
+ *  - connect timeout, total deadline, streamed body cap, JSON and content-type checks;
+ *  - an HTTP cache (fetch-cache.ts) with a 60 s floor, conditional revalidation,
+ *    stale-while-revalidate and request collapsing;
+ *  - a global token bucket for origins not seen recently, per-origin exponential
+ *    back-off after failures, bounded concurrency, and a pre-approved registry
+ *    that bypasses the network entirely.
+ *
+ * Every failure is a `SafeFetchError` carrying the UCP negotiation code to answer
+ * with (`ucpCode`) and a precise `reason` for logs and the CLI.
+ */
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { Agent, buildConnector, request } from 'undici';
+import { checkAddress, isIpLiteral, stripBrackets, type AddressVerdict } from './address-guard.js';
+import {
+  DEFAULT_FRESHNESS,
+  MemoryCacheBackend,
+  cacheEntry,
+  parseCacheControl,
+  type CacheBackend,
+  type CachedDocument,
+  type FreshnessPolicy,
+} from './fetch-cache.js';
+import { LruMap } from './lru.js';
+import { FailureBackoff, RateLimiter, type BackoffOptions, type RateLimitBackend, type TokenBucketRule } from './rate-limit.js';
+import { ConfigError } from '../errors.js';
+
+/** The UCP negotiation codes a fetch failure maps to (a subset of `NegotiationErrorCode`). */
+export type SafeFetchErrorCode = 'invalid_profile_url' | 'profile_unreachable' | 'profile_malformed';
+
+/** Precise cause, for logs, metrics and the CLI. */
+export type SafeFetchReason =
+  // invalid_profile_url: the URL itself is unacceptable
+  | 'invalid_url'
+  | 'unsupported_scheme'
+  | 'userinfo'
+  | 'insecure_http'
+  | 'refused_address'
+  | 'unresolvable'
+  // profile_unreachable: a fetch was (or would be) attempted and failed
+  | 'dns_failure'
+  | 'connect_failed'
+  | 'tls_failed'
+  | 'timeout'
+  | 'redirect'
+  | 'http_status'
+  | 'too_large'
+  | 'unexpected_not_modified'
+  | 'rate_limited'
+  | 'backing_off'
+  | 'busy'
+  // profile_malformed: the body is not a JSON document
+  | 'content_type'
+  | 'not_json';
+
+const CODE_OF: Record<SafeFetchReason, SafeFetchErrorCode> = {
+  invalid_url: 'invalid_profile_url',
+  unsupported_scheme: 'invalid_profile_url',
+  userinfo: 'invalid_profile_url',
+  insecure_http: 'invalid_profile_url',
+  refused_address: 'invalid_profile_url',
+  unresolvable: 'invalid_profile_url',
+  dns_failure: 'profile_unreachable',
+  connect_failed: 'profile_unreachable',
+  tls_failed: 'profile_unreachable',
+  timeout: 'profile_unreachable',
+  redirect: 'profile_unreachable',
+  http_status: 'profile_unreachable',
+  too_large: 'profile_unreachable',
+  unexpected_not_modified: 'profile_unreachable',
+  rate_limited: 'profile_unreachable',
+  backing_off: 'profile_unreachable',
+  busy: 'profile_unreachable',
+  content_type: 'profile_malformed',
+  not_json: 'profile_malformed',
+};
+
+/** Reasons that say nothing about the origin's health (self-imposed limits): no back-off for them. */
+const SELF_IMPOSED: ReadonlySet<SafeFetchReason> = new Set(['rate_limited', 'backing_off', 'busy']);
+
+/**
+ * A refused or failed fetch. `message` is written for the operator and may name
+ * the resolved address; wire errors must be built from `ucpCode`/`reason`, never
+ * from `message` (see profile-resolver.ts).
+ */
+export class SafeFetchError extends Error {
+  readonly ucpCode: SafeFetchErrorCode;
+  /** HTTP status, for `http_status`, `redirect` and `unexpected_not_modified`. */
+  readonly status: number | undefined;
+  /** For `rate_limited` / `backing_off`: ms until a retry could be admitted. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(
+    readonly reason: SafeFetchReason,
+    message: string,
+    options: { cause?: unknown; status?: number; retryAfterMs?: number } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SafeFetchError';
+    this.ucpCode = CODE_OF[reason];
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** Response headers as undici delivers them: lower-case names. */
+export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** `lookup`-style resolver: every address the name resolves to. */
+export type Resolver = (hostname: string) => Promise<readonly { address: string; family: number }[]>;
+
+export interface ConnectAttempt {
+  /** Hostname from the URL (brackets stripped for IPv6 literals). */
+  hostname: string;
+  /** The checked address the socket is pinned to. */
+  address: string;
+  port: number;
+}
+
+export interface SafeFetcherOptions {
+  /** Local development only: allow loopback targets, and plain http to them. */
+  allowLoopback?: boolean;
+  /** DNS resolver; default `dns.lookup(host, {all: true, verbatim: true})`. */
+  resolve?: Resolver;
+  /** Trusted CA certificate(s) in PEM, replacing the system roots (tests, private PKI). */
+  ca?: string | Buffer | readonly (string | Buffer)[];
+  /** TCP + TLS handshake bound, ms. Default 2000. */
+  connectTimeoutMs?: number;
+  /** Whole-fetch deadline (DNS, connect, headers, body), ms. Default 5000. */
+  totalTimeoutMs?: number;
+  /** Largest body accepted, bytes. Default 256 KiB (R-N4 requires ≥ 128 KiB). */
+  maxBodyBytes?: number;
+  /** Clock for cache, rate limit and back-off, ms since the epoch. */
+  now?: () => number;
+  /** Document cache; default an in-process LRU of `cacheEntries` entries. */
+  cache?: CacheBackend;
+  /** Size of the default cache. Default 1000. */
+  cacheEntries?: number;
+  freshness?: Partial<FreshnessPolicy>;
+  /** Pre-approved documents by URL: served without any fetch. */
+  registry?: ReadonlyMap<string, unknown> | Readonly<Record<string, unknown>>;
+  /** Global budget for fetching origins not seen recently. Default 20 burst, 2/s. */
+  newOriginRate?: TokenBucketRule;
+  rateLimitBackend?: RateLimitBackend;
+  /** An origin counts as "seen recently" this long after a successful fetch, ms. Default 15 min. */
+  recentOriginMs?: number;
+  /** Per-origin back-off after failures. Default 1 s doubling up to 5 min. */
+  backoff?: Omit<BackoffOptions, 'now'>;
+  /** Network fetches running at once. Default 8. */
+  maxConcurrent?: number;
+  /** Fetches allowed to wait for a slot; beyond that, refused as `busy`. Default 64. */
+  maxQueued?: number;
+  /** Called just before each connection; throwing aborts it (observability, test seatbelts). */
+  onConnect?: (attempt: ConnectAttempt) => void;
+  /** Failures of background (stale-while-revalidate) refreshes, which no caller awaits. */
+  onBackgroundError?: (error: SafeFetchError, url: string) => void;
+  userAgent?: string;
+}
+
+export type DocumentSource = 'registry' | 'cache' | 'stale' | 'network' | 'revalidated';
+
+export interface FetchedDocument {
+  /** Normalised URL (WHATWG serialisation, fragment removed): the cache key. */
+  url: string;
+  /** Parsed JSON. Shared with the cache: treat as read-only. */
+  body: unknown;
+  source: DocumentSource;
+  /** Fresh until, ms; absent for registry documents. */
+  expiresAt?: number;
+}
+
+/** One uncached network response, as `fetchDocument` returns it. */
+export interface FetchedResponse {
+  url: string;
+  /** 200–299, or 304 when a conditional request was answered "not modified". */
+  status: number;
+  headers: ResponseHeaders;
+  /** Parsed JSON; undefined for 304. */
+  body: unknown;
+}
+
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+
+const MAX_URL_LENGTH = 2048;
+
+export class SafeFetcher {
+  readonly #allowLoopback: boolean;
+  readonly #resolve: Resolver;
+  readonly #ca: string | Buffer | (string | Buffer)[] | undefined;
+  readonly #connectTimeoutMs: number;
+  readonly #totalTimeoutMs: number;
+  readonly #maxBodyBytes: number;
+  readonly #now: () => number;
+  readonly #cache: CacheBackend;
+  readonly #freshness: FreshnessPolicy;
+  readonly #registry: ReadonlyMap<string, unknown>;
+  readonly #newOriginLimiter: RateLimiter;
+  readonly #recentOriginMs: number;
+  readonly #recentOrigins = new LruMap<string, number>(10_000);
+  readonly #backoff: FailureBackoff;
+  readonly #gate: Gate;
+  readonly #inFlight = new Map<string, Promise<FetchedDocument>>();
+  readonly #onConnect: ((attempt: ConnectAttempt) => void) | undefined;
+  readonly #onBackgroundError: ((error: SafeFetchError, url: string) => void) | undefined;
+  readonly #userAgent: string;
+
+  constructor(options: SafeFetcherOptions = {}) {
+    this.#allowLoopback = options.allowLoopback === true;
+    this.#resolve = options.resolve ?? defaultResolve;
+    this.#ca = options.ca === undefined ? undefined : typeof options.ca === 'string' || Buffer.isBuffer(options.ca) ? options.ca : [...options.ca];
+    this.#connectTimeoutMs = positive(options.connectTimeoutMs ?? 2_000, 'connectTimeoutMs');
+    this.#totalTimeoutMs = positive(options.totalTimeoutMs ?? 5_000, 'totalTimeoutMs');
+    this.#maxBodyBytes = positive(options.maxBodyBytes ?? 256 * 1024, 'maxBodyBytes');
+    this.#now = options.now ?? Date.now;
+    this.#cache = options.cache ?? new MemoryCacheBackend({ maxEntries: options.cacheEntries ?? 1_000 });
+    this.#freshness = { ...DEFAULT_FRESHNESS, ...options.freshness };
+    this.#registry = normaliseRegistry(options.registry);
+    this.#newOriginLimiter = new RateLimiter({
+      rule: options.newOriginRate ?? { kind: 'token-bucket', capacity: 20, refillPerSecond: 2 },
+      now: this.#now,
+      keyPrefix: 'ucp-discovery:',
+      ...(options.rateLimitBackend ? { backend: options.rateLimitBackend } : {}),
+    });
+    this.#recentOriginMs = options.recentOriginMs ?? 15 * 60_000;
+    this.#backoff = new FailureBackoff({ ...options.backoff, now: this.#now });
+    this.#gate = new Gate(positive(options.maxConcurrent ?? 8, 'maxConcurrent'), options.maxQueued ?? 64);
+    this.#onConnect = options.onConnect;
+    this.#onBackgroundError = options.onBackgroundError;
+    this.#userAgent = options.userAgent ?? 'ucp-location (UCP discovery)';
+  }
+
+  /**
+   * A discovery document by URL: registry → fresh cache → stale cache (with one
+   * background refresh) → network (collapsed with concurrent callers, gated by
+   * back-off, the new-origin budget and the concurrency bound).
+   */
+  async get(input: string): Promise<FetchedDocument> {
+    const url = parseFetchUrl(input, this.#allowLoopback);
+    const key = url.href;
+    if (this.#registry.has(key)) return { url: key, body: this.#registry.get(key), source: 'registry' };
+
+    const cached = await this.#cache.get(key);
+    const now = this.#now();
+    if (cached && now < cached.expiresAt) return fromCache(key, cached, 'cache');
+    if (cached && now < cached.staleUntil) {
+      this.#collapsed(key, url, cached).catch((error: unknown) => {
+        if (error instanceof SafeFetchError) this.#onBackgroundError?.(error, key);
+      });
+      return fromCache(key, cached, 'stale');
+    }
+    return this.#collapsed(key, url, cached);
+  }
+
+  /** Settles once no fetch is in flight (tests, graceful shutdown). */
+  async idle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight.values()]);
+  }
+
+  /**
+   * One guarded network fetch, with no cache, registry, rate limit or back-off
+   * (for conformance checks, which also need the response headers). All URL,
+   * address, timeout, size and JSON rules apply.
+   */
+  async fetchDocument(input: string, validators: Validators = {}): Promise<FetchedResponse> {
+    return this.#fetchNetwork(parseFetchUrl(input, this.#allowLoopback), validators);
+  }
+
+  #collapsed(key: string, url: URL, cached: CachedDocument | undefined): Promise<FetchedDocument> {
+    const running = this.#inFlight.get(key);
+    if (running) return running;
+    const promise = this.#refresh(key, url, cached).finally(() => this.#inFlight.delete(key));
+    this.#inFlight.set(key, promise);
+    return promise;
+  }
+
+  async #refresh(key: string, url: URL, cached: CachedDocument | undefined): Promise<FetchedDocument> {
+    const origin = url.origin;
+    try {
+      const waitMs = this.#backoff.waitMs(origin);
+      if (waitMs > 0) {
+        throw new SafeFetchError('backing_off', `Not fetching ${key}: ${origin} failed recently; retrying is allowed in ${Math.ceil(waitMs / 1000)} s`, {
+          retryAfterMs: waitMs,
+        });
+      }
+      if (!this.#seenRecently(origin)) {
+        const decision = await this.#newOriginLimiter.consume('global');
+        if (!decision.allowed) {
+          throw new SafeFetchError('rate_limited', `Not fetching ${key}: the discovery budget for new origins is spent; retry in ${Math.ceil(decision.retryAfterMs / 1000)} s`, {
+            retryAfterMs: decision.retryAfterMs,
+          });
+        }
+      }
+      const response = await this.#gate.run(() =>
+        this.#fetchNetwork(url, cached ? { ...pick(cached, 'etag'), ...pick(cached, 'lastModified') } : {}),
+      );
+      const now = this.#now();
+      let entry: CachedDocument;
+      if (response.status === 304) {
+        if (!cached) throw new SafeFetchError('unexpected_not_modified', `${key} answered 304 to an unconditional request`, { status: 304 });
+        // RFC 9111 §4.3.4: the 304's own headers update the stored ones.
+        entry = cacheEntry(cached.body, {
+          cacheControl: parseCacheControl(response.headers['cache-control']),
+          etag: header(response.headers, 'etag') ?? cached.etag,
+          lastModified: header(response.headers, 'last-modified') ?? cached.lastModified,
+        }, now, this.#freshness);
+      } else {
+        entry = cacheEntry(response.body, {
+          cacheControl: parseCacheControl(response.headers['cache-control']),
+          etag: header(response.headers, 'etag'),
+          lastModified: header(response.headers, 'last-modified'),
+        }, now, this.#freshness);
+      }
+      await this.#cache.set(key, entry);
+      this.#backoff.recordSuccess(origin);
+      this.#recentOrigins.set(origin, now);
+      return fromCache(key, entry, response.status === 304 ? 'revalidated' : 'network');
+    } catch (error) {
+      const failure = error instanceof SafeFetchError ? error : new SafeFetchError('connect_failed', `Fetching ${key} failed unexpectedly`, { cause: error });
+      if (failure.ucpCode !== 'invalid_profile_url' && !SELF_IMPOSED.has(failure.reason)) this.#backoff.recordFailure(origin);
+      throw failure;
+    }
+  }
+
+  #seenRecently(origin: string): boolean {
+    const at = this.#recentOrigins.get(origin);
+    return at !== undefined && this.#now() - at <= this.#recentOriginMs;
+  }
+
+  async #fetchNetwork(url: URL, validators: Validators): Promise<FetchedResponse> {
+    const shown = url.href;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.#totalTimeoutMs);
+    let agent: Agent | undefined;
+    try {
+      const target = await withDeadline(this.#pickAddress(url), deadline.signal, () => this.#timeoutError(shown));
+      agent = this.#pinnedAgent(stripBrackets(url.hostname), target.address);
+      const headers: Record<string, string> = {
+        accept: 'application/json',
+        'accept-encoding': 'identity',
+        'user-agent': this.#userAgent,
+      };
+      if (validators.etag !== undefined) headers['if-none-match'] = validators.etag;
+      if (validators.lastModified !== undefined) headers['if-modified-since'] = validators.lastModified;
+
+      let response: Awaited<ReturnType<typeof request>>;
+      try {
+        response = await request(url, {
+          method: 'GET',
+          dispatcher: agent,
+          headers,
+          signal: deadline.signal,
+          headersTimeout: this.#totalTimeoutMs,
+          bodyTimeout: this.#totalTimeoutMs,
+        });
+      } catch (error) {
+        throw deadline.signal.aborted ? this.#timeoutError(shown, error) : classifyTransportError(shown, error);
+      }
+
+      const { statusCode: status, headers: responseHeaders, body } = response;
+      // Bodies we abandon are destroyed, which emits an abort error nobody else awaits.
+      body.on('error', () => undefined);
+      if (status === 304 && (validators.etag !== undefined || validators.lastModified !== undefined)) {
+        body.destroy();
+        return { url: shown, status, headers: responseHeaders, body: undefined };
+      }
+      if (status >= 300 && status < 400) {
+        body.destroy();
+        throw new SafeFetchError('redirect', `${shown} answered ${status} (a redirect); discovery documents must be served directly, redirects are never followed`, { status });
+      }
+      if (status < 200 || status >= 300) {
+        body.destroy();
+        throw new SafeFetchError('http_status', `${shown} answered HTTP ${status}; expected 200`, { status });
+      }
+      checkContentType(shown, header(responseHeaders, 'content-type'), body);
+      const announced = Number(header(responseHeaders, 'content-length'));
+      if (Number.isFinite(announced) && announced > this.#maxBodyBytes) {
+        body.destroy();
+        throw new SafeFetchError('too_large', `${shown} announces ${announced} bytes; the limit is ${this.#maxBodyBytes}`);
+      }
+
+      const chunks: Buffer[] = [];
+      let size = 0;
+      try {
+        for await (const chunk of body) {
+          const buffer = chunk as Buffer;
+          size += buffer.length;
+          if (size > this.#maxBodyBytes) {
+            body.destroy();
+            throw new SafeFetchError('too_large', `${shown} sent more than ${this.#maxBodyBytes} bytes; the transfer was aborted`);
+          }
+          chunks.push(buffer);
+        }
+      } catch (error) {
+        if (error instanceof SafeFetchError) throw error;
+        throw deadline.signal.aborted ? this.#timeoutError(shown, error) : classifyTransportError(shown, error);
+      }
+      return { url: shown, status, headers: responseHeaders, body: parseJson(shown, Buffer.concat(chunks, size)) };
+    } finally {
+      clearTimeout(timer);
+      // Connections are never reused across fetches: each is pinned to one checked address.
+      if (agent) void agent.destroy().catch(() => undefined);
+    }
+  }
+
+  /** Resolves once, checks every address, returns the one to pin to. */
+  async #pickAddress(url: URL): Promise<AddressVerdict> {
+    const hostname = stripBrackets(url.hostname);
+    let addresses: readonly { address: string; family: number }[];
+    if (isIpLiteral(url.hostname)) {
+      addresses = [{ address: hostname, family: hostname.includes(':') ? 6 : 4 }];
+    } else {
+      try {
+        addresses = await this.#resolve(hostname);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        // "Unresolvable" is an invalid URL (overview error table); a lookup that merely failed is unreachable.
+        if (code === 'ENOTFOUND' || code === 'ENODATA') {
+          throw new SafeFetchError('unresolvable', `${url.href}: the host name ${hostname} does not resolve`, { cause: error });
+        }
+        throw new SafeFetchError('dns_failure', `${url.href}: resolving ${hostname} failed (${String(code ?? error)})`, { cause: error });
+      }
+      if (addresses.length === 0) throw new SafeFetchError('unresolvable', `${url.href}: the host name ${hostname} has no address`);
+    }
+    const verdicts = addresses.map((a) => checkAddress(a.address, { allowLoopback: this.#allowLoopback }));
+    const refused = verdicts.find((v) => !v.allowed);
+    if (refused) {
+      const via = refused.via ? ` via ${refused.via}` : '';
+      throw new SafeFetchError(
+        'refused_address',
+        `${url.href}: ${hostname} resolves to ${refused.address} (${refused.range}${via}), a special-use address; discovery URLs must resolve only to public addresses`,
+      );
+    }
+    if (url.protocol === 'http:' && !verdicts.every((v) => v.range === 'loopback')) {
+      throw new SafeFetchError('insecure_http', `${url.href}: plain http is allowed only for loopback development targets; use https`);
+    }
+    const first = verdicts[0];
+    if (!first) throw new SafeFetchError('unresolvable', `${url.href}: the host name ${hostname} has no address`);
+    return first;
+  }
+
+  /** An undici agent whose every connection goes to `address`, whatever the URL's hostname. */
+  #pinnedAgent(hostname: string, address: string): Agent {
+    const connector = buildConnector({
+      timeout: this.#connectTimeoutMs,
+      ...(this.#ca !== undefined ? { ca: this.#ca } : {}),
+    });
+    const onConnect = this.#onConnect;
+    return new Agent({
+      connections: 1,
+      pipelining: 1,
+      connect: (options, callback) => {
+        try {
+          onConnect?.({ hostname, address, port: Number(options.port) || (options.protocol === 'https:' ? 443 : 80) });
+        } catch (error) {
+          callback(error instanceof Error ? error : new Error(String(error)), null);
+          return;
+        }
+        // Only the socket target changes; `host` stays the URL's, so SNI and certificate checks use the hostname.
+        connector({ ...options, hostname: address }, callback);
+      },
+    });
+  }
+
+  #timeoutError(url: string, cause?: unknown): SafeFetchError {
+    return new SafeFetchError('timeout', `${url} did not answer within ${this.#totalTimeoutMs} ms`, cause === undefined ? {} : { cause });
+  }
+}
+
+/** Validates a discovery URL's syntax before any I/O; returns it without fragment. */
+export function parseFetchUrl(input: string, allowLoopback = false): URL {
+  if (typeof input !== 'string') throw new SafeFetchError('invalid_url', `Expected a URL string, got ${typeof input}`);
+  const shown = input.length > 120 ? `${input.slice(0, 120)}…` : input;
+  if (input.length === 0 || input.length > MAX_URL_LENGTH) {
+    throw new SafeFetchError('invalid_url', `Not a usable URL (empty or longer than ${MAX_URL_LENGTH} characters): ${JSON.stringify(shown)}`);
+  }
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch (error) {
+    throw new SafeFetchError('invalid_url', `Not an absolute URL: ${JSON.stringify(shown)}; expected https://host/path`, { cause: error });
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowLoopback)) {
+    const reason = url.protocol === 'http:' ? 'insecure_http' : 'unsupported_scheme';
+    throw new SafeFetchError(reason, `${JSON.stringify(shown)} uses ${url.protocol.slice(0, -1)}; discovery URLs must use https`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new SafeFetchError('userinfo', `${JSON.stringify(shown)} contains credentials (user@host); discovery URLs must not`);
+  }
+  url.hash = '';
+  return url;
+}
+
+const JSON_TYPE = /^application\/(?:[a-z0-9!#$&^_.+-]+\+)?json$/;
+
+function checkContentType(url: string, contentType: string | undefined, body: { destroy(): unknown }): void {
+  // Missing type (and any charset parameter) are tolerated: the body must still parse as JSON.
+  if (contentType === undefined || contentType.trim() === '') return;
+  const mediaType = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  if (JSON_TYPE.test(mediaType)) return;
+  body.destroy();
+  throw new SafeFetchError('content_type', `${url} is served as ${mediaType}; expected application/json`);
+}
+
+function parseJson(url: string, bytes: Buffer): unknown {
+  let text = bytes.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new SafeFetchError('not_json', `${url} did not return valid JSON (${(error as Error).message})`, { cause: error });
+  }
+}
+
+const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|ALTNAME|UNABLE_TO_(?:GET|VERIFY)/;
+
+function classifyTransportError(url: string, error: unknown): SafeFetchError {
+  if (error instanceof SafeFetchError) return error;
+  const code = String((error as { code?: unknown }).code ?? '');
+  const text = `${code} ${(error as Error).message ?? ''}`;
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new SafeFetchError('timeout', `${url} timed out (${code})`, { cause: error });
+  }
+  if (TLS_CODES.test(code)) return new SafeFetchError('tls_failed', `${url}: TLS failed (${text.trim()})`, { cause: error });
+  return new SafeFetchError('connect_failed', `${url}: connection failed (${text.trim()})`, { cause: error });
+}
+
+async function defaultResolve(hostname: string): Promise<readonly { address: string; family: number }[]> {
+  return dnsLookup(hostname, { all: true, verbatim: true });
+}
+
+function withDeadline<T>(work: Promise<T>, signal: AbortSignal, onTimeout: () => Error): Promise<T> {
+  if (signal.aborted) return Promise.reject(onTimeout());
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(onTimeout());
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function header(headers: ResponseHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function pick<K extends keyof Validators>(entry: CachedDocument, key: K): Validators {
+  const value = entry[key];
+  return value === undefined ? {} : { [key]: value };
+}
+
+function fromCache(url: string, entry: CachedDocument, source: DocumentSource): FetchedDocument {
+  return { url, body: entry.body, source, expiresAt: entry.expiresAt };
+}
+
+function normaliseRegistry(registry: SafeFetcherOptions['registry']): ReadonlyMap<string, unknown> {
+  const entries = registry instanceof Map ? [...registry.entries()] : Object.entries(registry ?? {});
+  const out = new Map<string, unknown>();
+  for (const [raw, body] of entries) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch (error) {
+      throw new ConfigError(`Pre-approved registry key is not an absolute URL: ${JSON.stringify(raw)}`, { cause: error });
+    }
+    url.hash = '';
+    out.set(url.href, body);
+  }
+  return out;
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number, got ${String(value)}`);
+  return value;
+}
+
+/** Bounds concurrent network fetches; a full wait queue refuses instead of growing. */
+class Gate {
+  #running = 0;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(
+    readonly maxConcurrent: number,
+    readonly maxQueued: number,
+  ) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#running >= this.maxConcurrent) {
+      if (this.#waiting.length >= this.maxQueued) {
+        throw new SafeFetchError('busy', `Too many discovery fetches in progress (${this.maxConcurrent} running, ${this.maxQueued} waiting); retry shortly`);
+      }
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    } else {
+      this.#running += 1;
+    }
+    try {
+      return await work();
+    } finally {
+      const next = this.#waiting.shift();
+      // Hand the slot straight to the next waiter; the running count is unchanged.
+      if (next) next();
+      else this.#running -= 1;
+    }
+  }
+}
