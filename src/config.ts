@@ -1,0 +1,289 @@
+/**
+ * The business server's configuration file (`ucp-location.json`): loading and validation.
+ *
+ * Every key is optional; defaults live in `DEFAULT_CONFIG` and are documented in
+ * docs/configuration.md. Unknown keys and wrong types are refused with a `ConfigError` naming the
+ * dotted key, because a typo that silently falls back to a default (e.g. a rate limit) is worse
+ * than a server that does not start.
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from './protocol/types.js';
+import type { UcpProfile } from './protocol/types.js';
+import { DEFAULT_LIMITS } from './service.js';
+import type { EngineLimits } from './service.js';
+import { LOG_LEVELS } from './logging.js';
+import type { LogLevel } from './logging.js';
+
+export type LocationCapabilityName = typeof SEARCH_CAPABILITY | typeof LOOKUP_CAPABILITY;
+
+/** A fixed-window budget: at most `limit` units per `windowSeconds`. */
+export interface RateBudget {
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface RateLimitConfig {
+  /** false disables every limit (benchmarks, trusted single-tenant deployments). */
+  enabled: boolean;
+  /** Per client IP address (socket peer), across both tools and both bindings. */
+  perIp: RateBudget;
+  /** Per Platform profile URL, across every IP it calls from. */
+  perProfile: RateBudget;
+  /**
+   * Extra, stricter budget for searches that carry `filters.items` (availability probing,
+   * R-P2), charged per profile and per IP on top of the budgets above.
+   */
+  itemSearch: RateBudget;
+}
+
+export interface CorsConfig {
+  /** Exact origins allowed to call from a browser, or `*` for any. Empty = CORS off. */
+  origins: string[] | '*';
+  /** Preflight cache lifetime, seconds. */
+  maxAgeSeconds: number;
+}
+
+export interface ProfileFetchConfig {
+  /** Connect + response deadline for fetching a Platform profile, ms. */
+  timeoutMs: number;
+  /** Largest Platform profile accepted, bytes (R-N4 requires ≥ 128 KiB). */
+  maxBytes: number;
+  /** Resolved Platform profiles kept in the LRU cache. */
+  cacheEntries: number;
+}
+
+export interface ServerConfig {
+  logLevel: LogLevel;
+  /** Location capabilities advertised in /.well-known/ucp; tools exist only for these (R-D3). */
+  capabilities: LocationCapabilityName[];
+  limits: EngineLimits;
+  /**
+   * HMAC key for pagination cursors. Every instance serving the same store must share it;
+   * when absent a random key is generated at start (cursors then die with the process).
+   */
+  cursorSecret: string | undefined;
+  /** Pre-approved Platform profiles by profile URL; used instead of fetching (R-G2). */
+  trustedPlatforms: Record<string, UcpProfile>;
+  cors: CorsConfig;
+  rateLimits: RateLimitConfig;
+  /** Largest request body accepted on /ucp/*, bytes. */
+  maxBodyBytes: number;
+  profileFetch: ProfileFetchConfig;
+}
+
+export const DEFAULT_CONFIG: ServerConfig = {
+  logLevel: 'info',
+  capabilities: [SEARCH_CAPABILITY, LOOKUP_CAPABILITY],
+  limits: { ...DEFAULT_LIMITS },
+  cursorSecret: undefined,
+  trustedPlatforms: {},
+  cors: { origins: [], maxAgeSeconds: 600 },
+  rateLimits: {
+    enabled: true,
+    perIp: { limit: 600, windowSeconds: 60 },
+    perProfile: { limit: 3000, windowSeconds: 60 },
+    itemSearch: { limit: 60, windowSeconds: 60 },
+  },
+  maxBodyBytes: 256 * 1024,
+  profileFetch: { timeoutMs: 5000, maxBytes: 256 * 1024, cacheEntries: 1000 },
+};
+
+const positiveInt = z.number().int().min(1);
+const budget = z.strictObject({ limit: positiveInt, windowSeconds: positiveInt });
+
+const schema = z.strictObject({
+  $schema: z.string().optional(),
+  logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
+  capabilities: z
+    .array(z.enum([SEARCH_CAPABILITY, LOOKUP_CAPABILITY]))
+    .min(1, 'advertise at least one capability')
+    .refine((a) => new Set(a).size === a.length, 'list each capability once')
+    .optional(),
+  limits: z
+    .strictObject({
+      defaultPageSize: positiveInt.optional(),
+      maxPageSize: positiveInt.optional(),
+      maxRadiusMeters: z.number().positive().optional(),
+      browseCap: positiveInt.optional(),
+      lookupBatchMax: z.number().int().min(10, 'must be at least 10 (R-L3: a Business accepts ≥ 10 ids)').optional(),
+    })
+    .optional(),
+  cursorSecret: z.string().min(32, 'use at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+  trustedPlatforms: z
+    .record(
+      z.string().refine(isHttpUrl, 'expected an absolute http(s) profile URL'),
+      z.looseObject({ ucp: z.looseObject({}) }),
+    )
+    .optional(),
+  cors: z
+    .strictObject({
+      origins: z
+        .union([z.literal('*'), z.array(z.string().refine(isOrigin, 'expected an origin such as "https://app.example" (scheme, host, optional port; no path)'))])
+        .optional(),
+      maxAgeSeconds: z.number().int().min(0).optional(),
+    })
+    .optional(),
+  rateLimits: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      perIp: budget.optional(),
+      perProfile: budget.optional(),
+      itemSearch: budget.optional(),
+    })
+    .optional(),
+  maxBodyBytes: z.number().int().min(1024).max(16 * 1024 * 1024).optional(),
+  profileFetch: z
+    .strictObject({
+      timeoutMs: z.number().int().min(100).max(60_000).optional(),
+      maxBytes: z.number().int().min(128 * 1024, 'must be at least 131072 (R-N4: 128 KiB)').optional(),
+      cacheEntries: positiveInt.optional(),
+    })
+    .optional(),
+});
+
+type ConfigInput = z.infer<typeof schema>;
+
+function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  const url = parseUrl(value);
+  return url !== undefined && (url.protocol === 'https:' || url.protocol === 'http:');
+}
+
+function isOrigin(value: string): boolean {
+  return isHttpUrl(value) && parseUrl(value)?.origin === value;
+}
+
+/**
+ * Validates a parsed configuration object and fills in defaults.
+ * @param source where the value came from, for error messages (a file path).
+ */
+export function parseConfig(value: unknown, source = 'configuration'): ServerConfig {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  - ${describeIssue(issue)}`);
+    throw new ConfigError(`${source} is invalid:\n${lines.join('\n')}\nSee docs/configuration.md for every key and its default.`);
+  }
+  const config = merge(parsed.data);
+  if (config.limits.maxPageSize < config.limits.defaultPageSize) {
+    throw new ConfigError(
+      `${source} is invalid:\n  - "limits.maxPageSize" (${config.limits.maxPageSize}) must be ≥ "limits.defaultPageSize" (${config.limits.defaultPageSize})`,
+    );
+  }
+  return config;
+}
+
+/** Reads and validates a JSON configuration file. */
+export async function loadConfigFile(path: string): Promise<ServerConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'the file does not exist' : code === 'EACCES' ? 'permission denied' : String(cause);
+    throw new ConfigError(`Cannot read configuration file ${path}: ${why}.`, { cause });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new ConfigError(`Configuration file ${path} is not valid JSON: ${(cause as Error).message}.`, { cause });
+  }
+  return parseConfig(json, path);
+}
+
+function merge(input: ConfigInput): ServerConfig {
+  const d = DEFAULT_CONFIG;
+  return {
+    logLevel: input.logLevel ?? d.logLevel,
+    capabilities: input.capabilities ?? [...d.capabilities],
+    limits: { ...d.limits, ...stripUndefined(input.limits ?? {}) },
+    cursorSecret: input.cursorSecret ?? d.cursorSecret,
+    trustedPlatforms: (input.trustedPlatforms ?? {}) as Record<string, UcpProfile>,
+    cors: { ...d.cors, ...stripUndefined(input.cors ?? {}) },
+    rateLimits: { ...d.rateLimits, ...stripUndefined(input.rateLimits ?? {}) },
+    maxBodyBytes: input.maxBodyBytes ?? d.maxBodyBytes,
+    profileFetch: { ...d.profileFetch, ...stripUndefined(input.profileFetch ?? {}) },
+  };
+}
+
+function stripUndefined<T extends object>(o: T): { [K in keyof T]-?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]-?: Exclude<T[K], undefined> };
+}
+
+function dotted(path: readonly PropertyKey[]): string {
+  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const at = dotted(issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    const known = knownKeys(issue.path);
+    return issue.keys
+      .map((k) => {
+        const key = at ? `${at}.${k}` : k;
+        const hint = closest(k, known);
+        return `unknown key "${key}"${hint ? ` (did you mean "${hint}"?)` : ''}; known keys here: ${known.join(', ')}`;
+      })
+      .join('\n  - ');
+  }
+  const where = at ? `"${at}"` : 'the top level';
+  if (issue.code === 'invalid_key') {
+    const key = issue.path[issue.path.length - 1];
+    const parent = dotted(issue.path.slice(0, -1));
+    return `"${parent}": key ${JSON.stringify(key)} is invalid: ${issue.issues.map((i) => i.message).join('; ')}`;
+  }
+  // zod prefixes most messages with "Invalid input: "; the key name already says where.
+  return `${where}: ${issue.message.replace(/^Invalid input: /, '')}`;
+}
+
+/** Keys allowed by the (strict) object schema at `path`, for "did you mean" hints. */
+function knownKeys(path: readonly PropertyKey[]): string[] {
+  let node: z.core.$ZodType = schema;
+  for (const segment of [...path, null]) {
+    // Unwrap optional/default wrappers to reach the object.
+    for (;;) {
+      const def = node._zod.def as { type: string; innerType?: z.core.$ZodType };
+      if ((def.type === 'optional' || def.type === 'default') && def.innerType) node = def.innerType;
+      else break;
+    }
+    const def = node._zod.def as { type: string; shape?: Record<string, z.core.$ZodType> };
+    if (def.type !== 'object' || !def.shape) return [];
+    if (segment === null) return Object.keys(def.shape).filter((k) => k !== '$schema');
+    const next = def.shape[String(segment)];
+    if (!next) return [];
+    node = next;
+  }
+  return [];
+}
+
+function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    // A truncated key ("maxRadius" for "maxRadiusMeters") is the commonest typo.
+    const d = c.toLowerCase().startsWith(word.toLowerCase()) ? 0 : editDistance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length] ?? 0;
+}

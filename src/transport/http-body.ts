@@ -1,0 +1,65 @@
+/**
+ * Reading a JSON request body with the limits every UCP endpoint shares: media type (415), size
+ * (413, checked against Content-Length up front and while streaming) and syntax (400). Each binding
+ * renders these failures in its own error format.
+ */
+import type { IncomingMessage } from 'node:http';
+
+export type BodyFailureReason = 'unsupported_media_type' | 'payload_too_large' | 'invalid_json';
+
+export type JsonBody =
+  | { ok: true; value: unknown }
+  | { ok: false; status: 400 | 413 | 415; reason: BodyFailureReason; message: string };
+
+/** `application/json`, optionally with `charset=utf-8`; parameters otherwise ignored. */
+export function isJsonMediaType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const [type, ...params] = header.split(';').map((p) => p.trim().toLowerCase());
+  if (type !== 'application/json') return false;
+  const charset = params.find((p) => p.startsWith('charset='));
+  return charset === undefined || /^charset="?utf-8"?$/.test(charset);
+}
+
+export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<JsonBody> {
+  if (!isJsonMediaType(req.headers['content-type'])) {
+    const got = req.headers['content-type'] ?? 'none';
+    req.resume(); // discard the body so the connection can be reused
+    return { ok: false, status: 415, reason: 'unsupported_media_type', message: `Content-Type must be application/json (got ${got}).` };
+  }
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    req.resume();
+    return tooLarge(maxBytes);
+  }
+  // Event listeners rather than `for await`: leaving a for-await loop early destroys the request
+  // stream, and with it the socket we still need for the 413 answer.
+  const collected = await new Promise<Buffer | undefined>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= maxBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData);
+      req.resume(); // keep draining, discard
+      resolve(undefined);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks, Math.min(size, maxBytes))));
+    req.once('error', reject);
+  });
+  if (collected === undefined) return tooLarge(maxBytes);
+  const text = collected.toString('utf8');
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (err) {
+    const detail = err instanceof SyntaxError ? err.message : 'unparsable';
+    return { ok: false, status: 400, reason: 'invalid_json', message: `The request body is not valid JSON (${detail}).` };
+  }
+}
+
+function tooLarge(maxBytes: number): JsonBody {
+  return { ok: false, status: 413, reason: 'payload_too_large', message: `The request body exceeds the limit of ${maxBytes} bytes.` };
+}

@@ -1,0 +1,246 @@
+/**
+ * The one HTTP server (node:http) of the business: routing, request ids, Host/Origin guard, CORS
+ * and graceful shutdown. The bindings themselves live in mcp/ and rest/.
+ *
+ *   GET|HEAD  /.well-known/ucp          Business profile (R-D1, R-D5)
+ *   POST      /ucp/mcp                  MCP, Streamable HTTP, stateless (R-M1, R-M2)
+ *   POST      /ucp/locations/search     REST search
+ *   POST      /ucp/locations/lookup     REST lookup
+ *
+ * Paths match exactly: a trailing slash is a 404, never a redirect (profiles and endpoints must
+ * not redirect, R-D5, R-N3).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isIP } from 'node:net';
+import type { CorsConfig } from '../config.js';
+import { ForbiddenError } from '../errors.js';
+import type { Logger } from '../logging.js';
+import { MCP_PATH, PROFILE_PATH, REST_LOOKUP_PATH, REST_SEARCH_PATH } from './business-profile.js';
+import type { LocationCapability } from './business-profile.js';
+import { CAPABILITY_OF } from './operations.js';
+import type { McpHttpEndpoint } from './mcp/http.js';
+import type { PreparedProfile } from './profile-endpoint.js';
+import { serveProfile } from './profile-endpoint.js';
+import { restError, toRestError } from './rest/errors.js';
+import type { RestEndpoint } from './rest/routes.js';
+import { writeJson } from './rest/routes.js';
+
+export interface HttpApp {
+  profile: PreparedProfile;
+  mcp: McpHttpEndpoint;
+  rest: RestEndpoint;
+  logger: Logger;
+  cors: CorsConfig;
+  /** Public base URL (origin) written into the profile; its host is always an accepted Host. */
+  baseUrl: string;
+  /** Advertised capabilities: the REST route of an unadvertised one is a 404 (R-D3). */
+  capabilities: readonly LocationCapability[];
+}
+
+export interface ListenOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** How long in-flight requests may take to finish on close, ms. */
+  shutdownGraceMs?: number;
+}
+
+const ALLOWED_HEADERS = 'Content-Type, Accept, UCP-Agent, Request-Id, Idempotency-Key, Mcp-Protocol-Version, Mcp-Session-Id';
+const EXPOSED_HEADERS = 'Request-Id, Retry-After, ETag';
+/** Longest client-supplied Request-Id we echo; longer or odd ones are replaced by a UUID. */
+const REQUEST_ID = /^[\x21-\x7e]{1,200}$/;
+
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare === 'localhost') return true;
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  if (isIP(bare) === 6) return bare === '::1' || bare.toLowerCase().startsWith('::ffff:127.');
+  return false;
+}
+
+/**
+ * DNS-rebinding guard for loopback deployments: a page on another site that rebinds its name to
+ * 127.0.0.1 reaches us with its own name in `Host`, and a page posting to us directly carries its
+ * own `Origin`. Only our own names pass.
+ */
+export class HostGuard {
+  readonly #hosts: Set<string>;
+  readonly #origins: Set<string>;
+
+  constructor(port: number, bindHost: string, baseUrl: string, extraOrigins: readonly string[]) {
+    const base = new URL(baseUrl);
+    const names = ['127.0.0.1', 'localhost', '[::1]', bindHost.includes(':') && !bindHost.startsWith('[') ? `[${bindHost}]` : bindHost];
+    this.#hosts = new Set([...names.map((n) => `${n}:${port}`.toLowerCase()), base.host.toLowerCase()]);
+    this.#origins = new Set([...names.map((n) => `http://${n}:${port}`.toLowerCase()), base.origin.toLowerCase(), ...extraOrigins.map((o) => o.toLowerCase())]);
+  }
+
+  /** undefined when allowed; otherwise why not. */
+  check(req: IncomingMessage): string | undefined {
+    const host = req.headers.host?.toLowerCase();
+    if (host === undefined || !this.#hosts.has(host)) {
+      return `Host ${JSON.stringify(req.headers.host ?? '')} is not served here; use one of: ${[...this.#hosts].join(', ')}.`;
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== 'null' && !this.#origins.has(origin.toLowerCase())) {
+      return `Origin ${JSON.stringify(origin)} is not allowed to call this server.`;
+    }
+    return undefined;
+  }
+}
+
+export class UcpHttpServer {
+  #app: HttpApp | undefined;
+  #server: Server | undefined;
+  #guard: HostGuard | undefined;
+  #inFlight = 0;
+
+  /**
+   * Binds, then builds the app from the bound address (the base URL, and so the profile, may
+   * depend on the port when 0 was asked) before the first request can be read.
+   */
+  async listen(options: ListenOptions, makeApp: (address: AddressInfo) => HttpApp): Promise<AddressInfo> {
+    const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = server.address() as AddressInfo;
+    const app = makeApp(address);
+    this.#app = app;
+    if (isLoopbackHost(options.host)) {
+      const corsOrigins = app.cors.origins === '*' ? [] : app.cors.origins;
+      this.#guard = new HostGuard(address.port, options.host, app.baseUrl, corsOrigins);
+    }
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      this.#inFlight++;
+      res.once('close', () => this.#inFlight--);
+      this.#handle(app, req, res).catch((err: unknown) => {
+        app.logger.error({ err }, 'unhandled error in request handler');
+        if (!res.headersSent) writeJson(res, 500, restError(500, 'internal_error', 'Internal server error.', 'unrecoverable').body);
+        else res.destroy();
+      });
+    });
+    this.#server = server;
+    return address;
+  }
+
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /**
+   * Graceful stop: refuse new connections, let in-flight requests finish (idle keep-alive
+   * connections are closed at once), force-close whatever is left after the grace period.
+   */
+  async close(graceMs = 10_000): Promise<void> {
+    const server = this.#server;
+    if (server === undefined) return;
+    this.#server = undefined;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    timer.unref();
+    await closed;
+    clearTimeout(timer);
+  }
+
+  async #handle(app: HttpApp, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = pickRequestId(req.headers['request-id']);
+    res.setHeader('Request-Id', requestId);
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const method = req.method ?? 'GET';
+    app.logger.debug({ requestId, method, path }, 'http request');
+
+    const refusal = this.#guard?.check(req);
+    if (refusal !== undefined) {
+      app.logger.warn({ requestId, host: req.headers.host, origin: req.headers.origin }, 'refused by Host/Origin guard');
+      req.resume();
+      if (path === MCP_PATH) writeJson(res, 403, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Forbidden: ${refusal}` } });
+      else writeRest(res, toRestError(new ForbiddenError(refusal), requestId));
+      return;
+    }
+    applyCors(req, res, app.cors);
+
+    const route = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined;
+    if (route === undefined || ((route.kind === 'search' || route.kind === 'lookup') && !app.capabilities.includes(CAPABILITY_OF[route.kind]))) {
+      req.resume();
+      writeRest(res, restError(404, 'not_found', `No resource at ${path}. UCP endpoints: ${PROFILE_PATH}, ${MCP_PATH}, ${REST_SEARCH_PATH}, ${REST_LOOKUP_PATH}.`, 'unrecoverable'));
+      return;
+    }
+    if (method === 'OPTIONS') {
+      req.resume();
+      res.statusCode = 204;
+      res.setHeader('Allow', [...route.methods, 'OPTIONS'].join(', '));
+      res.end();
+      return;
+    }
+    if (!route.methods.includes(method)) {
+      req.resume();
+      res.setHeader('Allow', [...route.methods, 'OPTIONS'].join(', '));
+      const message = `Method ${method} is not allowed on ${path}; use ${route.methods.join(' or ')}.`;
+      if (route.kind === 'mcp') writeJson(res, 405, { jsonrpc: '2.0', id: null, error: { code: -32000, message } });
+      else writeRest(res, restError(405, 'method_not_allowed', message, 'unrecoverable'));
+      return;
+    }
+    const clientIp = normaliseIp(req.socket.remoteAddress);
+    switch (route.kind) {
+      case 'profile':
+        serveProfile(req, res, app.profile);
+        return;
+      case 'mcp':
+        await app.mcp.handle(req, res, { requestId, clientIp });
+        return;
+      case 'search':
+      case 'lookup':
+        await app.rest.handle(req, res, route.kind, { requestId, clientIp });
+        return;
+    }
+  }
+}
+
+type RouteKind = 'profile' | 'mcp' | 'search' | 'lookup';
+
+const ROUTES: Readonly<Record<string, { kind: RouteKind; methods: readonly string[] }>> = {
+  [PROFILE_PATH]: { kind: 'profile', methods: ['GET', 'HEAD'] },
+  // Stateless: no server-initiated stream to GET and no session to DELETE.
+  [MCP_PATH]: { kind: 'mcp', methods: ['POST'] },
+  [REST_SEARCH_PATH]: { kind: 'search', methods: ['POST'] },
+  [REST_LOOKUP_PATH]: { kind: 'lookup', methods: ['POST'] },
+};
+
+function writeRest(res: ServerResponse, mapped: { status: number; body: unknown; retryAfterSeconds?: number }): void {
+  if (mapped.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(mapped.retryAfterSeconds));
+  writeJson(res, mapped.status, mapped.body);
+}
+
+/** CORS is off unless origins are configured; then only those origins (or `*`) get the headers. */
+function applyCors(req: IncomingMessage, res: ServerResponse, cors: CorsConfig): void {
+  const origin = req.headers.origin;
+  if (origin === undefined) return;
+  const any = cors.origins === '*';
+  if (!any && !cors.origins.includes(origin)) return;
+  res.setHeader('Access-Control-Allow-Origin', any ? '*' : origin);
+  if (!any) res.setHeader('Vary', 'Origin');
+  res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  if (req.method === 'OPTIONS') {
+    res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, POST, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+    res.setHeader('Access-Control-Max-Age', String(cors.maxAgeSeconds));
+  }
+}
+
+function pickRequestId(header: string | string[] | undefined): string {
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+/** `::ffff:203.0.113.7` and `203.0.113.7` are one client for rate limiting. */
+function normaliseIp(address: string | undefined): string | undefined {
+  if (address === undefined) return undefined;
+  return address.toLowerCase().startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+}

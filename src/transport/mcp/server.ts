@@ -1,0 +1,211 @@
+/**
+ * The MCP server of the Location capability, on the official SDK's low-level `Server`.
+ *
+ * Why SDK v1 (`@modelcontextprotocol/sdk` 1.x, pinned in package.json): it is the SDK's stable line,
+ * the one MCP clients are widely tested against, and it still offers the stateless Streamable HTTP
+ * transport plus the low-level `Server` we need. A later major reorganises the packages; keeping
+ * every SDK import inside src/transport/mcp/ (enforced by test/architecture.test.ts) keeps that
+ * move local to this folder.
+ *
+ * Why the low-level `Server` and not `McpServer`: `McpServer` reports invalid tool arguments as a
+ * successful `isError` result, while UCP wants a JSON-RPC `-32602` with a pointer (R-M1); and it
+ * wants zod shapes where we have JSON Schemas. With `Server` the `tools/call` handler validates
+ * first and throws an McpError, which the SDK sends as the JSON-RPC error.
+ *
+ * Envelope guard: the SDK parses each request's params with its own zod schema *before* calling our
+ * handler, and a zod failure there becomes `-32603 Internal error`. `guardMessages` therefore checks
+ * the params of the methods we serve first and answers `-32602` itself.
+ */
+import { performance } from 'node:perf_hooks';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  InitializeRequestSchema,
+  isJSONRPCRequest,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { Logger } from '../../logging.js';
+import { summarizeRequest } from '../../logging.js';
+import { runOperation } from '../operations.js';
+import type { OperationDeps } from '../operations.js';
+import { invalidParams, RpcError, toMcpError } from './errors.js';
+import type { MappedMcpError } from './errors.js';
+import type { ToolCatalog } from './tools.js';
+
+export interface McpApp {
+  operations: OperationDeps;
+  catalog: ToolCatalog;
+  serverInfo: { name: string; version: string };
+  logger: Logger;
+}
+
+/** What one HTTP request (or the stdio session) contributes to the calls it carries. */
+export interface McpCallContext {
+  /** Correlates log lines: the HTTP `Request-Id`, or the stdio session id (plus the JSON-RPC id). */
+  requestId: string;
+  /** Socket peer for per-IP limits; undefined over stdio. */
+  clientIp: string | undefined;
+  /** Told about every mapped failure, so Streamable HTTP can set the HTTP status (R-G7). */
+  onFailure?: (failure: MappedMcpError) => void;
+}
+
+const SERVER_INSTRUCTIONS =
+  'UCP Location (2026-08-25). Every tools/call needs arguments {meta: {"ucp-agent": {profile: "<your platform profile URL>"}}, location: {...}}.';
+
+/**
+ * The SDK builds an Ajv instance per Server unless given one; the Server only uses it for
+ * elicitation (which we never do), but stateless HTTP builds a Server per request, so share one.
+ */
+const sharedValidator = new AjvJsonSchemaValidator();
+
+/** Methods whose params the SDK parses before our code runs, with their SDK schema. */
+const GUARDED_METHODS = new Map<string, { safeParse(v: unknown): { success: boolean } }>([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+]);
+
+export function createMcpServer(app: McpApp, ctx: McpCallContext): Server {
+  const server = new Server(app.serverInfo, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: SERVER_INSTRUCTIONS,
+    jsonSchemaValidator: sharedValidator,
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...app.catalog.list] }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    callTool(app, ctx, extra.requestId, request.params.name, request.params.arguments),
+  );
+  // Unknown methods: the SDK's own answer is a bare "Method not found"; say what exists instead.
+  server.fallbackRequestHandler = (request) =>
+    Promise.reject(
+      new RpcError(ErrorCode.MethodNotFound, `Method not found: "${request.method}". This server implements initialize, ping, tools/list and tools/call.`),
+    );
+  return server;
+}
+
+/**
+ * Connects `server` to `transport` and installs the envelope guard in front of the SDK's dispatch:
+ * a request whose params would fail the SDK's parse gets a `-32602` from us instead.
+ */
+export async function connectGuarded(server: Server, transport: Transport): Promise<void> {
+  await server.connect(transport);
+  const dispatch = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const rejection = isJSONRPCRequest(message) ? checkEnvelope(message) : undefined;
+    if (rejection === undefined) {
+      dispatch?.(message, extra);
+      return;
+    }
+    const reply: JSONRPCMessage = {
+      jsonrpc: '2.0',
+      id: (message as JSONRPCRequest).id,
+      error: { code: rejection.code, message: rejection.message, data: rejection.data },
+    };
+    transport.send(reply).catch((err: unknown) => server.onerror?.(err instanceof Error ? err : new Error(String(err))));
+  };
+}
+
+/** `-32602` for params the SDK would choke on; undefined when the envelope is fine. */
+export function checkEnvelope(request: JSONRPCRequest): RpcError | undefined {
+  const schema = GUARDED_METHODS.get(request.method);
+  if (schema === undefined) return undefined;
+  const params = (request as { params?: unknown }).params;
+  if (request.method === 'tools/call') {
+    if (!isRecord(params)) return invalidParams('tools/call needs params {"name": "<tool>", "arguments": {...}}.', '', { code: 'invalid_params' });
+    if (typeof params['name'] !== 'string') {
+      return invalidParams('tools/call params.name must be the tool name as a string, e.g. "search_locations".', '', { code: 'invalid_params' });
+    }
+    if (params['arguments'] !== undefined && !isRecord(params['arguments'])) {
+      return invalidParams('tools/call params.arguments must be an object: {"meta": {...}, "location": {...}}.', '', { code: 'invalid_params' });
+    }
+  }
+  if (!schema.safeParse(request).success) {
+    return invalidParams(`Invalid params for ${request.method}; see the MCP specification for its parameters.`, '', { code: 'invalid_params' });
+  }
+  return undefined;
+}
+
+async function callTool(
+  app: McpApp,
+  ctx: McpCallContext,
+  rpcId: string | number,
+  name: string,
+  args: Record<string, unknown> | undefined,
+): Promise<CallToolResult> {
+  const started = performance.now();
+  const log = app.logger.child({ requestId: ctx.requestId, rpcId, tool: name });
+  let summary: Record<string, unknown> = {};
+  try {
+    const operation = app.catalog.operationOf(name);
+    if (operation === undefined) {
+      throw invalidParams(`Unknown tool "${name}". Available tools: ${app.catalog.names.join(', ')}.`, '', { code: 'unknown_tool' });
+    }
+    const argumentsObject = args ?? {};
+    const profileUrl = readProfileUrl(argumentsObject['meta']);
+    const location = argumentsObject['location'];
+    if (!isRecord(location)) {
+      throw invalidParams(
+        `arguments.location is required and must be an object holding the ${operation} request${operation === 'search' ? ' ({} browses)' : ' ({"ids": [...]})'}.`,
+        '/location',
+        { code: 'invalid_request' },
+      );
+    }
+    summary = summarizeRequest(location);
+    const result = await runOperation(app.operations, { operation, profileUrl, request: location, clientIp: ctx.clientIp });
+    log.info(
+      { durationMs: elapsed(started), outcome: result.outcome, results: result.resultCount, request: summary },
+      'tools/call',
+    );
+    return {
+      structuredContent: result.payload as unknown as Record<string, unknown>,
+      content: [{ type: 'text', text: JSON.stringify(result.payload) }],
+    };
+  } catch (err) {
+    const mapped = toMcpError(err);
+    ctx.onFailure?.(mapped);
+    const fields = { durationMs: elapsed(started), code: mapped.error.code, httpStatus: mapped.httpStatus, request: summary };
+    if (mapped.unexpected) log.error({ ...fields, err }, 'tools/call failed');
+    else log.info({ ...fields, reason: mapped.error.message }, 'tools/call refused');
+    throw mapped.error;
+  }
+}
+
+/** `meta["ucp-agent"].profile` is required on every call (R-G1; openrpc `meta` schema). */
+function readProfileUrl(meta: unknown): string {
+  const example = '{"ucp-agent": {"profile": "https://platform.example/profile.json"}}';
+  if (meta === undefined) {
+    throw invalidParams(`arguments.meta is required: ${example}.`, '/meta', { code: 'invalid_request' });
+  }
+  if (!isRecord(meta)) throw invalidParams(`arguments.meta must be an object: ${example}.`, '/meta', { code: 'invalid_request' });
+  const agent = meta['ucp-agent'];
+  if (!isRecord(agent)) {
+    throw invalidParams(`arguments.meta["ucp-agent"] is required and must be an object: ${example}.`, '/meta/ucp-agent', { code: 'invalid_request' });
+  }
+  const profile = agent['profile'];
+  if (typeof profile !== 'string' || profile.length === 0) {
+    throw invalidParams(
+      'arguments.meta["ucp-agent"].profile is required: the URL of your Platform profile.',
+      '/meta/ucp-agent/profile',
+      { code: 'invalid_request' },
+    );
+  }
+  const key = meta['idempotency-key'];
+  if (key !== undefined && typeof key !== 'string') {
+    throw invalidParams('arguments.meta["idempotency-key"] must be a string (a UUID).', '/meta/idempotency-key', { code: 'invalid_request' });
+  }
+  return profile;
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 100) / 100;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}

@@ -1,0 +1,72 @@
+/**
+ * The MCP tools of the Location capability (seed 000 "Tools", R-M2): one per advertised capability,
+ * with the seed's descriptions, `inputSchema` = the `{meta, location}` arguments wrapper and
+ * `outputSchema` = the UCP response. Built once per process; each request only looks them up.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from '../../protocol/types.js';
+import type { LocationCapability } from '../business-profile.js';
+import type { Operation } from '../operations.js';
+
+export type ToolName = 'search_locations' | 'lookup_locations';
+
+/** Self-contained JSON Schemas (no cross-file `$ref`: the SDK does not follow them). */
+export interface ToolSchemaBundle {
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+}
+
+export type ToolSchemas = Record<ToolName, ToolSchemaBundle>;
+
+interface ToolSpec {
+  name: ToolName;
+  capability: LocationCapability;
+  operation: Operation;
+  title: string;
+  description: string;
+}
+
+/** Descriptions are the seed's wording (seed 000 tools table; SCHEMAS.md §2 #7, #8). */
+const TOOL_SPECS: readonly ToolSpec[] = [
+  {
+    name: 'search_locations',
+    capability: SEARCH_CAPABILITY,
+    operation: 'search',
+    title: 'Search Locations',
+    description: 'Search for Locations using text, explicit spatial relations, and filters.',
+  },
+  {
+    name: 'lookup_locations',
+    capability: LOOKUP_CAPABILITY,
+    operation: 'lookup',
+    title: 'Lookup Locations',
+    description: 'Batch lookup Locations by identifier, optionally refined by explicit spatial relations and filters.',
+  },
+];
+
+export interface ToolCatalog {
+  /** The `tools/list` result, shared by every request (treat as read-only). */
+  readonly list: readonly Tool[];
+  /** Operation behind a tool name; undefined for unknown or unadvertised tools. */
+  operationOf(name: string): Operation | undefined;
+  readonly names: readonly ToolName[];
+}
+
+export function buildToolCatalog(advertised: readonly LocationCapability[], schemas: ToolSchemas): ToolCatalog {
+  const specs = TOOL_SPECS.filter((s) => advertised.includes(s.capability));
+  const list: Tool[] = specs.map((s) => ({
+    name: s.name,
+    title: s.title,
+    description: s.description,
+    inputSchema: schemas[s.name].inputSchema as Tool['inputSchema'],
+    outputSchema: schemas[s.name].outputSchema as NonNullable<Tool['outputSchema']>,
+    // Read-only lookups over public data: safe to retry, no side effects.
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  }));
+  const byName = new Map<string, Operation>(specs.map((s) => [s.name, s.operation]));
+  return {
+    list,
+    operationOf: (name) => byName.get(name),
+    names: specs.map((s) => s.name),
+  };
+}

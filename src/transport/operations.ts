@@ -1,0 +1,70 @@
+/**
+ * One UCP Location operation, transport-neutral: the MCP tool handler and the REST route both call
+ * `runOperation`, so the two bindings return byte-for-byte the same payload for the same query.
+ *
+ * Order, cheapest refusal first: validate the domain request (local, R-M3) → charge the rate
+ * budgets (R-P2; before any discovery fetch, so a flood cannot amplify into profile fetches) →
+ * negotiate with the Platform profile (R-G1…R-G4) → run the use case → wrap in the `ucp` envelope
+ * holding only this operation's capability (R-G6).
+ */
+import type { LookupRequest, LookupResult, SearchRequest, SearchResult } from '../domain/requests.js';
+import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from '../protocol/types.js';
+import type { LocationCapability } from './business-profile.js';
+import type { ErrorResponse } from './error-response.js';
+import type { RequestNegotiator } from './negotiate-request.js';
+import type { RequestLimiter } from './rate-limits.js';
+
+export type Operation = 'search' | 'lookup';
+
+export const CAPABILITY_OF: Readonly<Record<Operation, LocationCapability>> = {
+  search: SEARCH_CAPABILITY,
+  lookup: LOOKUP_CAPABILITY,
+};
+
+/** The use cases (src/service.ts `LocationService` satisfies this). */
+export interface LocationOperations {
+  search(request: SearchRequest): Promise<SearchResult>;
+  lookup(request: LookupRequest): Promise<LookupResult>;
+}
+
+/** Schema validation of the bare domain request; throws UcpRequestError with a JSON pointer. */
+export interface RequestValidators {
+  search(value: unknown): SearchRequest;
+  lookup(value: unknown): LookupRequest;
+}
+
+export interface OperationDeps {
+  service: LocationOperations;
+  validate: RequestValidators;
+  negotiator: RequestNegotiator;
+  limiter: RequestLimiter;
+}
+
+export interface OperationCall {
+  operation: Operation;
+  /** Platform profile URL from `meta["ucp-agent"].profile` or the `UCP-Agent` header. */
+  profileUrl: string;
+  /** The bare domain request (MCP `arguments.location`, REST body), not yet validated. */
+  request: unknown;
+  clientIp: string | undefined;
+}
+
+export type OperationResult =
+  | { outcome: 'success'; payload: Record<string, unknown>; resultCount: number }
+  | { outcome: 'capabilities_incompatible'; payload: ErrorResponse; resultCount: 0 };
+
+export async function runOperation(deps: OperationDeps, call: OperationCall): Promise<OperationResult> {
+  const request = call.operation === 'search' ? deps.validate.search(call.request) : deps.validate.lookup(call.request);
+  const itemSearch = call.operation === 'search' && ((request as SearchRequest).filters?.items?.length ?? 0) > 0;
+  await deps.limiter.admit({ clientIp: call.clientIp, profileUrl: call.profileUrl, itemSearch });
+
+  const negotiated = await deps.negotiator.negotiate(call.profileUrl, CAPABILITY_OF[call.operation]);
+  if (!negotiated.compatible) return { outcome: 'capabilities_incompatible', payload: negotiated.response, resultCount: 0 };
+
+  const result =
+    call.operation === 'search'
+      ? await deps.service.search(request as SearchRequest)
+      : await deps.service.lookup(request as LookupRequest);
+  // `ucp` first: it is what a reader (and a streaming parser) wants to see before the data.
+  return { outcome: 'success', payload: { ucp: negotiated.ucp, ...result }, resultCount: result.locations.length };
+}

@@ -1,0 +1,91 @@
+/**
+ * The one table mapping failures to REST responses (R-G5, R-G7; draft rest.md). Every error body is
+ * a UCP `error_response` — `{ucp: {version, status: "error"}, messages: [...], continue_url?}` —
+ * so a Platform parses one shape for every status.
+ *
+ * | failure                              | HTTP | message code                    | severity     |
+ * |--------------------------------------|------|---------------------------------|--------------|
+ * | body not JSON                        | 400  | invalid_json                    | recoverable  |
+ * | schema failure / cannot honour       | 400  | the UcpRequestError code        | recoverable  |
+ * | UCP-Agent missing or unparsable      | 400  | invalid_profile_url             | unrecoverable|
+ * | invalid_profile_url                  | 400  | invalid_profile_url             | unrecoverable|
+ * | profile_unreachable                  | 424  | profile_unreachable             | unrecoverable|
+ * | profile_malformed                    | 422  | profile_malformed               | unrecoverable|
+ * | version_unsupported                  | 422  | version_unsupported             | unrecoverable|
+ * | forbidden (Host/Origin)              | 403  | forbidden                       | unrecoverable|
+ * | unknown route                        | 404  | not_found                       | unrecoverable|
+ * | wrong method                         | 405  | method_not_allowed (+ Allow)    | unrecoverable|
+ * | body too large                       | 413  | payload_too_large               | recoverable  |
+ * | wrong Content-Type                   | 415  | unsupported_media_type          | recoverable  |
+ * | rate limited                         | 429  | rate_limited (+ Retry-After)    | recoverable  |
+ * | store or dependency down             | 503  | service_unavailable (+ Retry-After) | recoverable |
+ * | anything else                        | 500  | internal_error                  | unrecoverable|
+ *
+ * `capabilities_incompatible` is not here: it is a business outcome, HTTP 200 (R-G5).
+ */
+import {
+  ForbiddenError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  StoreError,
+  UcpNegotiationError,
+  UcpRequestError,
+} from '../../errors.js';
+import type { NegotiationErrorCode } from '../../errors.js';
+import { errorMessage, errorResponse } from '../error-response.js';
+import type { ErrorResponse } from '../error-response.js';
+import { pointerToJsonPath } from '../json-path.js';
+
+export interface MappedRestError {
+  status: number;
+  body: ErrorResponse;
+  retryAfterSeconds?: number;
+  /** Unexpected failures are logged with their stack. */
+  unexpected: boolean;
+}
+
+export const NEGOTIATION_STATUS: Readonly<Record<NegotiationErrorCode, number>> = {
+  invalid_profile_url: 400,
+  profile_unreachable: 424,
+  profile_malformed: 422,
+  version_unsupported: 422,
+};
+
+const TRANSIENT_RETRY_SECONDS = 5;
+
+export function restError(status: number, code: string, content: string, severity: 'recoverable' | 'unrecoverable'): MappedRestError {
+  return { status, body: errorResponse([errorMessage(code, content, severity)]), unexpected: false };
+}
+
+export function toRestError(err: unknown, requestId: string): MappedRestError {
+  if (err instanceof UcpRequestError) {
+    const details = err.details.length > 0 ? err.details : [{ pointer: err.pointer, message: err.message }];
+    const [first, ...rest] = details.map((d) => errorMessage(err.code, d.message, 'recoverable', pointerToJsonPath(d.pointer)));
+    return { status: 400, body: errorResponse([first ?? errorMessage(err.code, err.message, 'recoverable'), ...rest]), unexpected: false };
+  }
+  if (err instanceof UcpNegotiationError) {
+    return {
+      status: NEGOTIATION_STATUS[err.code],
+      body: errorResponse([errorMessage(err.code, err.message, 'unrecoverable')], err.continueUrl),
+      unexpected: false,
+    };
+  }
+  if (err instanceof RateLimitedError) {
+    return { ...restError(429, 'rate_limited', err.message, 'recoverable'), retryAfterSeconds: err.retryAfterSeconds };
+  }
+  if (err instanceof ServiceUnavailableError) {
+    return { ...restError(503, 'service_unavailable', err.message, 'recoverable'), retryAfterSeconds: err.retryAfterSeconds };
+  }
+  if (err instanceof StoreError && err.transient) {
+    return {
+      ...restError(503, 'service_unavailable', 'Service temporarily unavailable; retry later.', 'recoverable'),
+      retryAfterSeconds: TRANSIENT_RETRY_SECONDS,
+      unexpected: true,
+    };
+  }
+  if (err instanceof ForbiddenError) return restError(403, 'forbidden', err.message, 'unrecoverable');
+  return {
+    ...restError(500, 'internal_error', `Internal server error; it was logged under Request-Id ${requestId}.`, 'unrecoverable'),
+    unexpected: true,
+  };
+}

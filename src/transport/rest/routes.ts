@@ -1,0 +1,76 @@
+/**
+ * REST binding: `POST <base>/ucp/locations/search` and `POST <base>/ucp/locations/lookup`
+ * (draft rest.openapi.json). The body is the bare request (no `location` wrapper), the Platform
+ * profile comes from the `UCP-Agent` header, and the answer is exactly the payload the MCP tool
+ * returns in `structuredContent` (both call `runOperation`).
+ */
+import { performance } from 'node:perf_hooks';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../../logging.js';
+import { summarizeRequest } from '../../logging.js';
+import { readJsonBody } from '../http-body.js';
+import { runOperation } from '../operations.js';
+import type { Operation, OperationDeps } from '../operations.js';
+import { restError, toRestError } from './errors.js';
+import type { MappedRestError } from './errors.js';
+import { parseUcpAgent } from './ucp-agent.js';
+
+export interface RestContext {
+  requestId: string;
+  clientIp: string | undefined;
+}
+
+export class RestEndpoint {
+  constructor(
+    private readonly operations: OperationDeps,
+    private readonly logger: Logger,
+    private readonly options: { maxBodyBytes: number },
+  ) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse, operation: Operation, ctx: RestContext): Promise<void> {
+    const started = performance.now();
+    const log = this.logger.child({ requestId: ctx.requestId, operation, binding: 'rest' });
+    let summary: Record<string, unknown> = {};
+    try {
+      const body = await readJsonBody(req, this.options.maxBodyBytes);
+      if (!body.ok) {
+        if (body.status === 413) res.setHeader('Connection', 'close');
+        this.fail(res, log, started, summary, restError(body.status, body.reason, body.message, 'recoverable'));
+        return;
+      }
+      if (body.value === null || typeof body.value !== 'object' || Array.isArray(body.value)) {
+        const hint = operation === 'search' ? '{} browses' : '{"ids": [...]}';
+        this.fail(res, log, started, summary, restError(400, 'invalid_request', `The body must be a JSON object holding the ${operation} request (${hint}).`, 'recoverable'));
+        return;
+      }
+      summary = summarizeRequest(body.value);
+      const profileUrl = parseUcpAgent(req.headers['ucp-agent']);
+      const result = await runOperation(this.operations, { operation, profileUrl, request: body.value, clientIp: ctx.clientIp });
+      writeJson(res, 200, result.payload);
+      log.info({ durationMs: elapsed(started), status: 200, outcome: result.outcome, results: result.resultCount, request: summary }, 'rest');
+    } catch (err) {
+      const mapped = toRestError(err, ctx.requestId);
+      this.fail(res, log, started, summary, mapped, err);
+    }
+  }
+
+  private fail(res: ServerResponse, log: Logger, started: number, summary: Record<string, unknown>, mapped: MappedRestError, err?: unknown): void {
+    if (mapped.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(mapped.retryAfterSeconds));
+    if (!res.headersSent) writeJson(res, mapped.status, mapped.body);
+    const fields = { durationMs: elapsed(started), status: mapped.status, code: mapped.body.messages[0].code, request: summary };
+    if (mapped.unexpected) log.error({ ...fields, err }, 'rest failed');
+    else log.info({ ...fields, reason: mapped.body.messages[0].content }, 'rest refused');
+  }
+}
+
+export function writeJson(res: ServerResponse, status: number, payload: unknown): void {
+  const text = JSON.stringify(payload);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 100) / 100;
+}
