@@ -61,10 +61,24 @@ let canonicalIds: ReadonlySet<string> | undefined;
 
 /**
  * Why `name` is not usable as an IANA zone id, or null when it is. Rejects offsets ("+05:00"),
- * abbreviations Intl does not know, and wrong letter case of a canonical id (other software
+ * ICU-only abbreviations ("PST"), unknown names, and wrong letter case of a canonical id (other software
  * compares ids case-sensitively, so "america/new_york" would be a trap for Platforms).
  */
 export function zoneProblem(name: string): string | null {
+  // Memoised: Luxon's validity check builds an Intl formatter (tens of µs), and a request may
+  // compile thousands of schedules sharing a handful of zones.
+  const known = zoneVerdicts.get(name);
+  if (known !== undefined) return known;
+  const verdict = checkZone(name);
+  if (zoneVerdicts.size >= MAX_ZONE_VERDICTS) zoneVerdicts.clear();
+  zoneVerdicts.set(name, verdict);
+  return verdict;
+}
+
+const zoneVerdicts = new Map<string, string | null>();
+const MAX_ZONE_VERDICTS = 2_000;
+
+function checkZone(name: string): string | null {
   if (!looksLikeIana(name) || !IANAZone.isValidZone(name)) {
     return `${JSON.stringify(name)} is not an IANA time zone identifier; use a tz database id such as America/New_York or Europe/Berlin (not an offset or abbreviation)`;
   }
