@@ -1,0 +1,164 @@
+/**
+ * Business side of discovery (R-G2, R-P3): turn the Platform profile URL a
+ * request carries into a validated platform profile.
+ *
+ * Order: pre-approved (trusted) profiles from configuration → the fetcher's
+ * cache → a safe fetch; then `validateProfile(json, 'platform')`. The caching,
+ * TTL floor, LRU bound, global discovery budget, per-origin back-off and
+ * concurrency bound all live in `SafeFetcher`, configured here.
+ *
+ * Failures become `UcpNegotiationError`s with the UCP code of the fetch failure
+ * and a message meant for the remote caller: it may repeat the URL the caller
+ * sent, but never what we resolved it to (no internal addresses leak).
+ */
+import { ConfigError, UcpNegotiationError } from '../errors.js';
+import { validateProfile, type ProfileIssue, type ProfileValidation, type RejectedEntity } from './profile.js';
+import { SafeFetchError, SafeFetcher, type DocumentSource, type FetchedDocument, type SafeFetcherOptions } from './safe-fetch.js';
+import type { UcpProfile } from './types.js';
+
+export interface PlatformProfileResolverOptions {
+  /** The fetcher to use; by default one is built from `fetcherOptions` and `allowLoopback`. */
+  fetcher?: SafeFetcher;
+  /** Options for the default fetcher (cache backend, rate-limit backend, limits, clock…). */
+  fetcherOptions?: Omit<SafeFetcherOptions, 'allowLoopback'>;
+  /**
+   * Pre-approved platforms: profile URL → profile, trusted through an
+   * out-of-band relationship. Never fetched, exempt from the discovery budget;
+   * still validated once, at construction (a bad one is a configuration error).
+   */
+  trusted?: Readonly<Record<string, UcpProfile>>;
+  /** Local development: allow loopback profile hosts and plain http to them. */
+  allowLoopback?: boolean;
+}
+
+export interface ResolvedPlatformProfile {
+  /** The profile with every rejected registry entry removed (R-D4, R-N2). */
+  profile: UcpProfile;
+  /** Entries dropped from the profile, for logs. */
+  rejected: readonly RejectedEntity[];
+  source: DocumentSource | 'trusted';
+}
+
+export class PlatformProfileResolver {
+  readonly #fetcher: SafeFetcher;
+  readonly #trusted = new Map<string, ResolvedPlatformProfile>();
+  readonly #allowLoopback: boolean;
+  /**
+   * Validation results per fetched document object. The in-memory cache hands
+   * out the same object until the document changes, so a profile is validated
+   * once per fetch, not once per request; entries vanish with the document.
+   */
+  readonly #validated = new WeakMap<object, ProfileValidation>();
+
+  constructor(options: PlatformProfileResolverOptions = {}) {
+    this.#allowLoopback = options.allowLoopback === true;
+    this.#fetcher = options.fetcher ?? new SafeFetcher({ ...options.fetcherOptions, allowLoopback: this.#allowLoopback });
+    for (const [raw, document] of Object.entries(options.trusted ?? {})) {
+      let key: string;
+      try {
+        key = normalise(raw);
+      } catch (error) {
+        throw new ConfigError(`Trusted platform profile key is not an absolute URL: ${JSON.stringify(raw)}`, { cause: error });
+      }
+      const result = this.#validate(document);
+      if (!result.ok) {
+        throw new ConfigError(`Trusted platform profile ${key} is not a valid platform profile: ${summarise(result.errors)}`);
+      }
+      this.#trusted.set(key, { profile: result.profile, rejected: result.rejected, source: 'trusted' });
+    }
+  }
+
+  /** The validated platform profile at `profileUrl` (R-G2), or a `UcpNegotiationError`. */
+  async resolve(profileUrl: string): Promise<UcpProfile> {
+    return (await this.resolveWithReport(profileUrl)).profile;
+  }
+
+  /** As `resolve`, also telling which entries were dropped and where the profile came from. */
+  async resolveWithReport(profileUrl: string): Promise<ResolvedPlatformProfile> {
+    if (typeof profileUrl !== 'string' || profileUrl.trim() === '') {
+      throw new UcpNegotiationError('invalid_profile_url', 'The platform profile URL is missing; send it in meta["ucp-agent"].profile (MCP) or the UCP-Agent header (REST).');
+    }
+    let key: string | undefined;
+    try {
+      key = normalise(profileUrl);
+    } catch {
+      key = undefined; // reported by the fetcher's URL check below, with the precise reason
+    }
+    const trusted = key === undefined ? undefined : this.#trusted.get(key);
+    if (trusted) return trusted;
+
+    let document: FetchedDocument;
+    try {
+      document = await this.#fetcher.get(profileUrl);
+    } catch (error) {
+      if (error instanceof SafeFetchError) throw toNegotiationError(profileUrl, error);
+      throw error;
+    }
+    const result = this.#validate(document.body);
+    if (!result.ok) {
+      throw new UcpNegotiationError(
+        'profile_malformed',
+        `The document at ${shown(profileUrl)} is not a valid UCP platform profile: ${summarise(result.errors)}`,
+      );
+    }
+    return { profile: result.profile, rejected: result.rejected, source: document.source };
+  }
+
+  #validate(body: unknown): ProfileValidation {
+    const memoisable = typeof body === 'object' && body !== null;
+    const known = memoisable ? this.#validated.get(body) : undefined;
+    if (known) return known;
+    const result = validateProfile(body, 'platform', { allowLoopbackHttp: this.#allowLoopback });
+    if (memoisable) this.#validated.set(body, result);
+    return result;
+  }
+}
+
+/**
+ * The wire error for a failed fetch: same UCP code, a message for the remote
+ * caller built from the reason only (the fetch error's own message may name
+ * resolved addresses and is kept as `cause`, for our logs).
+ */
+export function toNegotiationError(profileUrl: string, error: SafeFetchError): UcpNegotiationError {
+  const url = shown(profileUrl);
+  const seconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
+  const messages: Record<SafeFetchError['reason'], string> = {
+    invalid_url: `The platform profile URL ${url} is not a valid absolute URL; expected https://host/path.`,
+    unsupported_scheme: `The platform profile URL ${url} must use https.`,
+    insecure_http: `The platform profile URL ${url} must use https.`,
+    userinfo: 'The platform profile URL must not contain credentials (user:password@).',
+    refused_address: `The platform profile URL ${url} resolves to a non-public address; host the profile on a publicly reachable https server.`,
+    unresolvable: `The host of the platform profile URL ${url} does not resolve; check the URL.`,
+    dns_failure: `The host of the platform profile URL ${url} could not be resolved right now; retry later.`,
+    connect_failed: `Could not connect to the platform profile host for ${url}; retry later.`,
+    tls_failed: `The TLS connection for ${url} failed (certificate not valid for that host name, or not trusted).`,
+    timeout: `The platform profile at ${url} did not arrive in time; retry later.`,
+    redirect: `The platform profile URL ${url} answered with a redirect (HTTP ${error.status ?? '3xx'}); serve the profile directly at that URL, redirects are not followed.`,
+    http_status: `The platform profile URL ${url} answered HTTP ${error.status ?? 'error'}; it must answer 200 with the profile JSON.`,
+    too_large: `The platform profile at ${url} exceeds the size limit for profiles.`,
+    unexpected_not_modified: `The platform profile URL ${url} answered 304 Not Modified to an unconditional request.`,
+    rate_limited: `Platform profile discovery is temporarily rate-limited; retry in ${seconds} s.`,
+    backing_off: `Fetching the platform profile at ${url} failed recently; retry in ${seconds} s.`,
+    busy: 'Platform profile discovery is busy; retry shortly.',
+    content_type: `The platform profile at ${url} is not served as application/json.`,
+    not_json: `The platform profile at ${url} is not valid JSON.`,
+  };
+  return new UcpNegotiationError(error.ucpCode, messages[error.reason], { cause: error });
+}
+
+function normalise(raw: string): string {
+  const url = new URL(raw);
+  url.hash = '';
+  return url.href;
+}
+
+/** The caller's own URL, quoted and shortened: safe to echo back. */
+function shown(url: string): string {
+  return JSON.stringify(url.length > 200 ? `${url.slice(0, 200)}…` : url);
+}
+
+function summarise(errors: readonly ProfileIssue[]): string {
+  const listed = errors.slice(0, 3).map((e) => `${e.pointer || '/'}: ${e.message}`);
+  const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
+  return `${listed.join('; ')}${more}`;
+}
