@@ -1,6 +1,30 @@
-// STUB — owned by the engine helper. The use cases: the only place where domain meets store.
-import type { LookupRequest, LookupResult, SearchRequest, SearchResult } from './domain/requests.js';
-import type { LocationStore } from './store/store.js';
+/**
+ * The location engine: search and lookup use cases, the only place where domain meets store.
+ *
+ * Division of labour (see store/store.ts): the store narrows with indexes and evaluates exact
+ * set predicates (ids, visibility, amenity keys, item availability, locality lists, text); this
+ * class applies what must be identical on every store — the exact geodesic `distance` test,
+ * point-in-coverage, opening hours, ranking, paging, lookup correlation — on the survivors only,
+ * and loads full Location documents only for the Locations actually returned.
+ */
+import { ConfigError } from './errors.js';
+import { decodeCursor, encodeCursor, requestFingerprint, type CursorState } from './domain/cursor.js';
+import { geodesicDistanceMeters, isUsableGeo } from './domain/geodesy.js';
+import { compileSchedule, isOpenCompiled, type CompiledSchedule } from './domain/hours.js';
+import type { Coverage, Geo, LookupLocation, Schedule } from './domain/location.js';
+import { isBoundedBrowse, planPredicates, type PredicatePlan } from './domain/predicates.js';
+import { compareRank, pageAfter, type RankKey } from './domain/ranking.js';
+import type { LookupRequest, LookupResult, Message, SearchRequest, SearchResult } from './domain/requests.js';
+import {
+  compileCoverage,
+  coverageContainsPoint,
+  normalizeLocalityTarget,
+  type CompiledCoverage,
+  type LocalityModel,
+  type LocalityTarget,
+} from './domain/serves.js';
+import { tokenize } from './domain/text.js';
+import type { Candidate, CandidateQuery, LocationStore } from './store/store.js';
 
 export interface EngineLimits {
   /** Page size when `pagination.limit` is absent (R-S9). */
@@ -29,21 +53,294 @@ export interface ServiceOptions {
   cursorSecret: string;
 }
 
+/**
+ * A bounded browse asks the store for the best `browseCap` rows; when opening hours (evaluated
+ * here) drop some, it asks again for 4× as many, up to this multiple of the cap. The browse
+ * set stays a deterministic function of request and data, so every page sees the same set.
+ */
+const BROWSE_SCAN_FACTOR = 64;
+/** Compiled schedules / coverages kept per generation before the cache restarts. */
+const COMPILED_CACHE_LIMIT = 200_000;
+
+/** A candidate that passed every predicate, with the values it is ranked by. */
+interface Ranked extends RankKey {
+  key: number;
+}
+
+function info(code: string, content: string, path?: string): Message {
+  return path === undefined ? { type: 'info', code, content } : { type: 'info', code, content, path };
+}
+
+function plural(n: number, one: string, many: string): string {
+  return n === 1 ? one : many;
+}
+
+function checkLimits(limits: EngineLimits): void {
+  for (const [name, value] of Object.entries(limits)) {
+    const ok = name === 'maxRadiusMeters' ? typeof value === 'number' && value >= 0 && !Number.isNaN(value) : Number.isSafeInteger(value) && value >= 1;
+    if (!ok) throw new ConfigError(`Engine limit ${name} must be ${name === 'maxRadiusMeters' ? 'a number of metres >= 0' : 'an integer >= 1'}; got ${String(value)}`);
+  }
+  if (limits.defaultPageSize > limits.maxPageSize) {
+    throw new ConfigError(`Engine limit defaultPageSize (${limits.defaultPageSize}) must not exceed maxPageSize (${limits.maxPageSize})`);
+  }
+}
+
 export class LocationService {
   readonly limits: EngineLimits;
-  constructor(readonly store: LocationStore, options: ServiceOptions) {
+  private readonly cursorSecret: string;
+  private cacheGeneration: number | null = null;
+  private readonly schedules = new Map<number, CompiledSchedule>();
+  private readonly coverages = new Map<number, CompiledCoverage | null>();
+  private localityModelCache: LocalityModel | null = null;
+
+  constructor(
+    readonly store: LocationStore,
+    options: ServiceOptions,
+  ) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    void options.cursorSecret;
+    checkLimits(this.limits);
+    if (typeof options.cursorSecret !== 'string' || options.cursorSecret.length === 0) {
+      throw new ConfigError('cursorSecret must be a non-empty string (use a long random value and share it between instances serving one store)');
+    }
+    this.cursorSecret = options.cursorSecret;
   }
+
+  // ───────────────────────── search ─────────────────────────
 
   /** Throws UcpRequestError for requests the Business cannot honour. */
   async search(request: SearchRequest): Promise<SearchResult> {
-    void request;
-    throw new Error('not implemented');
+    const plan = planPredicates(request, this.limits);
+    const fingerprint = requestFingerprint('search', request);
+    const cursorToken = request.pagination?.cursor;
+    const cursor: CursorState | null = cursorToken === undefined ? null : decodeCursor(cursorToken, fingerprint, this.cursorSecret);
+    const pageSize = Math.min(request.pagination?.limit ?? this.limits.defaultPageSize, this.limits.maxPageSize);
+
+    await this.syncGeneration();
+    const locality = await this.localityTarget(plan);
+    const unknownItems = await this.unknownItems(plan.items);
+    if (unknownItems.length > 0) {
+      return {
+        locations: [],
+        pagination: { has_next_page: false, total_count: 0 },
+        messages: unknownItems.map((item) => info('item_not_found', `Item ${item} is not known to this Business, so no Location can provide it.`)),
+      };
+    }
+
+    const terms = request.query === undefined ? [] : tokenize(request.query);
+    const query: CandidateQuery = this.candidateQuery(plan, locality);
+    if (terms.length > 0) query.text = { raw: request.query ?? '', terms };
+    const center = plan.distance?.center ?? plan.servesPoint;
+
+    const browse = isBoundedBrowse(plan);
+    const ranked = browse ? await this.browseSet(query, plan) : this.survivors(await this.store.findCandidates(query), plan, center);
+    ranked.sort(compareRank);
+
+    // R-S2: across all pages a browse reaches at most browseCap Locations.
+    const served = cursor?.served ?? 0;
+    const cap = browse ? this.limits.browseCap : Number.POSITIVE_INFINITY;
+    const size = Math.max(0, Math.min(pageSize, cap - served));
+    const page = pageAfter(ranked, cursor?.position ?? null, size);
+    const servedAfter = served + page.items.length;
+    const hasNext = page.hasMore && page.items.length > 0 && servedAfter < cap;
+
+    const locations = await this.store.getLocations(page.items.map((r) => r.key));
+    const last = page.items[page.items.length - 1];
+    const result: SearchResult = {
+      locations,
+      pagination: { has_next_page: hasNext, total_count: ranked.length },
+    };
+    if (hasNext && last !== undefined) {
+      result.pagination.cursor = encodeCursor(
+        { position: { relevance: last.relevance, distance: last.distance, id: last.id }, served: servedAfter },
+        fingerprint,
+        this.cursorSecret,
+      );
+    }
+    return result;
   }
 
+  /** Up to browseCap survivors of the best-ranked rows (relevance, then id; no center exists). */
+  private async browseSet(query: CandidateQuery, plan: PredicatePlan): Promise<Ranked[]> {
+    const cap = this.limits.browseCap;
+    let limit = cap;
+    for (;;) {
+      const rows = await this.store.findCandidates({ ...query, limit });
+      const kept = this.survivors(rows, plan, null);
+      if (kept.length >= cap || rows.length < limit || limit >= cap * BROWSE_SCAN_FACTOR) {
+        kept.sort(compareRank);
+        return kept.slice(0, cap);
+      }
+      limit *= 4;
+    }
+  }
+
+  // ───────────────────────── lookup ─────────────────────────
+
   async lookup(request: LookupRequest): Promise<LookupResult> {
-    void request;
-    throw new Error('not implemented');
+    const plan = planPredicates(request, this.limits);
+    const messages: Message[] = [];
+
+    // R-L1/R-L3: dedupe exact strings, keep request order, process the first N distinct ids.
+    const firstIndex = new Map<string, number>();
+    request.ids.forEach((id, i) => {
+      if (!firstIndex.has(id)) firstIndex.set(id, i);
+    });
+    const distinct = [...firstIndex.keys()];
+    const max = this.limits.lookupBatchMax;
+    const processed = distinct.slice(0, max);
+    const omitted = distinct.length - processed.length;
+    if (omitted > 0) {
+      messages.push(
+        info(
+          'batch_limit_applied',
+          `Processed the first ${processed.length} of ${distinct.length} distinct identifiers; ${omitted} ${plural(omitted, 'identifier was', 'identifiers were')} not processed.`,
+        ),
+      );
+    }
+
+    await this.syncGeneration();
+    const locality = await this.localityTarget(plan);
+    const unknownItems = await this.unknownItems(plan.items);
+    for (const item of unknownItems) {
+      messages.push(info('item_not_found', `Item ${item} is not known to this Business, so no Location can provide it.`));
+    }
+
+    // Resolve (canonical ids, then aliases) and correlate: key → inputs, in order of first input.
+    const inputsByKey = new Map<number, { id: string }[]>();
+    if (unknownItems.length === 0) {
+      const resolved = await this.store.resolveIds(processed);
+      for (const id of processed) {
+        for (const key of resolved.get(id) ?? []) {
+          const inputs = inputsByKey.get(key);
+          if (inputs === undefined) inputsByKey.set(key, [{ id }]);
+          else inputs.push({ id });
+        }
+      }
+    }
+
+    // R-L2: refine the resolved Locations with distance AND serves AND filters.
+    const keys = [...inputsByKey.keys()];
+    const query = this.candidateQuery(plan, locality);
+    query.keys = keys;
+    const center = plan.distance?.center ?? plan.servesPoint;
+    const kept = new Map(this.survivors(keys.length === 0 ? [] : await this.store.findCandidates(query), plan, center).map((r) => [r.key, r]));
+    const keptKeys = keys.filter((k) => kept.has(k));
+    const docs = new Map((await this.store.getLocations(keptKeys)).map((loc) => [loc.id, loc]));
+
+    const locations: LookupLocation[] = [];
+    const answered = new Set<string>();
+    for (const key of keptKeys) {
+      const r = kept.get(key);
+      const doc = r === undefined ? undefined : docs.get(r.id);
+      const inputs = inputsByKey.get(key);
+      if (doc === undefined || inputs === undefined) continue;
+      locations.push({ ...doc, inputs: inputs.map((i) => ({ id: i.id })) });
+      for (const i of inputs) answered.add(i.id);
+    }
+    for (const id of processed) {
+      if (answered.has(id)) continue;
+      messages.push(info('not_found', `Unable to find the location associated with ${id}.`, `$.ids[${firstIndex.get(id) ?? 0}]`));
+    }
+    const result: LookupResult = { locations };
+    if (messages.length > 0) result.messages = messages;
+    return result;
+  }
+
+  // ───────────────────────── shared steps ─────────────────────────
+
+  /** Drop compiled caches when the store's data changed (another process may have written). */
+  private async syncGeneration(): Promise<void> {
+    const g = await this.store.generation();
+    if (g === this.cacheGeneration) return;
+    this.cacheGeneration = g;
+    this.schedules.clear();
+    this.coverages.clear();
+    this.localityModelCache = null;
+  }
+
+  private async localityTarget(plan: PredicatePlan): Promise<LocalityTarget | null> {
+    if (plan.servesAddress === null) return null;
+    this.localityModelCache ??= await this.store.localityModel();
+    return normalizeLocalityTarget(plan.servesAddress, this.localityModelCache);
+  }
+
+  /** R-S8: item ids the Business does not know at all, in request order. */
+  private async unknownItems(items: readonly string[]): Promise<string[]> {
+    if (items.length === 0) return [];
+    const known = await this.store.knownItems(items);
+    return items.filter((i) => !known.has(i));
+  }
+
+  private candidateQuery(plan: PredicatePlan, locality: LocalityTarget | null): CandidateQuery {
+    const q: CandidateQuery = {};
+    if (plan.distance !== null) q.regions = plan.distance.regions;
+    if (plan.servesPoint !== null) {
+      q.coverageProbe = plan.servesPoint;
+      q.withCoverage = true;
+    }
+    if (locality !== null) {
+      q.locality = { country: locality.country };
+      if (locality.region !== undefined) q.locality.region = locality.region;
+      if (locality.postalCode !== undefined) q.locality.postalCode = locality.postalCode;
+    }
+    if (plan.amenities.length > 0) q.amenities = plan.amenities;
+    if (plan.items.length > 0) q.items = plan.items;
+    if (plan.openAtMs !== null) q.withSchedule = true;
+    return q;
+  }
+
+  /**
+   * The exact predicates on store candidates (which may over-approximate space): geodesic
+   * distance `<=` max (R-S4), point in coverage (R-S5), open at the instant (R-S6). Returns
+   * the survivors with their rank values; `center` (if any) gives the proximity.
+   */
+  private survivors(candidates: readonly Candidate[], plan: PredicatePlan, center: Geo | null): Ranked[] {
+    const out: Ranked[] = [];
+    for (const c of candidates) {
+      const geo = c.geo !== null && isUsableGeo(c.geo) ? c.geo : null;
+      let distance = 0;
+      if (center !== null) distance = geo === null ? Number.POSITIVE_INFINITY : geodesicDistanceMeters(center, geo);
+      if (plan.distance !== null) {
+        // `center` is distance.center here, so `distance` is the unrounded distance to it.
+        if (geo === null || !(distance <= plan.distance.max)) continue;
+      }
+      if (plan.openAtMs !== null && !isOpenCompiled(this.scheduleFor(c), plan.openAtMs)) continue;
+      if (plan.servesPoint !== null) {
+        const coverage = this.coverageFor(c);
+        if (coverage === null || !coverageContainsPoint(coverage, geo, plan.servesPoint)) continue;
+      }
+      out.push({ key: c.key, id: c.id, relevance: c.relevance, distance });
+    }
+    return out;
+  }
+
+  private scheduleFor(c: Candidate): CompiledSchedule {
+    let s = this.schedules.get(c.key);
+    if (s === undefined) {
+      // No stored schedule = unknown hours: compiles to never open (R-S6).
+      const raw = c.schedule === undefined || c.schedule === null ? {} : (JSON.parse(c.schedule) as Schedule);
+      s = compileSchedule(raw);
+      if (this.schedules.size >= COMPILED_CACHE_LIMIT) this.schedules.clear();
+      this.schedules.set(c.key, s);
+    }
+    return s;
+  }
+
+  private coverageFor(c: Candidate): CompiledCoverage | null {
+    let cov = this.coverages.get(c.key);
+    if (cov === undefined) {
+      cov = null;
+      if (c.coverage !== undefined && c.coverage !== null) {
+        try {
+          cov = compileCoverage(JSON.parse(c.coverage) as Pick<Coverage, 'radius_m' | 'areas'>);
+        } catch {
+          // Unusable stored geometry cannot establish service: treat as no coverage.
+          cov = null;
+        }
+      }
+      if (this.coverages.size >= COMPILED_CACHE_LIMIT) this.coverages.clear();
+      this.coverages.set(c.key, cov);
+    }
+    return cov;
   }
 }

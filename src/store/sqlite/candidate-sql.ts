@@ -1,0 +1,207 @@
+/**
+ * SQL for `findCandidates`. One statement per query shape (cached by its text); the plan is
+ * chosen here rather than left to the planner, because only we know which operand is selective:
+ *
+ *   driver (the first present): ids → geo R*Tree boxes → text (when its estimated hit count is
+ *   small, or nothing spatial exists) → coverage R*Tree probe → locality lists → an item → an
+ *   amenity → all public Locations;
+ *
+ * every other operand becomes a filter on the driven rows: boxes as plain lat/lon ranges, text as
+ * a per-row FTS probe (`rowid = key`, same bm25 as a full match), coverage and locality as
+ * key sets computed once, amenities and items as indexed existence probes. The driver is forced
+ * with CROSS JOIN so SQLite keeps that order.
+ */
+import type { BBox, CandidateQuery } from '../store.js';
+import { FTS_WEIGHTS } from './schema.js';
+import type { TextPlan } from './text-plan.js';
+
+/** Above this many estimated text hits, a spatial driver goes first and text is probed per row. */
+export const TEXT_DRIVER_MAX_ESTIMATE = 20_000;
+/** Fuzzy (typo-tolerant) matches count this much of an exact match. */
+export const FUZZY_WEIGHT = 0.5;
+
+export interface CandidateSql {
+  sql: string;
+  params: unknown[];
+}
+
+const BM25 = `bm25(fts, ${FTS_WEIGHTS.join(', ')})`;
+
+function boxCondition(prefix: string): string {
+  return `(${prefix}min_lon <= ? AND ${prefix}max_lon >= ? AND ${prefix}min_lat <= ? AND ${prefix}max_lat >= ?)`;
+}
+
+function boxParams(b: BBox): number[] {
+  return [b.maxLon, b.minLon, b.maxLat, b.minLat];
+}
+
+/** Longitudes under which a probe point must be looked up: ±180 name the same meridian. */
+function probeLongitudes(lon: number): number[] {
+  return Math.abs(lon) === 180 ? [180, -180] : [lon];
+}
+
+function localitySubquery(loc: NonNullable<CandidateQuery['locality']>, params: unknown[]): string {
+  const parts = ['SELECT key FROM cov_country WHERE country = ?'];
+  params.push(loc.country);
+  if (loc.region !== undefined) {
+    parts.push('SELECT key FROM cov_region WHERE country = ? AND region = ?');
+    params.push(loc.country, loc.region);
+  }
+  if (loc.postalCode !== undefined) {
+    parts.push('SELECT key FROM cov_postal WHERE country = ? AND postal = ?');
+    params.push(loc.country, loc.postalCode);
+  }
+  return parts.join(' UNION ');
+}
+
+function coverageSubquery(probe: { latitude: number; longitude: number }, params: unknown[]): string {
+  // One R*Tree search per spelling of the longitude (an OR would defeat the index).
+  return probeLongitudes(probe.longitude)
+    .map((lon) => {
+      params.push(lon, lon, probe.latitude, probe.latitude);
+      return `SELECT DISTINCT key FROM cov_rtree WHERE ${boxCondition('')}`;
+    })
+    .join(' UNION ');
+}
+
+function textSubquery(text: TextPlan, params: unknown[]): string {
+  const parts = [`SELECT rowid AS key, -${BM25} AS rel FROM fts WHERE fts MATCH ?`];
+  params.push(text.strict);
+  if (text.fuzzy !== null) {
+    parts.push(`SELECT rowid AS key, -${FUZZY_WEIGHT} * ${BM25} AS rel FROM fts WHERE fts MATCH ?`);
+    params.push(text.fuzzy);
+  }
+  // A lone part is used as is: flattened into an aggregate, bm25() would lose its FTS context.
+  if (parts.length === 1) return parts[0] as string;
+  return `SELECT key, sum(rel) AS rel FROM (${parts.join(' UNION ALL ')}) GROUP BY key`;
+}
+
+type Driver = 'keys' | 'regions' | 'text' | 'coverage' | 'locality' | 'items' | 'amenities' | 'all';
+
+function chooseDriver(q: CandidateQuery, text: TextPlan | null): Driver {
+  if (q.keys !== undefined) return 'keys';
+  const spatial = q.regions !== undefined || q.coverageProbe !== undefined || q.locality !== undefined;
+  if (text !== null && (!spatial || text.estimate <= TEXT_DRIVER_MAX_ESTIMATE)) return 'text';
+  if (q.regions !== undefined) return 'regions';
+  if (text !== null) return 'text';
+  if (q.coverageProbe !== undefined) return 'coverage';
+  if (q.locality !== undefined) return 'locality';
+  if (q.items !== undefined && q.items.length > 0) return 'items';
+  if (q.amenities !== undefined && q.amenities.length > 0) return 'amenities';
+  return 'all';
+}
+
+/**
+ * Build the statement. `text` is the planned text query (null when the query has no text);
+ * `q.regions` must be non-empty when present (an empty union matches nothing — the caller
+ * short-circuits that case).
+ */
+export function buildCandidateSql(q: CandidateQuery, text: TextPlan | null): CandidateSql {
+  const driver = chooseDriver(q, text);
+  const params: unknown[] = [];
+  let driverCte = '';
+  let from = 'locations l';
+  let relevance = '0';
+
+  switch (driver) {
+    case 'keys':
+      driverCte = 'SELECT DISTINCT value AS key FROM json_each(?)';
+      params.push(JSON.stringify(q.keys));
+      break;
+    case 'regions':
+      driverCte = (q.regions ?? [])
+        .map((b) => {
+          params.push(...boxParams(b));
+          return `SELECT key FROM geo_rtree WHERE ${boxCondition('')}`;
+        })
+        .join(' UNION ');
+      break;
+    case 'text':
+      driverCte = textSubquery(text as TextPlan, params);
+      relevance = 'drv.rel';
+      break;
+    case 'coverage':
+      driverCte = coverageSubquery(q.coverageProbe as { latitude: number; longitude: number }, params);
+      break;
+    case 'locality':
+      driverCte = localitySubquery(q.locality as NonNullable<CandidateQuery['locality']>, params);
+      break;
+    case 'items':
+      driverCte = 'SELECT key FROM availability WHERE item = ? AND available = 1';
+      params.push(q.items?.[0]);
+      break;
+    case 'amenities':
+      driverCte = 'SELECT key FROM amenities WHERE amenity = ?';
+      params.push(q.amenities?.[0]);
+      break;
+    case 'all':
+      break;
+  }
+  if (driver !== 'all') from = 'drv CROSS JOIN locations l ON l.key = drv.key';
+
+  const where: string[] = ['l.public = 1'];
+  const filterParams: unknown[] = [];
+  if (driver !== 'regions' && q.regions !== undefined) {
+    where.push(
+      `(${q.regions
+        .map((b) => {
+          filterParams.push(b.minLat, b.maxLat, b.minLon, b.maxLon);
+          return '(l.lat BETWEEN ? AND ? AND l.lon BETWEEN ? AND ?)';
+        })
+        .join(' OR ')})`,
+    );
+  }
+  if (driver !== 'coverage' && q.coverageProbe !== undefined) {
+    where.push(`l.key IN (${coverageSubquery(q.coverageProbe, filterParams)})`);
+  }
+  if (driver !== 'locality' && q.locality !== undefined) {
+    where.push(`l.key IN (${localitySubquery(q.locality, filterParams)})`);
+  }
+  (q.items ?? []).forEach((item, i) => {
+    if (driver === 'items' && i === 0) return;
+    where.push('EXISTS (SELECT 1 FROM availability v WHERE v.item = ? AND v.key = l.key AND v.available = 1)');
+    filterParams.push(item);
+  });
+  (q.amenities ?? []).forEach((amenity, i) => {
+    if (driver === 'amenities' && i === 0) return;
+    where.push('EXISTS (SELECT 1 FROM amenities a WHERE a.amenity = ? AND a.key = l.key)');
+    filterParams.push(amenity);
+  });
+
+  const extra = `${q.withSchedule === true ? ', l.schedule AS schedule' : ''}${q.withCoverage === true ? ', l.coverage AS coverage' : ''}`;
+  const probeText = text !== null && driver !== 'text';
+  const selectParams: unknown[] = [];
+  let probeColumns = '';
+  if (probeText) {
+    const t = text as TextPlan;
+    probeColumns = `, (SELECT -${BM25} FROM fts WHERE fts MATCH ? AND rowid = l.key) AS rs`;
+    selectParams.push(t.strict);
+    if (t.fuzzy !== null) {
+      probeColumns += `, (SELECT -${FUZZY_WEIGHT} * ${BM25} FROM fts WHERE fts MATCH ? AND rowid = l.key) AS rf`;
+      selectParams.push(t.fuzzy);
+    } else {
+      probeColumns += ', NULL AS rf';
+    }
+  }
+
+  const cte = driverCte === '' ? '' : `drv AS (${driverCte})`;
+  const limit = q.limit !== undefined;
+  let sql: string;
+  if (probeText) {
+    // Materialise so each probe runs once per row, then keep rows with any text hit.
+    const base = `base AS MATERIALIZED (SELECT l.key AS key, l.id AS id, l.lat AS lat, l.lon AS lon${extra}${probeColumns} FROM ${from} WHERE ${where.join(' AND ')})`;
+    sql =
+      `WITH ${cte === '' ? '' : `${cte}, `}${base} ` +
+      `SELECT key, id, lat, lon${extra.replace(/l\.(\w+) AS \w+/g, '$1')}, coalesce(rs, 0) + coalesce(rf, 0) AS relevance ` +
+      `FROM base WHERE rs IS NOT NULL OR rf IS NOT NULL${limit ? ' ORDER BY relevance DESC, id LIMIT ?' : ''}`;
+    params.push(...selectParams, ...filterParams);
+  } else {
+    sql =
+      `${cte === '' ? '' : `WITH ${cte} `}SELECT l.key AS key, l.id AS id, l.lat AS lat, l.lon AS lon${extra}, ${relevance} AS relevance ` +
+      `FROM ${from} WHERE ${where.join(' AND ')}` +
+      (limit ? (relevance === '0' ? ' ORDER BY l.id LIMIT ?' : ` ORDER BY relevance DESC, l.id LIMIT ?`) : '');
+    params.push(...filterParams);
+  }
+  if (limit) params.push(q.limit);
+  return { sql, params };
+}

@@ -1,0 +1,135 @@
+/**
+ * SQLite schema of the location store and its migrations (`PRAGMA user_version`).
+ *
+ * Two kinds of tables:
+ *  - `meta` (generation counter, key allocator) lives forever;
+ *  - the *dataset* tables hold one imported dataset. `replaceAll` builds a complete new set
+ *    under the `_next` suffix inside its write transaction, then drops the live set and renames
+ *    the new one into place before commit, so readers switch from the old dataset to the new one
+ *    atomically. Secondary indexes are created after the bulk load (faster, and their names stay
+ *    free for the next swap because dropping a table drops its indexes).
+ *
+ * Invariants:
+ *  - `locations.key` values come from `meta.next_key` and are never reused, across datasets too,
+ *    so a key read before a swap can never name a different Location after it;
+ *  - only *public* Locations appear in the search indexes (geo and coverage R*Trees, FTS,
+ *    amenities, locality tables); `locations` and `availability` hold private ones as well so
+ *    that inventory for them is accepted. Every read path also checks `locations.public = 1`.
+ */
+import type Database from 'better-sqlite3';
+import { StoreError } from '../../errors.js';
+
+/** FTS columns, in order; bm25 weights below follow the same order. */
+export const FTS_COLUMNS = ['name', 'keywords', 'locality', 'region', 'street', 'amenities'] as const;
+/** A name hit matters most, then curated keywords, then where the Location is, then amenity text. */
+export const FTS_WEIGHTS = [10, 5, 3, 2, 1, 2] as const;
+
+/** The dataset tables, each as DDL for a given name suffix ('' = live, '_next' = being built). */
+export function datasetTablesDdl(suffix: string): string[] {
+  const s = suffix;
+  return [
+    // Small columns first: candidate scans read key/id/public/lat/lon and stop before the JSON.
+    `CREATE TABLE locations${s} (
+       key INTEGER PRIMARY KEY,
+       id TEXT NOT NULL,
+       public INTEGER NOT NULL,
+       lat REAL,
+       lon REAL,
+       schedule TEXT,
+       coverage TEXT
+     )`,
+    // Public Location JSON, read only for the page being returned.
+    `CREATE TABLE docs${s} (key INTEGER PRIMARY KEY, doc TEXT NOT NULL)`,
+    `CREATE TABLE aliases${s} (alias TEXT NOT NULL, key INTEGER NOT NULL)`,
+    `CREATE TABLE amenities${s} (amenity TEXT NOT NULL, key INTEGER NOT NULL)`,
+    `CREATE TABLE availability${s} (item TEXT NOT NULL, key INTEGER NOT NULL, available INTEGER NOT NULL)`,
+    `CREATE TABLE cov_country${s} (country TEXT NOT NULL, key INTEGER NOT NULL)`,
+    `CREATE TABLE cov_region${s} (country TEXT NOT NULL, region TEXT NOT NULL, key INTEGER NOT NULL)`,
+    `CREATE TABLE cov_postal${s} (country TEXT NOT NULL, postal TEXT NOT NULL, key INTEGER NOT NULL)`,
+    // R*Tree over Location geo: one point-sized box per public Location (rowid = key). SQLite
+    // stores 32-bit floats rounded outwards, so the box always contains the exact point.
+    `CREATE VIRTUAL TABLE geo_rtree${s} USING rtree(key, min_lon, max_lon, min_lat, max_lat)`,
+    // R*Tree over coverage extents: several boxes per Location (radius split at the antimeridian,
+    // one per polygon), hence its own rowid and the owning key as an auxiliary column.
+    `CREATE VIRTUAL TABLE cov_rtree${s} USING rtree(rid, min_lon, max_lon, min_lat, max_lat, +key INTEGER)`,
+    // Contentless: only rowids (= keys) and bm25 statistics are ever read back.
+    `CREATE VIRTUAL TABLE fts${s} USING fts5(${FTS_COLUMNS.join(', ')}, content='', tokenize='porter unicode61 remove_diacritics 2')`,
+  ];
+}
+
+/** Names of the dataset tables (live names; add the suffix for the set being built). */
+export const DATASET_TABLES = [
+  'locations',
+  'docs',
+  'aliases',
+  'amenities',
+  'availability',
+  'cov_country',
+  'cov_region',
+  'cov_postal',
+  'geo_rtree',
+  'cov_rtree',
+  'fts',
+] as const;
+
+/** Secondary indexes of the live dataset tables (created after a bulk load). */
+export const DATASET_INDEXES_DDL: readonly string[] = [
+  'CREATE UNIQUE INDEX locations_id ON locations(id)',
+  'CREATE INDEX aliases_alias ON aliases(alias, key)',
+  'CREATE UNIQUE INDEX amenities_amenity_key ON amenities(amenity, key)',
+  'CREATE UNIQUE INDEX availability_item_key ON availability(item, key)',
+  'CREATE UNIQUE INDEX cov_country_idx ON cov_country(country, key)',
+  'CREATE UNIQUE INDEX cov_region_idx ON cov_region(country, region, key)',
+  'CREATE UNIQUE INDEX cov_postal_idx ON cov_postal(country, postal, key)',
+];
+
+interface Migration {
+  version: number;
+  describe: string;
+  up(db: Database.Database): void;
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    describe: 'meta counters and an empty dataset',
+    up(db) {
+      db.exec('CREATE TABLE meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID');
+      // generation: bumped by every committed data change; dataset: bumped by replaceAll only
+      // (text vocabulary and other per-dataset caches key on it); next_key: key allocator.
+      db.exec("INSERT INTO meta(name, value) VALUES ('generation', 0), ('dataset', 0), ('next_key', 1)");
+      for (const ddl of datasetTablesDdl('')) db.exec(ddl);
+      for (const ddl of DATASET_INDEXES_DDL) db.exec(ddl);
+    },
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/**
+ * Bring the database to SCHEMA_VERSION inside one immediate transaction (so two processes
+ * opening a fresh file at once cannot both migrate). Refuses files from a newer release.
+ */
+export function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new StoreError(
+      `The SQLite store ${db.name} has schema version ${current}, newer than this release supports (${SCHEMA_VERSION}); upgrade ucp-location or import into a new file.`,
+    );
+  }
+  if (current === SCHEMA_VERSION) return;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    // Re-read under the write lock: another process may have migrated meanwhile.
+    const locked = db.pragma('user_version', { simple: true }) as number;
+    for (const m of MIGRATIONS) {
+      if (m.version <= locked) continue;
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    }
+    db.exec('COMMIT');
+  } catch (cause) {
+    db.exec('ROLLBACK');
+    throw new StoreError(`Could not migrate the SQLite store ${db.name}: ${(cause as Error).message}`, false, { cause });
+  }
+}

@@ -1,0 +1,444 @@
+/**
+ * Embedded LocationStore on SQLite (better-sqlite3 12): WAL, R*Tree, FTS5.
+ *
+ * Two connections per store: a *reader* for every query and a *writer* for replaceAll /
+ * applyInventory. With WAL the reader keeps seeing the last committed dataset while a long
+ * import runs on the writer (even across the awaits of an async record source), which is what
+ * makes `replaceAll` atomic for readers in this process as well as in others. Writes are
+ * serialised inside the process by a promise chain and across processes by SQLite's write lock.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Location, LocationRecord } from '../../domain/location.js';
+import { DataValidationError, StoreError, type DataIssue } from '../../errors.js';
+import type {
+  Candidate,
+  CandidateQuery,
+  ImportProgress,
+  ImportResult,
+  InventoryRow,
+  LocationStore,
+  StoreStats,
+} from '../store.js';
+import { buildCandidateSql } from './candidate-sql.js';
+import { deriveRow, type DerivedRow } from './rows.js';
+import { DATASET_INDEXES_DDL, DATASET_TABLES, datasetTablesDdl, migrate, SCHEMA_VERSION } from './schema.js';
+import { IndexVocabulary, planText } from './text-plan.js';
+
+export interface SqliteStoreOptions {
+  /** How long a statement waits for another connection's lock, ms. Default 5000. */
+  busyTimeoutMs?: number;
+  /** Open for queries only; replaceAll / applyInventory then throw StoreError. Default false. */
+  readonly?: boolean;
+  /** Page cache per connection, MiB. Default 64. */
+  cacheSizeMiB?: number;
+  /** Name used for import records in DataValidationError issues. Default 'records'. */
+  recordsLabel?: string;
+}
+
+/** Records between two progress reports during replaceAll. */
+const PROGRESS_EVERY = 10_000;
+
+type Statement = Database.Statement<unknown[], unknown>;
+
+interface CandidateRow {
+  key: number;
+  id: string;
+  lat: number | null;
+  lon: number | null;
+  relevance: number;
+  schedule?: string | null;
+  coverage?: string | null;
+}
+
+function isAsyncIterable<T>(x: AsyncIterable<T> | Iterable<T>): x is AsyncIterable<T> {
+  return typeof (x as AsyncIterable<T>)[Symbol.asyncIterator] === 'function';
+}
+
+export class SqliteLocationStore implements LocationStore {
+  readonly kind = 'sqlite';
+
+  private readonly statements = new Map<string, Statement>();
+  private writeChain: Promise<unknown> = Promise.resolve();
+  private lastDataVersion = -1;
+  private cachedGeneration = 0;
+  private cachedDataset = -1;
+  private vocabulary: IndexVocabulary | null = null;
+  private locality: { postalCountries: Set<string>; regionCountries: Set<string> } | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly reader: Database.Database,
+    private readonly writer: Database.Database | null,
+    private readonly options: Required<Pick<SqliteStoreOptions, 'recordsLabel'>>,
+    /** Directory to delete on close (the backing file of a ':memory:' store). */
+    private readonly scratchDir: string | null,
+  ) {}
+
+  /**
+   * Open (creating and migrating when needed) the store at `path`. `':memory:'` gives a private,
+   * throw-away store: it lives in a temporary file removed on close, because the reader/writer
+   * split needs two connections to one database, which SQLite's in-memory databases cannot share.
+   */
+  static async open(path: string, options: SqliteStoreOptions = {}): Promise<SqliteLocationStore> {
+    const busy = options.busyTimeoutMs ?? 5000;
+    const cacheKiB = (options.cacheSizeMiB ?? 64) * 1024;
+    let file = path;
+    let scratchDir: string | null = null;
+    if (path === ':memory:') {
+      if (options.readonly === true) throw new StoreError('A \':memory:\' store cannot be read-only: it starts empty and nothing could fill it.');
+      scratchDir = mkdtempSync(join(tmpdir(), 'ucp-location-'));
+      file = join(scratchDir, 'store.db');
+    }
+    let writer: Database.Database | null = null;
+    let reader: Database.Database | null = null;
+    try {
+      if (options.readonly !== true) {
+        writer = new Database(file);
+        writer.pragma(`busy_timeout = ${busy}`);
+        writer.pragma('journal_mode = WAL');
+        writer.pragma('synchronous = NORMAL');
+        writer.pragma('temp_store = MEMORY');
+        writer.pragma(`cache_size = -${cacheKiB}`);
+        migrate(writer);
+      }
+      reader = new Database(file, { readonly: options.readonly === true, fileMustExist: true });
+      reader.pragma(`busy_timeout = ${busy}`);
+      reader.pragma('temp_store = MEMORY');
+      reader.pragma(`cache_size = -${cacheKiB}`);
+      reader.pragma('mmap_size = 1073741824');
+      if (options.readonly === true) {
+        const v = reader.pragma('user_version', { simple: true }) as number;
+        if (v !== SCHEMA_VERSION) {
+          throw new StoreError(
+            `The SQLite store ${file} has schema version ${v}, but this release needs ${SCHEMA_VERSION}; open it once without readonly to migrate it.`,
+          );
+        }
+      }
+    } catch (cause) {
+      reader?.close();
+      writer?.close();
+      if (scratchDir !== null) rmSync(scratchDir, { recursive: true, force: true });
+      if (cause instanceof StoreError) throw cause;
+      throw new StoreError(`Could not open the SQLite store at ${path}: ${(cause as Error).message}`, false, { cause });
+    }
+    return new SqliteLocationStore(reader, writer, { recordsLabel: options.recordsLabel ?? 'records' }, scratchDir);
+  }
+
+  // ───────────────────────── internals ─────────────────────────
+
+  private stmt(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (s === undefined) {
+      // Query shapes are few (one per combination of operands); bound the cache anyway.
+      if (this.statements.size > 500) this.statements.clear();
+      s = this.reader.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StoreError('The SQLite store is closed.');
+  }
+
+  /**
+   * Re-read the counters when any connection committed since the last look. PRAGMA data_version
+   * changes only for commits by *other* connections, and every write here goes through the
+   * writer, so the reader always notices.
+   */
+  private refresh(): void {
+    this.assertOpen();
+    const dv = this.stmt('PRAGMA data_version').pluck().get() as number;
+    if (dv === this.lastDataVersion) return;
+    this.lastDataVersion = dv;
+    const rows = this.stmt("SELECT name, value FROM meta WHERE name IN ('generation', 'dataset')").all() as {
+      name: string;
+      value: number;
+    }[];
+    let generation = 0;
+    let dataset = 0;
+    for (const r of rows) {
+      if (r.name === 'generation') generation = r.value;
+      else dataset = r.value;
+    }
+    if (generation !== this.cachedGeneration) this.locality = null;
+    if (dataset !== this.cachedDataset) this.vocabulary = null;
+    this.cachedGeneration = generation;
+    this.cachedDataset = dataset;
+  }
+
+  /** Index vocabulary of the current dataset, loaded on first use. */
+  private currentVocabulary(): IndexVocabulary {
+    if (this.vocabulary === null) {
+      this.reader.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vocab USING fts5vocab(main, fts, 'row')");
+      const entries = this.stmt('SELECT term, doc AS docs FROM temp.fts_vocab').all() as { term: string; docs: number }[];
+      this.vocabulary = new IndexVocabulary(entries);
+    }
+    return this.vocabulary;
+  }
+
+  private requireWriter(operation: string): Database.Database {
+    this.assertOpen();
+    if (this.writer === null) throw new StoreError(`${operation} needs a writable store; this one was opened read-only.`);
+    return this.writer;
+  }
+
+  /** Run write operations one after another (a transaction must not interleave on one connection). */
+  private exclusive<T>(task: () => Promise<T> | T): Promise<T> {
+    const run = this.writeChain.then(task, task);
+    this.writeChain = run.catch(() => undefined);
+    return run;
+  }
+
+  // ───────────────────────── queries ─────────────────────────
+
+  async findCandidates(query: CandidateQuery): Promise<Candidate[]> {
+    this.refresh();
+    if (query.keys !== undefined && query.keys.length === 0) return [];
+    if (query.regions !== undefined && query.regions.length === 0) return [];
+    if (query.limit !== undefined && query.limit <= 0) return [];
+    const terms = query.text?.terms ?? [];
+    const text = terms.length > 0 ? planText(terms, this.currentVocabulary()) : null;
+    const { sql, params } = buildCandidateSql(query, text);
+    let rows: CandidateRow[];
+    try {
+      rows = this.stmt(sql).all(...params) as CandidateRow[];
+    } catch (cause) {
+      throw new StoreError(`SQLite candidate query failed: ${(cause as Error).message}`, false, { cause });
+    }
+    return rows.map((r) => {
+      const c: Candidate = {
+        key: r.key,
+        id: r.id,
+        geo: r.lat === null || r.lon === null ? null : { latitude: r.lat, longitude: r.lon },
+        relevance: r.relevance,
+      };
+      if (query.withSchedule === true) c.schedule = r.schedule ?? null;
+      if (query.withCoverage === true) c.coverage = r.coverage ?? null;
+      return c;
+    });
+  }
+
+  async getLocations(keys: readonly number[]): Promise<Location[]> {
+    this.refresh();
+    if (keys.length === 0) return [];
+    const rows = this.stmt(
+      'SELECT d.key AS key, d.doc AS doc FROM json_each(?) j CROSS JOIN docs d ON d.key = j.value ' +
+        'CROSS JOIN locations l ON l.key = d.key WHERE l.public = 1',
+    ).all(JSON.stringify(keys)) as { key: number; doc: string }[];
+    const byKey = new Map<number, string>();
+    for (const r of rows) byKey.set(r.key, r.doc);
+    const out: Location[] = [];
+    for (const k of keys) {
+      const doc = byKey.get(k);
+      if (doc !== undefined) out.push(JSON.parse(doc) as Location);
+    }
+    return out;
+  }
+
+  async resolveIds(ids: readonly string[]): Promise<Map<string, number[]>> {
+    this.refresh();
+    const out = new Map<string, number[]>();
+    const canonical = this.stmt('SELECT key FROM locations WHERE id = ? AND public = 1').pluck();
+    const alias = this.stmt(
+      'SELECT a.key FROM aliases a CROSS JOIN locations l ON l.key = a.key WHERE a.alias = ? AND l.public = 1 ORDER BY l.id',
+    ).pluck();
+    // One read transaction, so every id resolves against the same dataset.
+    this.reader.transaction(() => {
+      for (const id of ids) {
+        if (out.has(id)) continue;
+        const key = canonical.get(id) as number | undefined;
+        if (key !== undefined) {
+          out.set(id, [key]);
+          continue;
+        }
+        const keys = alias.all(id) as number[];
+        if (keys.length > 0) out.set(id, keys);
+      }
+    })();
+    return out;
+  }
+
+  async knownItems(items: readonly string[]): Promise<Set<string>> {
+    this.refresh();
+    if (items.length === 0) return new Set();
+    const rows = this.stmt(
+      'SELECT j.value FROM json_each(?) j WHERE EXISTS (SELECT 1 FROM availability a CROSS JOIN locations l ON l.key = a.key ' +
+        'WHERE a.item = j.value AND l.public = 1)',
+    )
+      .pluck()
+      .all(JSON.stringify(items)) as string[];
+    return new Set(rows);
+  }
+
+  async localityModel(): Promise<{ postalCountries: Set<string>; regionCountries: Set<string> }> {
+    this.refresh();
+    if (this.locality === null) {
+      const postal = this.stmt('SELECT DISTINCT country FROM cov_postal').pluck().all() as string[];
+      const region = this.stmt('SELECT DISTINCT country FROM cov_region').pluck().all() as string[];
+      this.locality = { postalCountries: new Set(postal), regionCountries: new Set(region) };
+    }
+    // Copies: callers must not be able to alter the cache.
+    return { postalCountries: new Set(this.locality.postalCountries), regionCountries: new Set(this.locality.regionCountries) };
+  }
+
+  async generation(): Promise<number> {
+    this.refresh();
+    return this.cachedGeneration;
+  }
+
+  async stats(): Promise<StoreStats> {
+    this.refresh();
+    const r = this.stmt(
+      'SELECT (SELECT count(*) FROM locations) AS locations, (SELECT count(*) FROM locations WHERE public = 1) AS publicLocations, ' +
+        '(SELECT count(DISTINCT item) FROM availability) AS items, (SELECT count(*) FROM availability WHERE available = 1) AS availableRows, ' +
+        "(SELECT value FROM meta WHERE name = 'generation') AS generation",
+    ).get() as StoreStats;
+    return { ...r };
+  }
+
+  // ───────────────────────── writes ─────────────────────────
+
+  replaceAll(
+    records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
+    onProgress?: (p: ImportProgress) => void,
+  ): Promise<ImportResult> {
+    return this.exclusive(() => this.replaceAllNow(records, onProgress));
+  }
+
+  private async replaceAllNow(
+    records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
+    onProgress?: (p: ImportProgress) => void,
+  ): Promise<ImportResult> {
+    const db = this.requireWriter('replaceAll');
+    const label = this.options.recordsLabel;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const t of DATASET_TABLES) db.exec(`DROP TABLE IF EXISTS ${t}_next`);
+      for (const ddl of datasetTablesDdl('_next')) db.exec(ddl);
+      const ins = {
+        location: db.prepare('INSERT INTO locations_next(key, id, public, lat, lon, schedule, coverage) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+        doc: db.prepare('INSERT INTO docs_next(key, doc) VALUES (?, ?)'),
+        alias: db.prepare('INSERT INTO aliases_next(alias, key) VALUES (?, ?)'),
+        amenity: db.prepare('INSERT INTO amenities_next(amenity, key) VALUES (?, ?)'),
+        item: db.prepare('INSERT INTO availability_next(item, key, available) VALUES (?, ?, 1)'),
+        country: db.prepare('INSERT INTO cov_country_next(country, key) VALUES (?, ?)'),
+        region: db.prepare('INSERT INTO cov_region_next(country, region, key) VALUES (?, ?, ?)'),
+        postal: db.prepare('INSERT INTO cov_postal_next(country, postal, key) VALUES (?, ?, ?)'),
+        geo: db.prepare('INSERT INTO geo_rtree_next(key, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)'),
+        extent: db.prepare('INSERT INTO cov_rtree_next(min_lon, max_lon, min_lat, max_lat, key) VALUES (?, ?, ?, ?, ?)'),
+        fts: db.prepare('INSERT INTO fts_next(rowid, name, keywords, locality, region, street, amenities) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      };
+      let nextKey = (db.prepare("SELECT value FROM meta WHERE name = 'next_key'").pluck().get() as number) ?? 1;
+      const seen = new Set<string>();
+      let count = 0;
+      let publicCount = 0;
+      let availability = 0;
+
+      const write = (record: LocationRecord): void => {
+        count++;
+        if (seen.has(record.id)) {
+          throw new DataValidationError([
+            { file: label, line: count, field: 'id', message: `duplicate Location id ${JSON.stringify(record.id)}; every id must be unique` },
+          ]);
+        }
+        seen.add(record.id);
+        let row: DerivedRow;
+        try {
+          row = deriveRow(record);
+        } catch (cause) {
+          throw new DataValidationError([{ file: label, line: count, field: 'serves', message: (cause as Error).message }]);
+        }
+        const key = nextKey++;
+        ins.location.run(key, row.id, row.isPublic ? 1 : 0, row.lat, row.lon, row.schedule, row.coverage);
+        for (const item of row.items) ins.item.run(item, key);
+        availability += row.items.length;
+        if (!row.isPublic) return;
+        // Only public Locations enter the search indexes (R-S11).
+        publicCount++;
+        ins.doc.run(key, row.doc);
+        for (const a of row.aliases) ins.alias.run(a, key);
+        for (const a of row.amenities) ins.amenity.run(a, key);
+        for (const c of row.countries) ins.country.run(c, key);
+        for (const [c, r] of row.regions) ins.region.run(c, r, key);
+        for (const [c, p] of row.postalCodes) ins.postal.run(c, p, key);
+        if (row.lat !== null && row.lon !== null) ins.geo.run(key, row.lon, row.lon, row.lat, row.lat);
+        for (const b of row.coverageExtents) ins.extent.run(b.minLon, b.maxLon, b.minLat, b.maxLat, key);
+        ins.fts.run(key, ...row.text);
+        if (count % PROGRESS_EVERY === 0) onProgress?.({ phase: 'writing', done: count });
+      };
+
+      if (isAsyncIterable(records)) {
+        for await (const r of records) write(r);
+      } else {
+        for (const r of records) write(r);
+      }
+      onProgress?.({ phase: 'indexing', done: count, total: count });
+      for (const t of DATASET_TABLES) db.exec(`DROP TABLE ${t}`);
+      for (const t of DATASET_TABLES) db.exec(`ALTER TABLE ${t}_next RENAME TO ${t}`);
+      for (const ddl of DATASET_INDEXES_DDL) db.exec(ddl);
+      db.prepare("UPDATE meta SET value = ? WHERE name = 'next_key'").run(nextKey);
+      db.exec("UPDATE meta SET value = value + 1 WHERE name IN ('generation', 'dataset')");
+      const generation = db.prepare("SELECT value FROM meta WHERE name = 'generation'").pluck().get() as number;
+      db.exec('COMMIT');
+      // Statistics for the planner's own choices (IN-subqueries); cheap with a limit.
+      db.exec('PRAGMA analysis_limit = 1000; PRAGMA optimize;');
+      onProgress?.({ phase: 'done', done: count, total: count });
+      return { locations: count, publicLocations: publicCount, availability, generation };
+    } catch (cause) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      if (cause instanceof DataValidationError || cause instanceof StoreError) throw cause;
+      throw new StoreError(`Import failed, the previous dataset is unchanged: ${(cause as Error).message}`, false, { cause });
+    }
+  }
+
+  applyInventory(rows: readonly InventoryRow[], file = 'inventory'): Promise<{ applied: number; generation: number }> {
+    return this.exclusive(() => {
+      const db = this.requireWriter('applyInventory');
+      const lookup = db.prepare('SELECT key FROM locations WHERE id = ?').pluck();
+      const upsert = db.prepare(
+        'INSERT INTO availability(item, key, available) VALUES (?, ?, ?) ON CONFLICT(item, key) DO UPDATE SET available = excluded.available',
+      );
+      const run = db.transaction((): { applied: number; generation: number } => {
+        const keys: number[] = [];
+        const issues: DataIssue[] = [];
+        for (const r of rows) {
+          const key = lookup.get(r.location_id) as number | undefined;
+          if (key === undefined) {
+            issues.push({
+              file,
+              line: r.line,
+              field: 'location_id',
+              message: `unknown Location id ${JSON.stringify(r.location_id)}; import the Location first or correct the id`,
+            });
+          }
+          keys.push(key ?? -1);
+        }
+        // Check everything before writing anything: the batch applies whole or not at all.
+        if (issues.length > 0) throw new DataValidationError(issues);
+        rows.forEach((r, i) => upsert.run(r.item_id, keys[i], r.available ? 1 : 0));
+        db.exec("UPDATE meta SET value = value + 1 WHERE name = 'generation'");
+        return { applied: rows.length, generation: db.prepare("SELECT value FROM meta WHERE name = 'generation'").pluck().get() as number };
+      });
+      try {
+        return run.immediate();
+      } catch (cause) {
+        if (cause instanceof DataValidationError) throw cause;
+        throw new StoreError(`Inventory update failed, nothing was applied: ${(cause as Error).message}`, false, { cause });
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.writeChain;
+    this.closed = true;
+    this.statements.clear();
+    this.reader.close();
+    this.writer?.close();
+    if (this.scratchDir !== null) rmSync(this.scratchDir, { recursive: true, force: true });
+  }
+}
