@@ -1,0 +1,89 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG, loadConfigFile, parseConfig } from './config.js';
+import { ConfigError } from './errors.js';
+import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from './protocol/types.js';
+
+function errorOf(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseConfig', () => {
+  it('fills every default for an empty file', () => {
+    expect(parseConfig({})).toEqual(DEFAULT_CONFIG);
+  });
+
+  it('merges partial sections over the defaults', () => {
+    const config = parseConfig({ limits: { maxRadiusMeters: 10_000 }, rateLimits: { perIp: { limit: 5, windowSeconds: 1 } } });
+    expect(config.limits.maxRadiusMeters).toBe(10_000);
+    expect(config.limits.defaultPageSize).toBe(DEFAULT_CONFIG.limits.defaultPageSize);
+    expect(config.rateLimits.perIp).toEqual({ limit: 5, windowSeconds: 1 });
+    expect(config.rateLimits.itemSearch).toEqual(DEFAULT_CONFIG.rateLimits.itemSearch);
+  });
+
+  it('accepts lookup-only or search-only businesses (R-D3)', () => {
+    expect(parseConfig({ capabilities: [LOOKUP_CAPABILITY] }).capabilities).toEqual([LOOKUP_CAPABILITY]);
+    expect(parseConfig({ capabilities: [SEARCH_CAPABILITY] }).capabilities).toEqual([SEARCH_CAPABILITY]);
+  });
+
+  it('names an unknown key with its dotted path and suggests the intended one', () => {
+    const err = errorOf(() => parseConfig({ limits: { maxRadius: 5 } }, 'ucp-location.json'));
+    expect(err.message).toContain('ucp-location.json');
+    expect(err.message).toContain('unknown key "limits.maxRadius"');
+    expect(err.message).toContain('did you mean "maxRadiusMeters"');
+  });
+
+  it('names the key of a wrong type and says what was expected', () => {
+    const err = errorOf(() => parseConfig({ rateLimits: { perProfile: { limit: '10', windowSeconds: 60 } } }));
+    expect(err.message).toContain('"rateLimits.perProfile.limit": expected number, received string');
+  });
+
+  it('refuses a lookup batch maximum below 10 (R-L3)', () => {
+    expect(errorOf(() => parseConfig({ limits: { lookupBatchMax: 5 } })).message).toContain('"limits.lookupBatchMax"');
+  });
+
+  it('refuses a page size default above the maximum', () => {
+    expect(errorOf(() => parseConfig({ limits: { defaultPageSize: 80 } })).message).toContain('"limits.maxPageSize" (50) must be ≥');
+  });
+
+  it('refuses a profile size limit below the 128 KiB R-N4 requires', () => {
+    expect(errorOf(() => parseConfig({ profileFetch: { maxBytes: 1000 } })).message).toContain('131072');
+  });
+
+  it('refuses CORS origins that are not origins and trusted platforms keyed by non-URLs', () => {
+    expect(errorOf(() => parseConfig({ cors: { origins: ['https://app.example/path'] } })).message).toContain('"cors.origins[0]"');
+    expect(errorOf(() => parseConfig({ trustedPlatforms: { 'not a url': { ucp: {} } } })).message).toContain('key "not a url"');
+  });
+
+  it('refuses a short cursor secret', () => {
+    expect(errorOf(() => parseConfig({ cursorSecret: 'short' })).message).toContain('"cursorSecret"');
+  });
+});
+
+describe('loadConfigFile', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ucp-config-'));
+
+  it('reads and validates a JSON file', async () => {
+    const file = join(dir, 'ok.json');
+    writeFileSync(file, JSON.stringify({ $schema: './config.schema.json', logLevel: 'warn' }));
+    expect((await loadConfigFile(file)).logLevel).toBe('warn');
+  });
+
+  it('says when the file is missing', async () => {
+    await expect(loadConfigFile(join(dir, 'missing.json'))).rejects.toThrow(/does not exist/);
+  });
+
+  it('says when the file is not JSON, naming the file', async () => {
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, '{ "logLevel": ');
+    await expect(loadConfigFile(file)).rejects.toThrow(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON`));
+  });
+});
