@@ -13,7 +13,7 @@
  */
 import { ConfigError, UcpNegotiationError } from '../errors.js';
 import { validateProfile, type ProfileIssue, type ProfileValidation, type RejectedEntity } from './profile.js';
-import { SafeFetchError, SafeFetcher, type DocumentSource, type FetchedDocument, type SafeFetcherOptions } from './safe-fetch.js';
+import { SafeFetchError, SafeFetcher, documentKey, type DocumentSource, type FetchedDocument, type SafeFetcherOptions } from './safe-fetch.js';
 import type { UcpProfile } from './types.js';
 
 export interface PlatformProfileResolverOptions {
@@ -56,7 +56,7 @@ export class PlatformProfileResolver {
     for (const [raw, document] of Object.entries(options.trusted ?? {})) {
       let key: string;
       try {
-        key = normalise(raw);
+        key = documentKey(raw);
       } catch (error) {
         throw new ConfigError(`Trusted platform profile key is not an absolute URL: ${JSON.stringify(raw)}`, { cause: error });
       }
@@ -80,7 +80,7 @@ export class PlatformProfileResolver {
     }
     let key: string | undefined;
     try {
-      key = normalise(profileUrl);
+      key = documentKey(profileUrl);
     } catch {
       key = undefined; // reported by the fetcher's URL check below, with the precise reason
     }
@@ -144,12 +144,6 @@ export function toNegotiationError(profileUrl: string, error: SafeFetchError): U
     not_json: `The platform profile at ${url} is not valid JSON.`,
   };
   return new UcpNegotiationError(error.ucpCode, messages[error.reason], { cause: error });
-}
-
-function normalise(raw: string): string {
-  const url = new URL(raw);
-  url.hash = '';
-  return url.href;
 }
 
 /** The caller's own URL, quoted and shortened: safe to echo back. */

@@ -244,6 +244,14 @@ describe('SafeFetcher: responses', () => {
     expect(hits(https, '/target.json')).toBe(0);
   });
 
+  it('reports a refused connection as unreachable', async () => {
+    const closed = await startTestServer({ tls: pki.issue(HOSTS) });
+    const port = closed.port;
+    await closed.close();
+    const error = await expectFailure(fetcher().get(`https://profiles.test.example:${port}/p.json`), 'connect_failed');
+    expect(error.ucpCode).toBe('profile_unreachable');
+  });
+
   it('reports a non-2xx status as unreachable', async () => {
     const error = await expectFailure(fetcher().get(url('profiles.test.example', '/no-such-route.json')), 'http_status');
     expect(error).toMatchObject({ ucpCode: 'profile_unreachable', status: 404 });
@@ -429,7 +437,11 @@ describe('SafeFetcher: cache (R-G2)', () => {
     expect((await f.get(target)).source).toBe('stale');
     await f.idle();
     expect(seen).toEqual(['http_status']);
-    expect((await f.get(target)).source).toBe('stale'); // back-off refuses a second refresh; stale still served
+    // Back-off refuses the next refresh (a self-imposed limit, not reported again); stale is still served.
+    expect((await f.get(target)).source).toBe('stale');
+    await f.idle();
+    expect(seen).toEqual(['http_status']);
+    expect(hits(https, '/bg.json')).toBe(2);
   });
 
   it('collapses concurrent fetches of one URL into one request', async () => {

@@ -258,9 +258,12 @@ export class SafeFetcher {
     const now = this.#now();
     if (cached && now < cached.expiresAt) return fromCache(key, cached, 'cache');
     if (cached && now < cached.staleUntil) {
-      this.#collapsed(key, url, cached).catch((error: unknown) => {
-        if (error instanceof SafeFetchError) this.#onBackgroundError?.(error, key);
-      });
+      // One background refresh per URL: later stale hits join it silently (no duplicate reports).
+      if (!this.#inFlight.has(key)) {
+        this.#collapsed(key, url, cached).catch((error: unknown) => {
+          if (error instanceof SafeFetchError && !SELF_IMPOSED.has(error.reason)) this.#onBackgroundError?.(error, key);
+        });
+      }
       return fromCache(key, cached, 'stale');
     }
     return this.#collapsed(key, url, cached);
@@ -330,9 +333,12 @@ export class SafeFetcher {
       this.#recentOrigins.set(origin, now);
       return fromCache(key, entry, response.status === 304 ? 'revalidated' : 'network');
     } catch (error) {
-      const failure = error instanceof SafeFetchError ? error : new SafeFetchError('connect_failed', `Fetching ${key} failed unexpectedly`, { cause: error });
-      if (failure.ucpCode !== 'invalid_profile_url' && !SELF_IMPOSED.has(failure.reason)) this.#backoff.recordFailure(origin);
-      throw failure;
+      // Only the origin's own failures count; a refused URL or our own limits say nothing about it,
+      // and other errors (e.g. a cache backend down) are ours, rethrown as they are.
+      if (error instanceof SafeFetchError && error.ucpCode !== 'invalid_profile_url' && !SELF_IMPOSED.has(error.reason)) {
+        this.#backoff.recordFailure(origin);
+      }
+      throw error;
     }
   }
 
@@ -575,18 +581,26 @@ function fromCache(url: string, entry: CachedDocument, source: DocumentSource): 
   return { url, body: entry.body, source, expiresAt: entry.expiresAt };
 }
 
+/**
+ * The cache and registry key of a URL: its WHATWG serialisation without fragment,
+ * so `HTTPS://Host:443/p#x` and `https://host/p` are one document. Throws a
+ * `TypeError` when `raw` is not an absolute URL.
+ */
+export function documentKey(raw: string): string {
+  const url = new URL(raw);
+  url.hash = '';
+  return url.href;
+}
+
 function normaliseRegistry(registry: SafeFetcherOptions['registry']): ReadonlyMap<string, unknown> {
   const entries = registry instanceof Map ? [...registry.entries()] : Object.entries(registry ?? {});
   const out = new Map<string, unknown>();
   for (const [raw, body] of entries) {
-    let url: URL;
     try {
-      url = new URL(raw);
+      out.set(documentKey(raw), body);
     } catch (error) {
       throw new ConfigError(`Pre-approved registry key is not an absolute URL: ${JSON.stringify(raw)}`, { cause: error });
     }
-    url.hash = '';
-    out.set(url.href, body);
   }
   return out;
 }
