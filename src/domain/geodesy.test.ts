@@ -305,6 +305,7 @@ describe('boundingRegions', () => {
     expect(boundingRegions(geo(10, 20), Number.POSITIVE_INFINITY)).toEqual([{ minLat: -90, maxLat: 90, minLon: -180, maxLon: 180 }]);
     expect(boundingRegions(geo(10, 20), -1)).toEqual([]);
     expect(() => boundingRegions(geo(10, 20), Number.NaN)).toThrow(/NaN/);
+    expect(() => boundingRegions(geo(91, 20), 10)).toThrow(/center must have/);
   });
 
   it('with max 0 still contains the center itself', () => {

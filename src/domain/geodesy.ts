@@ -109,14 +109,17 @@ export function parallelRadiusMeters(latDeg: number): number {
  *    distance spent reaching high latitudes. If the band touches a pole (the pole is within
  *    reach) or the offset reaches 180°, every longitude is possible.
  *
- * `maxMeters` must not be NaN (RangeError); a negative value yields no box (nothing can be
- * nearer than 0 m); +Infinity yields the whole globe.
+ * `maxMeters` must not be NaN and `center` must be a usable geo (else RangeError); a negative
+ * `maxMeters` yields no box (nothing can be nearer than 0 m); +Infinity yields the whole globe.
  */
 export function boundingRegions(center: Geo, maxMeters: number): BBox[] {
   if (Number.isNaN(maxMeters)) throw new RangeError('boundingRegions: maxMeters is NaN; expected a distance in metres >= 0');
+  if (!isUsableGeo(center)) {
+    throw new RangeError('boundingRegions: center must have finite latitude in [-90, 90] and longitude in [-180, 180] degrees');
+  }
   if (maxMeters < 0) return [];
   const lat = center.latitude;
-  const lon = normalizeLongitude(center.longitude);
+  const lon = center.longitude;
   if (!Number.isFinite(maxMeters)) return [{ minLat: -90, maxLat: 90, minLon: -180, maxLon: 180 }];
 
   const d = maxMeters * (1 + MARGIN_M_REL) + MARGIN_M_ABS;
@@ -187,11 +190,4 @@ function maxLongitudeOffsetRad(lat0: number, lon: number, d: number, minLat: num
     }
   }
   return best;
-}
-
-/** Longitude in degrees mapped to [-180, 180]; ±180 are kept as given. */
-function normalizeLongitude(lon: number): number {
-  if (lon >= -180 && lon <= 180) return lon;
-  const r = ((((lon + 180) % 360) + 360) % 360) - 180;
-  return r;
 }
