@@ -1,0 +1,71 @@
+/**
+ * Small, reusable checks for record fields. Each returns a message (why the value is wrong and
+ * what to write instead) or `null` when the value is acceptable. Messages do not repeat the
+ * field name: every issue carries its field separately.
+ */
+
+// C0/C1 control characters: invisible in most tools, so they make ids that look equal differ.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+export function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+  return `${typeof value} (${String(value)})`;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Identifiers (ids, aliases) are matched byte for byte in lookup, so invisible differences are
+ * rejected rather than silently kept.
+ */
+export function identifierProblem(value: unknown): string | null {
+  if (typeof value !== 'string') return `must be a string, got ${describeType(value)}`;
+  if (value.length === 0) return 'must not be empty';
+  if (value.trim() !== value) return `${JSON.stringify(value)} has leading or trailing whitespace; identifiers are matched exactly`;
+  if (CONTROL.test(value)) return `${JSON.stringify(value)} contains a control character`;
+  return null;
+}
+
+export function nonEmptyStringProblem(value: unknown): string | null {
+  if (typeof value !== 'string') return `must be a string, got ${describeType(value)}`;
+  if (value.trim().length === 0) return 'must not be empty (omit the field when there is no value)';
+  return null;
+}
+
+/** Levenshtein distance, used only to suggest the field a typo probably meant. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      cur.push(Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
+    }
+    prev = cur;
+  }
+  return prev[b.length] ?? 0;
+}
+
+/** `unknown field "hoursx"; did you mean "hours"?` or a list of what is allowed. */
+export function unknownFieldMessage(key: string, known: readonly string[]): string {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const k of known) {
+    const d = editDistance(key.toLowerCase(), k);
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+    }
+  }
+  const hint =
+    best !== undefined && bestDistance <= Math.max(2, Math.floor(key.length / 3))
+      ? `did you mean ${JSON.stringify(best)}?`
+      : `allowed fields: ${known.join(', ')}`;
+  return `unknown field ${JSON.stringify(key)}; ${hint}`;
+}

@@ -1,0 +1,67 @@
+/**
+ * Collecting data problems while a file is read. Validation never stops at the first problem:
+ * the operator gets the whole list in one run, so a large file is fixed in one go.
+ */
+import { DataValidationError, type DataIssue } from '../errors.js';
+
+/** A problem inside one record, before it is tied to a file position. */
+export interface FieldIssue {
+  /** Dotted path inside the record (`hours[2].closes`); '' for the record as a whole. */
+  field: string;
+  message: string;
+}
+
+/** Where a record came from: file and 1-based line (or feature number for GeoJSON). */
+export interface SourcePosition {
+  file: string;
+  line: number;
+  unit?: 'line' | 'feature';
+}
+
+/**
+ * Cap on issues kept in memory. A million-line file with one systematic mistake would otherwise
+ * hold a million issues; past the cap only the count grows and one summary issue says so.
+ */
+export const MAX_KEPT_ISSUES = 10_000;
+
+export function atPosition(pos: SourcePosition, issue: FieldIssue): DataIssue {
+  const out: DataIssue = { file: pos.file, line: pos.line, field: issue.field, message: issue.message };
+  if (pos.unit !== undefined && pos.unit !== 'line') out.unit = pos.unit;
+  return out;
+}
+
+export class IssueCollector {
+  readonly #kept: DataIssue[] = [];
+  #total = 0;
+
+  constructor(private readonly cap: number = MAX_KEPT_ISSUES) {}
+
+  add(issue: DataIssue): void {
+    this.#total += 1;
+    if (this.#kept.length < this.cap) this.#kept.push(issue);
+  }
+
+  addAt(pos: SourcePosition, issues: readonly FieldIssue[]): void {
+    for (const i of issues) this.add(atPosition(pos, i));
+  }
+
+  /** Every issue found, including those past the cap. */
+  get total(): number {
+    return this.#total;
+  }
+
+  /** Kept issues in discovery order, plus a summary entry when some were dropped. */
+  list(): DataIssue[] {
+    const dropped = this.#total - this.#kept.length;
+    if (dropped === 0) return [...this.#kept];
+    return [
+      ...this.#kept,
+      { file: '', line: 0, field: '', message: `${dropped} more problem(s) not listed (only the first ${this.cap} are kept)` },
+    ];
+  }
+
+  /** Throws a DataValidationError listing every kept issue when any was found. */
+  throwIfAny(): void {
+    if (this.#total > 0) throw new DataValidationError(this.list());
+  }
+}

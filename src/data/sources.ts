@@ -1,0 +1,122 @@
+/**
+ * One interface over the three import formats: a stream of raw records, each with its position
+ * and the problems found while decoding it, plus the mapping from record field paths to what
+ * the author of that format sees (CSV column, GeoJSON coordinate).
+ */
+import { stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { ConfigError } from '../errors.js';
+import { csvColumnOf, readHeader, rowToRaw, type CsvHeader } from './csv-records.js';
+import { readCsv } from './csv.js';
+import { featureToRaw, geoJsonFieldOf, readGeoJson } from './geojson.js';
+import type { FieldIssue, SourcePosition } from './issues.js';
+import { readNdjson } from './ndjson.js';
+
+export const DATA_FORMATS = ['ndjson', 'geojson', 'csv'] as const;
+export type DataFormat = (typeof DATA_FORMATS)[number];
+
+const BY_EXTENSION: Record<string, DataFormat> = {
+  '.ndjson': 'ndjson',
+  '.jsonl': 'ndjson',
+  '.geojson': 'geojson',
+  '.json': 'geojson',
+  '.csv': 'csv',
+};
+
+/** The format named by `override`, else by the file extension; a usage error otherwise. */
+export function detectFormat(file: string, override?: string): DataFormat {
+  if (override !== undefined) {
+    const f = override.toLowerCase();
+    if ((DATA_FORMATS as readonly string[]).includes(f)) return f as DataFormat;
+    throw new ConfigError(`unknown format ${JSON.stringify(override)}; use one of: ${DATA_FORMATS.join(', ')}`);
+  }
+  const format = BY_EXTENSION[extname(file).toLowerCase()];
+  if (format === undefined) {
+    throw new ConfigError(
+      `cannot tell the format of ${JSON.stringify(file)} from its extension; name it .ndjson/.jsonl, .geojson/.json or .csv, or pass --format ndjson|geojson|csv`,
+    );
+  }
+  return format;
+}
+
+/** A usage error (ConfigError) unless `file` is an existing regular file. */
+export async function assertReadableFile(file: string): Promise<void> {
+  const info = await stat(file).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(`cannot read ${JSON.stringify(file)}: ${code === 'ENOENT' ? 'no such file' : String(error)}`, { cause: error });
+  });
+  if (!info.isFile()) throw new ConfigError(`${JSON.stringify(file)} is not a regular file`);
+}
+
+export interface RawEntry {
+  pos: SourcePosition;
+  /** The decoded record, when decoding got far enough to validate it. */
+  raw?: unknown;
+  /** Decoding problems (JSON syntax, CSV cell syntax, GeoJSON envelope). */
+  issues: FieldIssue[];
+  /** The entry is about the file around the records (CSV header, GeoJSON envelope), not a record. */
+  envelope?: true;
+}
+
+export interface RecordSource {
+  entries: AsyncIterable<RawEntry>;
+  /** Record field path → the name the author of this format knows it by. */
+  fieldName(field: string): string;
+}
+
+async function* ndjsonEntries(file: string): AsyncGenerator<RawEntry> {
+  for await (const e of readNdjson(file)) {
+    const pos = { file, line: e.line };
+    yield 'value' in e ? { pos, raw: e.value, issues: [] } : { pos, issues: [e.issue] };
+  }
+}
+
+async function* geojsonEntries(file: string): AsyncGenerator<RawEntry> {
+  for await (const e of readGeoJson(file)) {
+    if ('line' in e) {
+      yield { pos: { file, line: e.line }, issues: [e.issue], envelope: true };
+      continue;
+    }
+    const pos: SourcePosition = { file, line: e.feature, unit: 'feature' };
+    if ('issue' in e) {
+      yield { pos, issues: [e.issue] };
+      continue;
+    }
+    const { raw, issues } = featureToRaw(e.value);
+    yield raw === undefined ? { pos, issues } : { pos, raw, issues };
+  }
+}
+
+async function* csvEntries(file: string): AsyncGenerator<RawEntry> {
+  let header: CsvHeader | undefined;
+  for await (const e of readCsv(file)) {
+    const pos = { file, line: e.line };
+    if ('error' in e) {
+      yield { pos, issues: [{ field: '', message: `malformed CSV: ${e.error}` }] };
+      continue;
+    }
+    if (header === undefined) {
+      header = readHeader(e.fields);
+      if (header.issues.length > 0) yield { pos, issues: header.issues, envelope: true };
+      // Without id/name every row would fail the same way; the header issue says it once.
+      if (header.unusable) return;
+      continue;
+    }
+    const { raw, issues } = rowToRaw(header, e.fields);
+    yield issues.length > 0 && Object.keys(raw).length === 0 ? { pos, issues } : { pos, raw, issues };
+  }
+  if (header === undefined) {
+    yield { pos: { file, line: 1 }, issues: [{ field: '', message: 'the CSV file is empty; its first line must name the columns (id,name,…)' }], envelope: true };
+  }
+}
+
+export function openSource(file: string, format: DataFormat): RecordSource {
+  switch (format) {
+    case 'ndjson':
+      return { entries: ndjsonEntries(file), fieldName: (f) => f };
+    case 'geojson':
+      return { entries: geojsonEntries(file), fieldName: geoJsonFieldOf };
+    case 'csv':
+      return { entries: csvEntries(file), fieldName: csvColumnOf };
+  }
+}

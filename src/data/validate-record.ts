@@ -1,0 +1,261 @@
+/**
+ * Validation of one canonical import record (an NDJSON line, a GeoJSON feature, a CSV row after
+ * conversion). It returns every problem found, each naming its field, and — only when there is
+ * none — a fresh `LocationRecord` holding exactly the known fields in a stable order.
+ *
+ * Policy on unknown fields: they are **errors**, at every level (record, address, geo, hours
+ * entries, …). A misspelt `exception_hour` would otherwise vanish and the Location would be
+ * reported open on a holiday; failing loudly is the only safe reading of a typo.
+ */
+import type { DataIssue } from '../errors.js';
+import type {
+  Amenities,
+  Coverage,
+  DailyHour,
+  ExceptionHour,
+  Geo,
+  LocationRecord,
+  PostalAddress,
+  Schedule,
+} from '../domain/location.js';
+import { validateSchedule } from '../domain/hours.js';
+import { validateCoverage } from '../domain/serves.js';
+import { isReverseDomainName } from '../protocol/names.js';
+import { describeType, identifierProblem, isPlainObject, nonEmptyStringProblem, unknownFieldMessage } from './fields.js';
+import { atPosition, type FieldIssue, type SourcePosition } from './issues.js';
+
+export const RECORD_FIELDS = [
+  'id',
+  'name',
+  'aliases',
+  'address',
+  'geo',
+  'amenities',
+  'timezone',
+  'hours',
+  'exception_hours',
+  'visibility',
+  'keywords',
+  'serves',
+  'items',
+] as const;
+
+export const ADDRESS_FIELDS = [
+  'street_address',
+  'extended_address',
+  'address_locality',
+  'address_region',
+  'postal_code',
+  'address_country',
+  'first_name',
+  'last_name',
+  'phone_number',
+] as const satisfies readonly (keyof PostalAddress)[];
+
+const GEO_FIELDS = ['latitude', 'longitude'] as const;
+const HOUR_FIELDS = ['day', 'opens', 'closes'] as const;
+const EXCEPTION_FIELDS = ['title', 'valid_from', 'valid_through', 'opens', 'closes'] as const;
+const AMENITY_FIELDS = ['description'] as const;
+
+export interface RecordValidation {
+  /** Present only when `issues` is empty. */
+  record?: LocationRecord;
+  issues: DataIssue[];
+}
+
+/** Accumulates issues with their field path. */
+class Issues {
+  readonly list: FieldIssue[] = [];
+  add(field: string, message: string): void {
+    this.list.push({ field, message });
+  }
+  /** Adds `problem` when non-null; returns true when the value was fine. */
+  check(field: string, problem: string | null): boolean {
+    if (problem === null) return true;
+    this.add(field, problem);
+    return false;
+  }
+  count(): number {
+    return this.list.length;
+  }
+}
+
+function rejectUnknown(obj: Record<string, unknown>, known: readonly string[], path: string, out: Issues): void {
+  for (const key of Object.keys(obj)) {
+    if (!known.includes(key)) out.add(path === '' ? key : `${path}.${key}`, unknownFieldMessage(key, known));
+  }
+}
+
+function expectObject(value: unknown, field: string, out: Issues, hint = ''): value is Record<string, unknown> {
+  if (isPlainObject(value)) return true;
+  out.add(field, `must be an object${hint}, got ${describeType(value)}`);
+  return false;
+}
+
+function expectArray(value: unknown, field: string, out: Issues, hint = ''): value is unknown[] {
+  if (Array.isArray(value)) return true;
+  out.add(field, `must be an array${hint}, got ${describeType(value)}`);
+  return false;
+}
+
+function stringList(value: unknown, field: string, out: Issues): string[] | undefined {
+  if (!expectArray(value, field, out, ' of strings')) return undefined;
+  const before = out.count();
+  value.forEach((v, i) => out.check(`${field}[${i}]`, nonEmptyStringProblem(v)));
+  return out.count() === before ? (value as string[]) : undefined;
+}
+
+function checkAddress(value: unknown, out: Issues): PostalAddress | undefined {
+  if (!expectObject(value, 'address', out)) return undefined;
+  const before = out.count();
+  rejectUnknown(value, ADDRESS_FIELDS, 'address', out);
+  const address: PostalAddress = {};
+  for (const key of ADDRESS_FIELDS) {
+    const v = value[key];
+    if (v === undefined) continue;
+    if (out.check(`address.${key}`, nonEmptyStringProblem(v))) address[key] = v as string;
+  }
+  return out.count() === before ? address : undefined;
+}
+
+function checkGeo(value: unknown, out: Issues): Geo | undefined {
+  if (!expectObject(value, 'geo', out, ' {"latitude": …, "longitude": …} in WGS 84 decimal degrees')) return undefined;
+  const before = out.count();
+  rejectUnknown(value, GEO_FIELDS, 'geo', out);
+  const ranges = { latitude: 90, longitude: 180 } as const;
+  for (const key of GEO_FIELDS) {
+    const v = value[key];
+    const field = `geo.${key}`;
+    if (v === undefined) out.add(field, 'is required when geo is present');
+    else if (typeof v !== 'number' || !Number.isFinite(v)) out.add(field, `must be a number in decimal degrees, got ${describeType(v)}`);
+    else if (Math.abs(v) > ranges[key]) out.add(field, `${v} is out of range [-${ranges[key]}, ${ranges[key]}]`);
+  }
+  if (out.count() !== before) return undefined;
+  return { latitude: value['latitude'] as number, longitude: value['longitude'] as number };
+}
+
+function checkAmenities(value: unknown, out: Issues): Amenities | undefined {
+  if (Array.isArray(value)) {
+    out.add('amenities', 'must be an object keyed by amenity id, e.g. {"dev.ucp.amenity.parking": {"description": "Parking"}}; the array form of older drafts is not accepted');
+    return undefined;
+  }
+  if (!expectObject(value, 'amenities', out)) return undefined;
+  const before = out.count();
+  const amenities: Amenities = {};
+  for (const [key, entry] of Object.entries(value)) {
+    const field = `amenities.${key}`;
+    if (!isReverseDomainName(key)) {
+      out.add(field, `amenity id ${JSON.stringify(key)} is not a reverse-domain name (lower-case dot-separated labels such as "dev.ucp.amenity.parking" or "com.example.amenity.car_wash")`);
+    }
+    if (!expectObject(entry, field, out, ' {"description": "…"}')) continue;
+    rejectUnknown(entry, AMENITY_FIELDS, field, out);
+    if (out.check(`${field}.description`, nonEmptyStringProblem(entry['description']))) {
+      amenities[key] = { description: entry['description'] as string };
+    }
+  }
+  return out.count() === before ? amenities : undefined;
+}
+
+/**
+ * `serves`: every rule of its content (types, rings, country codes, unknown keys) is
+ * domain/serves.ts's validateCoverage; only the link to the record's geo is checked here.
+ */
+function checkCoverage(value: unknown, hasGeo: boolean, out: Issues): Coverage | undefined {
+  const before = out.count();
+  for (const issue of validateCoverage(value)) out.add(joinField('serves', issue.field), issue.message);
+  if (out.count() !== before || !isPlainObject(value)) return undefined;
+  if (value['radius_m'] !== undefined && !hasGeo) {
+    out.add('serves.radius_m', "needs the location's geo (the radius is measured from it)");
+    return undefined;
+  }
+  return value as Coverage;
+}
+
+function joinField(parent: string, child: string): string {
+  if (child === '') return parent;
+  return child.startsWith('[') ? `${parent}${child}` : `${parent}.${child}`;
+}
+
+function checkAliases(value: unknown, id: unknown, out: Issues): string[] | undefined {
+  if (!expectArray(value, 'aliases', out, ' of strings')) return undefined;
+  const before = out.count();
+  const seen = new Set<string>();
+  value.forEach((alias, i) => {
+    const field = `aliases[${i}]`;
+    if (!out.check(field, identifierProblem(alias))) return;
+    const a = alias as string;
+    if (a === id) out.add(field, `alias ${JSON.stringify(a)} repeats the location's own id; remove it`);
+    else if (seen.has(a)) out.add(field, `alias ${JSON.stringify(a)} is listed twice`);
+    seen.add(a);
+  });
+  return out.count() === before ? (value as string[]) : undefined;
+}
+
+/**
+ * Validates one raw record. `pos` only labels the issues; `record` is returned only when the
+ * record is entirely valid (a partly valid record is never written).
+ */
+export function validateRecord(raw: unknown, pos: SourcePosition): RecordValidation {
+  const out = new Issues();
+  const done = (record?: LocationRecord): RecordValidation => {
+    const issues = out.list.map((i) => atPosition(pos, i));
+    return record !== undefined && issues.length === 0 ? { record, issues } : { issues };
+  };
+  if (!isPlainObject(raw)) {
+    out.add('', `a record must be a JSON object, got ${describeType(raw)}`);
+    return done();
+  }
+  rejectUnknown(raw, RECORD_FIELDS, '', out);
+
+  const { id, name } = raw;
+  if (id === undefined) out.add('id', 'is required (a stable, unique location identifier)');
+  else out.check('id', identifierProblem(id));
+  if (name === undefined) out.add('name', 'is required');
+  else out.check('name', nonEmptyStringProblem(name));
+
+  const record: LocationRecord = { id: id as string, name: name as string };
+  const v = raw;
+  if (v['aliases'] !== undefined) assign(record, 'aliases', checkAliases(v['aliases'], id, out));
+  if (v['address'] !== undefined) assign(record, 'address', checkAddress(v['address'], out));
+  if (v['geo'] !== undefined) assign(record, 'geo', checkGeo(v['geo'], out));
+  if (v['amenities'] !== undefined) assign(record, 'amenities', checkAmenities(v['amenities'], out));
+  checkScheduleFields(v, record, out);
+  if (v['visibility'] !== undefined) {
+    if (v['visibility'] === 'public' || v['visibility'] === 'private') record.visibility = v['visibility'];
+    else out.add('visibility', `must be "public" or "private", got ${describeType(v['visibility'])}`);
+  }
+  if (v['keywords'] !== undefined) assign(record, 'keywords', stringList(v['keywords'], 'keywords', out));
+  if (v['serves'] !== undefined) assign(record, 'serves', checkCoverage(v['serves'], v['geo'] !== undefined, out));
+  if (v['items'] !== undefined) assign(record, 'items', stringList(v['items'], 'items', out));
+  return done(record);
+}
+
+function assign<K extends keyof LocationRecord>(record: LocationRecord, key: K, value: LocationRecord[K] | undefined): void {
+  if (value !== undefined) record[key] = value;
+}
+
+/**
+ * timezone, hours and exception_hours: every schedule rule (types, HH:MM, dates, opens != closes,
+ * intersecting exception ranges, a real IANA zone, timezone required) is domain/hours.ts's
+ * validateSchedule, so the importer and the evaluator agree on what is valid. Only unknown
+ * keys inside entries are checked here.
+ */
+function checkScheduleFields(v: Record<string, unknown>, record: LocationRecord, out: Issues): void {
+  const { timezone, hours, exception_hours: exceptions } = v;
+  if (timezone === undefined && hours === undefined && exceptions === undefined) return;
+  const before = out.count();
+  for (const [list, field, known] of [
+    [hours, 'hours', HOUR_FIELDS],
+    [exceptions, 'exception_hours', EXCEPTION_FIELDS],
+  ] as const) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((entry: unknown, i) => {
+      if (isPlainObject(entry)) rejectUnknown(entry, known, `${field}[${i}]`, out);
+    });
+  }
+  for (const issue of validateSchedule({ timezone, hours, exception_hours: exceptions } as Schedule)) out.add(issue.field, issue.message);
+  if (out.count() !== before) return;
+  if (timezone !== undefined) record.timezone = timezone as string;
+  if (hours !== undefined) record.hours = hours as DailyHour[];
+  if (exceptions !== undefined) record.exception_hours = exceptions as ExceptionHour[];
+}
