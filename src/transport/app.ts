@@ -4,8 +4,10 @@
  * limiter. Requests only look things up.
  */
 import type { ServerConfig } from '../config.js';
+import { ConfigError } from '../errors.js';
 import type { Logger } from '../logging.js';
-import { buildBusinessProfile } from './business-profile.js';
+import { buildBusinessProfile, MCP_PATH } from './business-profile.js';
+import { UcpHttpServer } from './http.js';
 import type { HttpApp } from './http.js';
 import { McpHttpEndpoint } from './mcp/http.js';
 import type { McpApp } from './mcp/server.js';
@@ -57,11 +59,65 @@ export function buildUcpApp(parts: UcpAppParts, baseUrl: string): UcpApp {
 export function buildHttpApp(app: UcpApp, parts: UcpAppParts, baseUrl: string): HttpApp {
   return {
     profile: app.profile,
-    mcp: new McpHttpEndpoint(app.mcp, { maxBodyBytes: parts.config.maxBodyBytes, publicUrl: `${baseUrl}/ucp/mcp` }),
+    mcp: new McpHttpEndpoint(app.mcp, { maxBodyBytes: parts.config.maxBodyBytes, publicUrl: `${baseUrl}${MCP_PATH}` }),
     rest: new RestEndpoint(app.operations, parts.logger, { maxBodyBytes: parts.config.maxBodyBytes }),
     logger: parts.logger,
     cors: parts.config.cors,
     baseUrl,
     capabilities: parts.config.capabilities,
   };
+}
+
+export interface ListeningUcp {
+  http: UcpHttpServer;
+  /** Where this process listens, e.g. `http://127.0.0.1:40123`. */
+  url: string;
+  /** Public base URL written into the profile. */
+  baseUrl: string;
+  app: UcpApp;
+}
+
+/**
+ * Binds the HTTP server and builds the app for the bound address.
+ * @param baseUrl public origin; default `http://<host>:<bound port>`.
+ */
+export async function listenUcpHttp(parts: UcpAppParts, options: { host: string; port: number; baseUrl?: string }): Promise<ListeningUcp> {
+  const http = new UcpHttpServer();
+  let built: { app: UcpApp; baseUrl: string } | undefined;
+  const address = await http.listen({ host: options.host, port: options.port }, (addr) => {
+    const baseUrl = normaliseBaseUrl(options.baseUrl ?? `http://${hostForUrl(options.host)}:${addr.port}`);
+    const app = buildUcpApp(parts, baseUrl);
+    built = { app, baseUrl };
+    return buildHttpApp(app, parts, baseUrl);
+  });
+  if (built === undefined) throw new Error('listen() did not build the app');
+  return { http, url: `http://${hostForUrl(options.host)}:${address.port}`, baseUrl: built.baseUrl, app: built.app };
+}
+
+/**
+ * The public base URL must be an origin (scheme, host, optional port): endpoints are derived by
+ * appending `/ucp/...`, and the profile lives at the origin's `/.well-known/ucp`.
+ */
+export function normaliseBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`--base-url ${JSON.stringify(raw)} is not an absolute URL; expected e.g. https://business.example.com`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigError(`--base-url must use https (or http for local development), got ${url.protocol}`);
+  }
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new ConfigError(
+      `--base-url must be an origin without path, query or credentials (got ${JSON.stringify(raw)}); endpoints are published at <base>/ucp/mcp and <base>/ucp.`,
+    );
+  }
+  return url.origin;
+}
+
+function hostForUrl(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }

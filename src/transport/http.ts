@@ -92,7 +92,6 @@ export class HostGuard {
 }
 
 export class UcpHttpServer {
-  #app: HttpApp | undefined;
   #server: Server | undefined;
   #guard: HostGuard | undefined;
   #inFlight = 0;
@@ -112,7 +111,6 @@ export class UcpHttpServer {
     });
     const address = server.address() as AddressInfo;
     const app = makeApp(address);
-    this.#app = app;
     if (isLoopbackHost(options.host)) {
       const corsOrigins = app.cors.origins === '*' ? [] : app.cors.origins;
       this.#guard = new HostGuard(address.port, options.host, app.baseUrl, corsOrigins);

@@ -1,0 +1,53 @@
+/**
+ * A raw HTTP/1.1 client for tests that must control every header (no implicit Accept, a forged
+ * Host) — which `fetch` does not allow. Loopback only.
+ */
+import { request } from 'node:http';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** Parsed body; undefined when it is empty or not JSON. */
+  json: unknown;
+}
+
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<RawResponse> {
+  const target = new URL(url);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) throw new Error(`tests only talk to loopback, not ${target.hostname}`);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port, path: target.pathname + target.search, method: options.method ?? 'GET', headers: options.headers ?? {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = text.length > 0 ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    if (options.body !== undefined) req.end(options.body);
+    else req.end();
+  });
+}
+
+/** POST a JSON-RPC body exactly like the seed's envelope examples: only Content-Type, no Accept. */
+export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return rawRequest(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
