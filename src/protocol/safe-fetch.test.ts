@@ -252,6 +252,12 @@ describe('SafeFetcher: responses', () => {
     expect(error.ucpCode).toBe('profile_unreachable');
   });
 
+  it('does not mistake a 304 to an unconditional request for a document or a redirect', async () => {
+    https.route('/odd-304.json', (_req, res) => res.writeHead(304).end());
+    const error = await expectFailure(fetcher().get(url('profiles.test.example', '/odd-304.json')), 'unexpected_not_modified');
+    expect(error).toMatchObject({ ucpCode: 'profile_unreachable', status: 304 });
+  });
+
   it('reports a non-2xx status as unreachable', async () => {
     const error = await expectFailure(fetcher().get(url('profiles.test.example', '/no-such-route.json')), 'http_status');
     expect(error).toMatchObject({ ucpCode: 'profile_unreachable', status: 404 });

@@ -308,30 +308,25 @@ export class SafeFetcher {
           });
         }
       }
-      const response = await this.#gate.run(() =>
-        this.#fetchNetwork(url, cached ? { ...pick(cached, 'etag'), ...pick(cached, 'lastModified') } : {}),
-      );
+      const response = await this.#gate.run(() => this.#fetchNetwork(url, validatorsOf(cached)));
       const now = this.#now();
-      let entry: CachedDocument;
-      if (response.status === 304) {
-        if (!cached) throw new SafeFetchError('unexpected_not_modified', `${key} answered 304 to an unconditional request`, { status: 304 });
-        // RFC 9111 §4.3.4: the 304's own headers update the stored ones.
-        entry = cacheEntry(cached.body, {
+      // A 304 (only possible when we sent validators, hence had an entry) renews the stored
+      // document; RFC 9111 §4.3.4: the 304's own headers update the stored ones.
+      const renewed = response.status === 304 ? cached : undefined;
+      const entry = cacheEntry(
+        renewed ? renewed.body : response.body,
+        {
           cacheControl: parseCacheControl(response.headers['cache-control']),
-          etag: header(response.headers, 'etag') ?? cached.etag,
-          lastModified: header(response.headers, 'last-modified') ?? cached.lastModified,
-        }, now, this.#freshness);
-      } else {
-        entry = cacheEntry(response.body, {
-          cacheControl: parseCacheControl(response.headers['cache-control']),
-          etag: header(response.headers, 'etag'),
-          lastModified: header(response.headers, 'last-modified'),
-        }, now, this.#freshness);
-      }
+          etag: header(response.headers, 'etag') ?? renewed?.etag,
+          lastModified: header(response.headers, 'last-modified') ?? renewed?.lastModified,
+        },
+        now,
+        this.#freshness,
+      );
       await this.#cache.set(key, entry);
       this.#backoff.recordSuccess(origin);
       this.#recentOrigins.set(origin, now);
-      return fromCache(key, entry, response.status === 304 ? 'revalidated' : 'network');
+      return fromCache(key, entry, renewed ? 'revalidated' : 'network');
     } catch (error) {
       // Only the origin's own failures count; a refused URL or our own limits say nothing about it,
       // and other errors (e.g. a cache backend down) are ours, rethrown as they are.
@@ -380,8 +375,11 @@ export class SafeFetcher {
       const { statusCode: status, headers: responseHeaders, body } = response;
       // Bodies we abandon are destroyed, which emits an abort error nobody else awaits.
       body.on('error', () => undefined);
-      if (status === 304 && (validators.etag !== undefined || validators.lastModified !== undefined)) {
+      if (status === 304) {
         body.destroy();
+        if (validators.etag === undefined && validators.lastModified === undefined) {
+          throw new SafeFetchError('unexpected_not_modified', `${shown} answered 304 to an unconditional request`, { status });
+        }
         return { url: shown, status, headers: responseHeaders, body: undefined };
       }
       if (status >= 300 && status < 400) {
@@ -572,9 +570,12 @@ function header(headers: ResponseHeaders, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function pick<K extends keyof Validators>(entry: CachedDocument, key: K): Validators {
-  const value = entry[key];
-  return value === undefined ? {} : { [key]: value };
+/** Conditional-request validators of a cached entry, if any. */
+function validatorsOf(entry: CachedDocument | undefined): Validators {
+  return {
+    ...(entry?.etag !== undefined ? { etag: entry.etag } : {}),
+    ...(entry?.lastModified !== undefined ? { lastModified: entry.lastModified } : {}),
+  };
 }
 
 function fromCache(url: string, entry: CachedDocument, source: DocumentSource): FetchedDocument {
