@@ -1,8 +1,9 @@
 /**
  * One UCP Location operation, transport-neutral: the MCP tool handler and the REST route both call
- * `runOperation`, so the two bindings return byte-for-byte the same payload for the same query.
+ * `executeOperation`, so the two bindings return byte-for-byte the same payload for the same query.
  *
- * Order, cheapest refusal first: validate the domain request (local, R-M3) → charge the rate
+ * Order, cheapest refusal first: validate the domain request (local, R-M3; done by each binding,
+ * because each has its own envelope and pointer base) → charge the rate
  * budgets (R-P2; before any discovery fetch, so a flood cannot amplify into profile fetches) →
  * negotiate with the Platform profile (R-G1…R-G4) → run the use case → wrap in the `ucp` envelope
  * holding only this operation's capability (R-G6).
@@ -27,10 +28,17 @@ export interface LocationOperations {
   lookup(request: LookupRequest): Promise<LookupResult>;
 }
 
-/** Schema validation of the bare domain request; throws UcpRequestError with a JSON pointer. */
+/** Schema validation (R-M3); each throws UcpRequestError with a JSON pointer. */
 export interface RequestValidators {
+  /** The bare search request (REST body); pointers relative to it (`/distance/max`). */
   search(value: unknown): SearchRequest;
+  /** The bare lookup request (REST body); pointers relative to it (`/ids`). */
   lookup(value: unknown): LookupRequest;
+  /**
+   * MCP tool arguments `{meta, location}` against the binding's schemas (meta included);
+   * pointers relative to `arguments` (`/meta/ucp-agent/profile`, `/location/ids`).
+   */
+  toolArguments(tool: 'search_locations' | 'lookup_locations', args: unknown): { location: SearchRequest | LookupRequest };
 }
 
 export interface OperationDeps {
@@ -44,8 +52,8 @@ export interface OperationCall {
   operation: Operation;
   /** Platform profile URL from `meta["ucp-agent"].profile` or the `UCP-Agent` header. */
   profileUrl: string;
-  /** The bare domain request (MCP `arguments.location`, REST body), not yet validated. */
-  request: unknown;
+  /** The domain request, already validated by the binding (`validateRequest` or `toolArguments`). */
+  request: SearchRequest | LookupRequest;
   clientIp: string | undefined;
 }
 
@@ -53,8 +61,14 @@ export type OperationResult =
   | { outcome: 'success'; payload: Record<string, unknown>; resultCount: number }
   | { outcome: 'capabilities_incompatible'; payload: ErrorResponse; resultCount: 0 };
 
-export async function runOperation(deps: OperationDeps, call: OperationCall): Promise<OperationResult> {
-  const request = call.operation === 'search' ? deps.validate.search(call.request) : deps.validate.lookup(call.request);
+/** The bare request validated for `operation`; throws UcpRequestError (pointer relative to it). */
+export function validateRequest(deps: OperationDeps, operation: Operation, value: unknown): SearchRequest | LookupRequest {
+  return operation === 'search' ? deps.validate.search(value) : deps.validate.lookup(value);
+}
+
+/** Runs a validated request: rate budgets, negotiation, use case, `ucp` envelope. */
+export async function executeOperation(deps: OperationDeps, call: OperationCall): Promise<OperationResult> {
+  const request = call.request;
   const itemSearch = call.operation === 'search' && ((request as SearchRequest).filters?.items?.length ?? 0) > 0;
   await deps.limiter.admit({ clientIp: call.clientIp, profileUrl: call.profileUrl, itemSearch });
 

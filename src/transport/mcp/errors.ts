@@ -68,14 +68,15 @@ export function invalidParams(message: string, pointer: string, extra: { code?: 
 }
 
 /**
- * @param domainPointerPrefix where the domain request sits inside `params.arguments` (`/location`),
- *   prepended to the pointers of UcpRequestError, which point into the bare request.
+ * @param pointerBase prepended to the pointers of a UcpRequestError to make them relative to
+ *   `params.arguments`: `/location` for errors raised on the bare request, '' for errors from
+ *   validating the arguments themselves.
  */
-export function toMcpError(err: unknown, domainPointerPrefix = '/location'): MappedMcpError {
+export function toMcpError(err: unknown, pointerBase: string): MappedMcpError {
   if (err instanceof McpError) return { error: err, httpStatus: 200, unexpected: false };
   if (err instanceof UcpRequestError) {
-    const pointer = domainPointerPrefix + err.pointer;
-    const details = err.details.map((d) => ({ pointer: domainPointerPrefix + d.pointer, message: d.message }));
+    const pointer = pointerBase + err.pointer;
+    const details = err.details.map((d) => ({ pointer: pointerBase + d.pointer, message: d.message }));
     return { error: invalidParams(err.message, pointer, { code: err.code, details }), httpStatus: 200, unexpected: false };
   }
   if (err instanceof UcpNegotiationError) {

@@ -31,11 +31,11 @@ import type { CallToolResult, JSONRPCMessage, JSONRPCRequest } from '@modelconte
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Logger } from '../../logging.js';
 import { summarizeRequest } from '../../logging.js';
-import { runOperation } from '../operations.js';
+import { executeOperation } from '../operations.js';
 import type { OperationDeps } from '../operations.js';
 import { invalidParams, RpcError, toMcpError } from './errors.js';
 import type { MappedMcpError } from './errors.js';
-import type { ToolCatalog } from './tools.js';
+import type { ToolCatalog, ToolName } from './tools.js';
 
 export interface McpApp {
   operations: OperationDeps;
@@ -141,33 +141,31 @@ async function callTool(
   const started = performance.now();
   const log = app.logger.child({ requestId: ctx.requestId, rpcId, tool: name });
   let summary: Record<string, unknown> = {};
+  // Pointers of validation errors are relative to `arguments` already; those the engine raises
+  // (radius cap, bad cursor) point into the bare request, which sits at `/location`.
+  let pointerBase = '';
   try {
     const operation = app.catalog.operationOf(name);
     if (operation === undefined) {
       throw invalidParams(`Unknown tool "${name}". Available tools: ${app.catalog.names.join(', ')}.`, '', { code: 'unknown_tool' });
     }
     const argumentsObject = args ?? {};
-    const profileUrl = readProfileUrl(argumentsObject['meta']);
-    const location = argumentsObject['location'];
-    if (!isRecord(location)) {
-      throw invalidParams(
-        `arguments.location is required and must be an object holding the ${operation} request${operation === 'search' ? ' ({} browses)' : ' ({"ids": [...]})'}.`,
-        '/location',
-        { code: 'invalid_request' },
-      );
+    const profileUrl = requireProfileUrl(argumentsObject['meta']);
+    if (argumentsObject['location'] === undefined) {
+      const hint = operation === 'search' ? '{} browses' : '{"ids": [...]}';
+      throw invalidParams(`arguments.location is required: the ${operation} request (${hint}).`, '/location', { code: 'invalid_request' });
     }
-    summary = summarizeRequest(location);
-    const result = await runOperation(app.operations, { operation, profileUrl, request: location, clientIp: ctx.clientIp });
-    log.info(
-      { durationMs: elapsed(started), outcome: result.outcome, results: result.resultCount, request: summary },
-      'tools/call',
-    );
+    summary = summarizeRequest(argumentsObject['location']);
+    const { location } = app.operations.validate.toolArguments(name as ToolName, argumentsObject);
+    pointerBase = '/location';
+    const result = await executeOperation(app.operations, { operation, profileUrl, request: location, clientIp: ctx.clientIp });
+    log.info({ durationMs: elapsed(started), outcome: result.outcome, results: result.resultCount, request: summary }, 'tools/call');
     return {
       structuredContent: result.payload as unknown as Record<string, unknown>,
       content: [{ type: 'text', text: JSON.stringify(result.payload) }],
     };
   } catch (err) {
-    const mapped = toMcpError(err);
+    const mapped = toMcpError(err, pointerBase);
     ctx.onFailure?.(mapped);
     const fields = { durationMs: elapsed(started), code: mapped.error.code, httpStatus: mapped.httpStatus, request: summary };
     if (mapped.unexpected) log.error({ ...fields, err }, 'tools/call failed');
@@ -176,28 +174,25 @@ async function callTool(
   }
 }
 
-/** `meta["ucp-agent"].profile` is required on every call (R-G1; openrpc `meta` schema). */
-function readProfileUrl(meta: unknown): string {
+/**
+ * `meta["ucp-agent"].profile` is required on every call (R-G1). Its absence is reported here with
+ * the exact pointer of what is missing; the schema then checks the rest of `meta` (URI format,
+ * idempotency key).
+ */
+function requireProfileUrl(meta: unknown): string {
   const example = '{"ucp-agent": {"profile": "https://platform.example/profile.json"}}';
-  if (meta === undefined) {
-    throw invalidParams(`arguments.meta is required: ${example}.`, '/meta', { code: 'invalid_request' });
+  if (!isRecord(meta)) {
+    throw invalidParams(`arguments.meta is required and must be an object: ${example}.`, '/meta', { code: 'invalid_request' });
   }
-  if (!isRecord(meta)) throw invalidParams(`arguments.meta must be an object: ${example}.`, '/meta', { code: 'invalid_request' });
   const agent = meta['ucp-agent'];
   if (!isRecord(agent)) {
     throw invalidParams(`arguments.meta["ucp-agent"] is required and must be an object: ${example}.`, '/meta/ucp-agent', { code: 'invalid_request' });
   }
   const profile = agent['profile'];
   if (typeof profile !== 'string' || profile.length === 0) {
-    throw invalidParams(
-      'arguments.meta["ucp-agent"].profile is required: the URL of your Platform profile.',
-      '/meta/ucp-agent/profile',
-      { code: 'invalid_request' },
-    );
-  }
-  const key = meta['idempotency-key'];
-  if (key !== undefined && typeof key !== 'string') {
-    throw invalidParams('arguments.meta["idempotency-key"] must be a string (a UUID).', '/meta/idempotency-key', { code: 'invalid_request' });
+    throw invalidParams('arguments.meta["ucp-agent"].profile is required: the URL of your Platform profile.', '/meta/ucp-agent/profile', {
+      code: 'invalid_request',
+    });
   }
   return profile;
 }

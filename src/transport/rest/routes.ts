@@ -2,14 +2,14 @@
  * REST binding: `POST <base>/ucp/locations/search` and `POST <base>/ucp/locations/lookup`
  * (draft rest.openapi.json). The body is the bare request (no `location` wrapper), the Platform
  * profile comes from the `UCP-Agent` header, and the answer is exactly the payload the MCP tool
- * returns in `structuredContent` (both call `runOperation`).
+ * returns in `structuredContent` (both call `executeOperation`).
  */
 import { performance } from 'node:perf_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../logging.js';
 import { summarizeRequest } from '../../logging.js';
 import { readJsonBody } from '../http-body.js';
-import { runOperation } from '../operations.js';
+import { executeOperation, validateRequest } from '../operations.js';
 import type { Operation, OperationDeps } from '../operations.js';
 import { restError, toRestError } from './errors.js';
 import type { MappedRestError } from './errors.js';
@@ -45,7 +45,8 @@ export class RestEndpoint {
       }
       summary = summarizeRequest(body.value);
       const profileUrl = parseUcpAgent(req.headers['ucp-agent']);
-      const result = await runOperation(this.operations, { operation, profileUrl, request: body.value, clientIp: ctx.clientIp });
+      const request = validateRequest(this.operations, operation, body.value);
+      const result = await executeOperation(this.operations, { operation, profileUrl, request, clientIp: ctx.clientIp });
       writeJson(res, 200, result.payload);
       log.info({ durationMs: elapsed(started), status: 200, outcome: result.outcome, results: result.resultCount, request: summary }, 'rest');
     } catch (err) {

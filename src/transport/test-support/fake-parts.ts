@@ -29,6 +29,15 @@ export class ScriptedService implements LocationOperations {
 }
 
 export const fakeValidators: RequestValidators = {
+  toolArguments(tool, args) {
+    const location = (args as { location?: unknown }).location;
+    try {
+      return { location: tool === 'search_locations' ? fakeValidators.search(location) : fakeValidators.lookup(location) };
+    } catch (err) {
+      if (!(err instanceof UcpRequestError)) throw err;
+      throw new UcpRequestError(err.code, err.message, `/location${err.pointer}`);
+    }
+  },
   search(value) {
     const r = value as SearchRequest;
     if (r.distance !== undefined && r.distance.max > 1000) {
