@@ -1,0 +1,802 @@
+/**
+ * The LocationStore contract, driven through LocationService so that every store (SQLite now,
+ * PostgreSQL later) is held to the same observable answers. Test names cite SPEC rule ids.
+ *
+ *   runStoreContract({ name, newStore, openPeer?, skip? })
+ *
+ * `newStore` returns an empty, independent store. `openPeer` (optional) opens a second instance
+ * on the same data as a given store — another connection pool / another process's view — for the
+ * cross-instance tests; without it those tests are skipped with a reason. `skip` lists tests a
+ * store cannot run, each group with a written reason.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { geodesicDestination, geodesicDistanceMeters } from '../../src/domain/geodesy.js';
+import type { Geo, LocationRecord } from '../../src/domain/location.js';
+import type { LookupRequest, SearchRequest, SearchResult } from '../../src/domain/requests.js';
+import { DataValidationError, UcpRequestError } from '../../src/errors.js';
+import { LocationService, type EngineLimits } from '../../src/service.js';
+import type { LocationStore } from '../../src/store/store.js';
+import { AMENITY, fixtureRecords, GEO, PRIVATE_ALIASES, PRIVATE_IDS } from './fixture.js';
+
+export interface StoreContractOptions {
+  name: string;
+  newStore: () => Promise<LocationStore>;
+  /** A second instance on the same data as `store` (other connections, as another process would have). */
+  openPeer?: (store: LocationStore) => Promise<LocationStore>;
+  skip?: { reason: string; tests: string[] }[];
+}
+
+const SECRET = 'contract-suite-cursor-secret-0123456789';
+
+const ids = (r: { locations: { id: string }[] }): string[] => r.locations.map((l) => l.id);
+
+function geoOf(id: string): Geo {
+  const rec = fixtureRecords().find((r) => r.id === id);
+  if (rec?.geo === undefined) throw new Error(`fixture ${id} has no geo`);
+  return rec.geo;
+}
+
+/** Only this Location (1 m around its own geo), for schedule tests. */
+function only(id: string, openAt: string): SearchRequest {
+  return { distance: { center: geoOf(id), max: 1 }, filters: { hours: { open_at: openAt } } };
+}
+
+async function expectRequestError(p: Promise<unknown>, code: string, pointer: string): Promise<UcpRequestError> {
+  let caught: unknown;
+  try {
+    await p;
+  } catch (e) {
+    caught = e;
+  }
+  expect(caught).toBeInstanceOf(UcpRequestError);
+  const err = caught as UcpRequestError;
+  expect({ code: err.code, pointer: err.pointer }).toEqual({ code, pointer });
+  expect(err.message.length).toBeGreaterThan(20);
+  return err;
+}
+
+/** Every page of a search, following cursors; `limits` gives the page size per page (cycled). */
+async function allPages(service: LocationService, request: SearchRequest, limits: readonly number[]): Promise<{ ids: string[]; pages: SearchResult[] }> {
+  const pages: SearchResult[] = [];
+  const out: string[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 1000; i++) {
+    const limit = limits[i % limits.length] as number;
+    const page = await service.search({ ...request, pagination: cursor === undefined ? { limit } : { limit, cursor } });
+    pages.push(page);
+    out.push(...ids(page));
+    expect(page.pagination.has_next_page === (page.pagination.cursor !== undefined)).toBe(true);
+    if (!page.pagination.has_next_page) return { ids: out, pages };
+    cursor = page.pagination.cursor;
+  }
+  throw new Error('pagination did not terminate');
+}
+
+async function* slowly(records: LocationRecord[], midway: () => Promise<void>, failAfter?: number): AsyncGenerator<LocationRecord> {
+  let n = 0;
+  for (const r of records) {
+    if (failAfter !== undefined && n === failAfter) throw new Error('source failed mid-import');
+    yield r;
+    n++;
+    if (n === Math.ceil(records.length / 2)) await midway();
+  }
+}
+
+export function runStoreContract(opts: StoreContractOptions): void {
+  const skipped = new Map<string, string>();
+  for (const group of opts.skip ?? []) for (const t of group.tests) skipped.set(t, group.reason);
+  const test = (name: string, fn: () => Promise<void>, needsPeer = false): void => {
+    const reason = skipped.get(name) ?? (needsPeer && opts.openPeer === undefined ? 'no openPeer given for this store' : undefined);
+    if (reason !== undefined) it.skip(`${name} [skipped: ${reason}]`, fn);
+    else it(name, fn);
+  };
+
+  describe(`LocationStore contract: ${opts.name}`, () => {
+    let store: LocationStore;
+    let service: LocationService;
+    const svc = (limits: Partial<EngineLimits>): LocationService => new LocationService(store, { cursorSecret: SECRET, limits });
+
+    beforeAll(async () => {
+      store = await opts.newStore();
+      await store.replaceAll(fixtureRecords());
+      service = new LocationService(store, { cursorSecret: SECRET });
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    // ─────────────────────────── text ───────────────────────────
+    describe('search: free text (R-S1)', () => {
+      test('finds the seed\'s "Valley Grocers" for the query "grocery store" (seed example)', async () => {
+        const r = await service.search({ query: 'grocery store' });
+        expect(ids(r)).toContain('loc_valley_grocers');
+      });
+
+      test('tolerates stems, prefixes and typos: grocers, grocer, groceries, grcery, groc (R-S1)', async () => {
+        for (const q of ['grocers', 'grocer', 'groceries', 'grcery', 'groc', 'Grocers!']) {
+          expect(ids(await service.search({ query: q })), q).toContain('loc_valley_grocers');
+        }
+      });
+
+      test('ranks the better text match first (ranking)', async () => {
+        expect(ids(await service.search({ query: 'valley grocers' }))[0]).toBe('loc_valley_grocers');
+        expect(ids(await service.search({ query: 'silver lake coffee' }))[0]).toBe('loc_la_silver');
+        // More matched terms outrank fewer: both names contain "store", only one "downtown".
+        expect(ids(await service.search({ query: 'downtown store' }))[0]).toBe('loc_downtown');
+      });
+
+      test('matches keywords, locality and amenity descriptions as text (R-S1)', async () => {
+        expect(ids(await service.search({ query: 'camping' }))).toEqual(['loc_kathmandu']);
+        expect(ids(await service.search({ query: 'curbside', pagination: { limit: 50 } })).sort()).toEqual(
+          ['loc_la_chinatown', 'loc_la_prefix_outlet', 'loc_valley_grocers'].sort(),
+        );
+        expect(ids(await service.search({ query: 'Berlin' }))).toEqual(['loc_berlin']);
+      });
+
+      test('text narrows but never relaxes a structured predicate (R-S1)', async () => {
+        const r = await service.search({ query: 'Downtown Store', distance: { center: GEO.laCityHall, max: 20_000 } });
+        expect(ids(r)).not.toContain('loc_downtown');
+        for (const id of ids(r)) expect(geodesicDistanceMeters(GEO.laCityHall, geoOf(id))).toBeLessThanOrEqual(20_000);
+        expect(ids(await service.search({ query: 'zzqxv' }))).toEqual([]);
+      });
+    });
+
+    // ─────────────────────────── distance ───────────────────────────
+    describe('search: distance (R-S4)', () => {
+      test('matches at exactly the geodesic distance and not 1e-6 m closer (R-S4)', async () => {
+        const center = GEO.laCityHall;
+        const d = geodesicDistanceMeters(center, GEO.valleyGrocers);
+        expect(ids(await service.search({ distance: { center, max: d }, pagination: { limit: 50 } }))).toContain('loc_valley_grocers');
+        expect(ids(await service.search({ distance: { center, max: d - 1e-6 }, pagination: { limit: 50 } }))).not.toContain('loc_valley_grocers');
+      });
+
+      test('returns exactly the Locations within the radius, none outside (R-S4)', async () => {
+        const center = GEO.laCityHall;
+        const max = 6_000;
+        const expected = fixtureRecords()
+          .filter((r) => r.visibility !== 'private' && r.geo !== undefined && geodesicDistanceMeters(center, r.geo) <= max)
+          .map((r) => r.id)
+          .sort();
+        expect(expected.length).toBeGreaterThan(3);
+        expect(ids(await service.search({ distance: { center, max }, pagination: { limit: 50 } })).sort()).toEqual(expected);
+      });
+
+      test('a Location without geo never matches distance (R-S4)', async () => {
+        const r = await service.search({ distance: { center: GEO.downtown, max: 500_000 }, pagination: { limit: 50 } });
+        expect(ids(r)).toContain('loc_downtown');
+        expect(ids(r)).not.toContain('loc_online');
+        const l = await service.lookup({ ids: ['loc_online'], distance: { center: GEO.downtown, max: 500_000 } });
+        expect(ids(l)).toEqual([]);
+      });
+
+      test('rejects a radius over the cap with radius_too_large and never clamps (R-S4)', async () => {
+        await expectRequestError(service.search({ distance: { center: GEO.laCityHall, max: 500_000.5 } }), 'radius_too_large', '/distance/max');
+        await expectRequestError(svc({ maxRadiusMeters: 1000 }).search({ distance: { center: GEO.laCityHall, max: 1001 } }), 'radius_too_large', '/distance/max');
+        await expectRequestError(
+          svc({ maxRadiusMeters: 1000 }).lookup({ ids: ['loc_valley_grocers'], distance: { center: GEO.laCityHall, max: 5000 } }),
+          'radius_too_large',
+          '/distance/max',
+        );
+        expect(ids(await svc({ maxRadiusMeters: 1000 }).search({ distance: { center: GEO.valleyGrocers, max: 1000 } }))).toContain('loc_valley_grocers');
+      });
+
+      test('crosses the antimeridian with no special case: Fiji (R-S4)', async () => {
+        for (const lon of [179.99, -179.99]) {
+          const r = await service.search({ distance: { center: { latitude: -16.8, longitude: lon }, max: 12_000 } });
+          expect(ids(r).sort()).toEqual(['loc_fiji_east', 'loc_fiji_west']);
+        }
+        // Ranked by proximity: from 179.99 the western store is nearer (4.3 km vs 6.4 km).
+        expect(ids(await service.search({ distance: { center: { latitude: -16.8, longitude: 179.99 }, max: 7000 } }))).toEqual([
+          'loc_fiji_west',
+          'loc_fiji_east',
+        ]);
+      });
+
+      test('crosses the antimeridian with no special case: Chukotka (R-S4)', async () => {
+        const center = { latitude: 65.5, longitude: 180 };
+        expect(ids(await service.search({ distance: { center, max: 480_000 } }))).toEqual(['loc_chukotka_anadyr', 'loc_chukotka_uelen']);
+        expect(ids(await service.search({ distance: { center, max: 200_000 } }))).toEqual(['loc_chukotka_anadyr']);
+        expect(ids(await service.search({ distance: { center: { latitude: 65.5, longitude: -180 }, max: 200_000 } }))).toEqual(['loc_chukotka_anadyr']);
+      });
+
+      test('works next to the pole, across meridians (R-S4)', async () => {
+        const center = { latitude: 89.95, longitude: 170 };
+        const d = geodesicDistanceMeters(center, GEO.northPole);
+        expect(ids(await service.search({ distance: { center, max: d } }))).toEqual(['loc_north_pole']);
+        expect(ids(await service.search({ distance: { center, max: d - 1e-6 } }))).toEqual([]);
+      });
+
+      test('ranks by proximity to distance.center, then id (ranking)', async () => {
+        const center = GEO.laCityHall;
+        const r = await service.search({ distance: { center, max: 30_000 }, pagination: { limit: 50 } });
+        const dist = ids(r).map((id) => geodesicDistanceMeters(center, geoOf(id)));
+        expect(dist.length).toBeGreaterThan(8);
+        expect([...dist].sort((a, b) => a - b)).toEqual(dist);
+      });
+    });
+
+    // ─────────────────────────── serves ───────────────────────────
+    describe('search: serves (R-S5)', () => {
+      test('serves.point within a coverage radius, inclusive (R-S5)', async () => {
+        const inside = geodesicDestination(GEO.valleyGrocers, 90, 7_999.99);
+        const outside = geodesicDestination(GEO.valleyGrocers, 90, 8_000.01);
+        expect(ids(await service.search({ serves: { point: inside }, pagination: { limit: 50 } }))).toContain('loc_valley_grocers');
+        expect(ids(await service.search({ serves: { point: outside }, pagination: { limit: 50 } }))).not.toContain('loc_valley_grocers');
+      });
+
+      test('serves.point inside a declared area, with or without geo (R-S5)', async () => {
+        expect(ids(await service.search({ serves: { point: { latitude: 40.65, longitude: -73.95 } } }))).toEqual(['loc_ny_brooklyn']);
+        expect(ids(await service.search({ serves: { point: { latitude: 40.8, longitude: -73.95 } } }))).toEqual(['loc_online']);
+        expect(ids(await service.search({ serves: { point: { latitude: 40.72, longitude: -73.95 } } })).sort()).toEqual(['loc_ny_brooklyn', 'loc_online']);
+        expect(ids(await service.search({ serves: { point: { latitude: 10, longitude: 10 } } }))).toEqual([]);
+      });
+
+      test('serves.point radius reaching across the antimeridian (R-S5)', async () => {
+        expect(ids(await service.search({ serves: { point: { latitude: -16.8, longitude: 179.9 } } }))).toEqual(['loc_fiji_east']);
+      });
+
+      test('serves.point ranks by proximity to the point (ranking)', async () => {
+        // Both cover this point: the area of Brooklyn Deli and the country-less area of loc_online (no geo → last).
+        expect(ids(await service.search({ serves: { point: { latitude: 40.72, longitude: -73.95 } } }))).toEqual(['loc_ny_brooklyn', 'loc_online']);
+      });
+
+      test('serves.address by postal code, region or whole country (R-S5)', async () => {
+        const s = async (address: Record<string, string>): Promise<string[]> =>
+          ids(await service.search({ serves: { address }, pagination: { limit: 50 } })).sort();
+        expect(await s({ address_country: 'US', postal_code: '10005' })).toEqual(['loc_downtown', 'loc_online']);
+        expect(await s({ address_country: 'us', postal_code: ' 10005 ' })).toEqual(['loc_downtown', 'loc_online']);
+        expect(await s({ address_country: 'US', postal_code: '90013' })).toEqual(['loc_online', 'loc_valley_grocers']);
+        expect(await s({ address_country: 'US', address_region: 'NY' })).toEqual(['loc_ny_albany', 'loc_online']);
+        expect(await s({ address_country: 'US' })).toEqual(['loc_online']);
+        expect(await s({ address_country: 'DE', postal_code: '10115' })).toEqual(['loc_berlin']);
+        expect(await s({ address_country: 'DE', postal_code: '99999' })).toEqual(['loc_berlin']);
+      });
+
+      test('an address target the Business cannot evaluate is an actionable error, never broadened (R-S5)', async () => {
+        // Only a private Location lists French postal codes; that must not make France evaluable.
+        await expectRequestError(service.search({ serves: { address: { address_country: 'FR', postal_code: '75001' } } }), 'serves_target_unsupported', '/serves/address/postal_code');
+        await expectRequestError(service.search({ serves: { address: { address_country: 'DE', address_region: 'BE' } } }), 'serves_target_unsupported', '/serves/address/address_region');
+        await expectRequestError(service.lookup({ ids: ['loc_berlin'], serves: { address: { postal_code: '10115' } } }), 'serves_target_unsupported', '/serves/address/address_country');
+      });
+
+      test('an un-negotiated extension target is rejected (R-S5)', async () => {
+        await expectRequestError(service.search({ serves: { 'com.example.delivery_zone': { zone: 'A' } } }), 'serves_target_unsupported', '/serves/com.example.delivery_zone');
+      });
+
+      test('never serves from a private Location\'s coverage (R-S11)', async () => {
+        // Pasadena is inside the private hub's 50 km radius and nobody public covers it.
+        expect(ids(await service.search({ serves: { point: geoOf('loc_la_pasadena') } }))).toEqual([]);
+      });
+    });
+
+    // ─────────────────────────── hours ───────────────────────────
+    describe('search: filters.hours.open_at (R-S6)', () => {
+      test('an instant in another offset is evaluated in the Location\'s own zone (R-S6)', async () => {
+        // Monday 2026-11-30 17:45 in Los Angeles, written three ways.
+        for (const t of ['2026-12-01T07:30:00+05:45', '2026-12-01T01:45:00Z', '2026-11-30T17:45:00-08:00']) {
+          expect(ids(await service.search(only('loc_valley_grocers', t))), t).toEqual(['loc_valley_grocers']);
+        }
+        // Monday 21:15 in Los Angeles (already Tuesday in Kathmandu): closed.
+        expect(ids(await service.search(only('loc_valley_grocers', '2026-12-01T11:00:00+05:45')))).toEqual([]);
+      });
+
+      test('opens is inclusive, closes is exclusive (R-H1)', async () => {
+        expect(ids(await service.search(only('loc_valley_grocers', '2026-12-01T04:59:59Z')))).toEqual(['loc_valley_grocers']);
+        expect(ids(await service.search(only('loc_valley_grocers', '2026-12-01T05:00:00Z')))).toEqual([]);
+        expect(ids(await service.search(only('loc_valley_grocers', '2026-11-30T16:00:00Z')))).toEqual(['loc_valley_grocers']);
+        expect(ids(await service.search(only('loc_valley_grocers', '2026-11-30T15:59:59Z')))).toEqual([]);
+      });
+
+      test('an overnight interval carries into the next local date (R-H1, R-H2)', async () => {
+        expect(ids(await service.search(only('loc_ny_night_owl', '2026-12-05T06:30:00Z')))).toEqual(['loc_ny_night_owl']);
+        expect(ids(await service.search(only('loc_ny_night_owl', '2026-12-05T07:00:00Z')))).toEqual([]);
+        expect(ids(await service.search(only('loc_ny_night_owl', '2026-12-04T21:00:00Z')))).toEqual([]);
+        expect(ids(await service.search(only('loc_ny_night_owl', '2026-12-06T07:30:00Z')))).toEqual(['loc_ny_night_owl']);
+      });
+
+      test('split shifts: open in each shift, closed in the gap (R-H1)', async () => {
+        expect(ids(await service.search(only('loc_madrid_split', '2026-12-01T12:59:00Z')))).toEqual(['loc_madrid_split']);
+        expect(ids(await service.search(only('loc_madrid_split', '2026-12-01T14:00:00Z')))).toEqual([]);
+        expect(ids(await service.search(only('loc_madrid_split', '2026-12-01T16:00:00Z')))).toEqual(['loc_madrid_split']);
+      });
+
+      test('unknown and empty schedules never match (R-H2, R-S6)', async () => {
+        for (const t of ['2026-11-30T20:00:00Z', '2026-12-02T03:00:00Z', '2026-12-05T18:00:00Z']) {
+          expect(ids(await service.search(only('loc_la_mystery', t)))).toEqual([]);
+          expect(ids(await service.search(only('loc_la_closed_corner', t)))).toEqual([]);
+          const near = await service.search({ distance: { center: GEO.laCityHall, max: 3000 }, filters: { hours: { open_at: t } }, pagination: { limit: 50 } });
+          expect(ids(near)).not.toContain('loc_la_mystery');
+          expect(ids(near)).not.toContain('loc_la_closed_corner');
+        }
+        expect(ids(await service.search({ distance: { center: geoOf('loc_la_mystery'), max: 1 } }))).toEqual(['loc_la_mystery']);
+      });
+
+      test('an exception closure replaces the regular schedule (R-H4)', async () => {
+        expect(ids(await service.search(only('loc_berlin', '2026-12-24T11:00:00Z')))).toEqual(['loc_berlin']);
+        expect(ids(await service.search(only('loc_berlin', '2026-12-25T11:00:00Z')))).toEqual([]);
+      });
+
+      test('an instant without offset is a request error at /filters/hours/open_at (R-S6)', async () => {
+        await expectRequestError(service.search({ filters: { hours: { open_at: '2026-12-01T10:00:00' } } }), 'invalid_request', '/filters/hours/open_at');
+        await expectRequestError(service.lookup({ ids: ['loc_berlin'], filters: { hours: { open_at: 'tomorrow' } } }), 'invalid_request', '/filters/hours/open_at');
+      });
+    });
+
+    // ─────────────────────────── amenities, items, custom filters ───────────────────────────
+    describe('search: filters.amenities and filters.items (R-S7, R-S8)', () => {
+      const la = { center: GEO.laCityHall, max: 20_000 };
+
+      test('amenities match exact keys only; prefixes and descriptions never match (R-S7)', async () => {
+        const s = async (amenities: string[]): Promise<string[]> => ids(await service.search({ distance: la, filters: { amenities }, pagination: { limit: 50 } })).sort();
+        expect(await s([AMENITY.curbside])).toEqual(['loc_la_chinatown', 'loc_valley_grocers']);
+        expect(await s([AMENITY.shoppingPrefix])).toEqual(['loc_la_prefix_outlet']);
+        expect(await s(['dev.ucp.amenity.curbside_pickup'])).toEqual([]);
+        expect(await s(['dev.ucp.amenity'])).toEqual([]);
+        expect(await s([AMENITY.curbside, AMENITY.parking])).toEqual(['loc_valley_grocers']);
+      });
+
+      test('items: every referenced item must be available, AND (R-S8)', async () => {
+        const s = async (items: string[]): Promise<SearchResult> => service.search({ distance: la, filters: { items }, pagination: { limit: 50 } });
+        expect(ids(await s(['sku_milk'])).sort()).toEqual(['loc_la_arts', 'loc_valley_grocers']);
+        expect(ids(await s(['sku_bread'])).sort()).toEqual(['loc_la_boyle', 'loc_valley_grocers']);
+        expect(ids(await s(['sku_milk', 'sku_bread']))).toEqual(['loc_valley_grocers']);
+        expect((await s(['sku_milk'])).messages).toBeUndefined();
+      });
+
+      test('an unknown item yields an empty result with item_not_found per unknown id (R-S8)', async () => {
+        const r = await service.search({ distance: la, filters: { items: ['sku_milk', 'sku_nope', 'sku_other'] } });
+        expect(r.locations).toEqual([]);
+        expect(r.pagination.has_next_page).toBe(false);
+        expect(r.messages?.map((m) => [m.type, m.code])).toEqual([
+          ['info', 'item_not_found'],
+          ['info', 'item_not_found'],
+        ]);
+        expect(r.messages?.[0]?.content).toContain('sku_nope');
+        expect(r.messages?.[1]?.content).toContain('sku_other');
+      });
+
+      test('an item stocked only by a private Location is unknown (R-S8, R-S11)', async () => {
+        const r = await service.search({ filters: { items: ['sku_secret'] } });
+        expect(r.locations).toEqual([]);
+        expect(r.messages?.map((m) => m.code)).toEqual(['item_not_found']);
+      });
+
+      test('no implicit availability check without filters.items (R-S3)', async () => {
+        expect(ids(await service.search({ distance: la, pagination: { limit: 50 } }))).toContain('loc_la_echo');
+      });
+
+      test('an unsupported custom filter is rejected, never ignored (R-S1)', async () => {
+        await expectRequestError(service.search({ filters: { 'com.example.loyalty_tier': 'gold' } }), 'unsupported_filter', '/filters/com.example.loyalty_tier');
+        await expectRequestError(service.lookup({ ids: ['loc_downtown'], filters: { inventory: [] } }), 'unsupported_filter', '/filters/inventory');
+      });
+    });
+
+    describe('search: predicates combine with AND (R-S1)', () => {
+      const monday1745 = '2026-12-01T01:45:00Z';
+      const base = (filters: Record<string, unknown>): SearchRequest => ({
+        distance: { center: GEO.laCityHall, max: 5_000 },
+        filters: { hours: { open_at: monday1745 }, ...filters },
+        pagination: { limit: 50 },
+      });
+
+      test('distance AND amenities AND items AND open_at (R-S1)', async () => {
+        const all = { amenities: [AMENITY.curbside], items: ['sku_milk'] };
+        expect(ids(await service.search(base(all)))).toEqual(['loc_valley_grocers']);
+        expect(ids(await service.search(base({ amenities: [AMENITY.curbside] }))).sort()).toEqual(['loc_la_chinatown', 'loc_valley_grocers']);
+        expect(ids(await service.search(base({ items: ['sku_milk'] }))).sort()).toEqual(['loc_la_arts', 'loc_valley_grocers']);
+        // Monday 21:30 local: Valley Grocers closed at 21:00.
+        expect(ids(await service.search({ ...base(all), filters: { ...all, hours: { open_at: '2026-12-01T05:30:00Z' } } }))).toEqual([]);
+        // Same filters around New York (Monday 20:45 there): only Downtown Store; the radius decides.
+        expect(ids(await service.search({ ...base({ items: ['sku_milk'] }), distance: { center: GEO.downtown, max: 5_000 } }))).toEqual(['loc_downtown']);
+      });
+
+      test('distance AND serves (R-S1)', async () => {
+        const point = { latitude: 40.72, longitude: -73.95 };
+        expect(ids(await service.search({ serves: { point }, distance: { center: GEO.brooklyn, max: 10_000 } }))).toEqual(['loc_ny_brooklyn']);
+        expect(ids(await service.search({ serves: { point }, distance: { center: GEO.laCityHall, max: 10_000 } }))).toEqual([]);
+      });
+    });
+
+    // ─────────────────────────── privacy ───────────────────────────
+    describe('privacy (R-S11)', () => {
+      test('private Locations are never returned by search', async () => {
+        const requests: SearchRequest[] = [
+          { query: 'Dark Kitchen' },
+          { query: 'Valley Grocers Hub' },
+          { query: 'warehouse' },
+          { distance: { center: geoOf('loc_la_private_hub'), max: 100 } },
+          { distance: { center: { latitude: 40.7075, longitude: -74.01 }, max: 10 } },
+          { filters: { amenities: [AMENITY.curbside] }, pagination: { limit: 50 } },
+          { serves: { point: geoOf('loc_la_private_hub') } },
+          { serves: { address: { address_country: 'US', postal_code: '90012' } } },
+        ];
+        for (const req of requests) {
+          const found = ids(await service.search(req));
+          for (const p of PRIVATE_IDS) expect(found, JSON.stringify(req)).not.toContain(p);
+        }
+        const browse = await allPages(service, {}, [50]);
+        for (const p of PRIVATE_IDS) expect(browse.ids).not.toContain(p);
+      });
+
+      test('private Locations are never returned by lookup, by id or by alias', async () => {
+        const r = await service.lookup({ ids: [...PRIVATE_IDS, ...PRIVATE_ALIASES] });
+        expect(r.locations).toEqual([]);
+        expect(r.messages?.filter((m) => m.code === 'not_found')).toHaveLength(PRIVATE_IDS.length + PRIVATE_ALIASES.length);
+      });
+
+      test('returned documents carry only public fields', async () => {
+        const r = await service.lookup({ ids: ['loc_valley_grocers', 'loc_downtown'] });
+        for (const loc of r.locations) {
+          for (const k of ['aliases', 'visibility', 'keywords', 'serves', 'items']) expect(loc).not.toHaveProperty(k);
+        }
+      });
+    });
+
+    // ─────────────────────────── browse and paging ───────────────────────────
+    describe('bounded browse and pagination (R-S2, R-S9, R-S10)', () => {
+      const publicCount = fixtureRecords().filter((r) => r.visibility !== 'private').length;
+
+      test('default page size is 10; has_next_page and cursor agree (R-S9)', async () => {
+        const r = await service.search({});
+        expect(r.locations).toHaveLength(10);
+        expect(r.pagination.has_next_page).toBe(true);
+        expect(typeof r.pagination.cursor).toBe('string');
+        expect(r.pagination.total_count).toBe(Math.min(publicCount, 100));
+      });
+
+      test('a limit above the maximum is served with maxPageSize (R-S9)', async () => {
+        const r = await svc({ maxPageSize: 4, defaultPageSize: 3 }).search({ pagination: { limit: 1000 } });
+        expect(r.locations).toHaveLength(4);
+        expect((await svc({ maxPageSize: 4, defaultPageSize: 3 }).search({})).locations).toHaveLength(3);
+      });
+
+      test('a browse reaches at most browseCap Locations across all pages (R-S2)', async () => {
+        const capped = svc({ browseCap: 5 });
+        const { ids: all, pages } = await allPages(capped, {}, [2]);
+        expect(pages.map((p) => p.locations.length)).toEqual([2, 2, 1]);
+        expect(new Set(all).size).toBe(5);
+        for (const p of pages) expect(p.pagination.total_count).toBe(5);
+        // Filters alone are still a browse.
+        const filtered = await allPages(svc({ browseCap: 3 }), { filters: { hours: { open_at: '2026-12-01T01:45:00Z' } } }, [2]);
+        expect(filtered.ids.length).toBe(3);
+        // A spatial operand lifts the browse cap.
+        const spatial = await allPages(capped, { distance: { center: GEO.laCityHall, max: 30_000 } }, [4]);
+        expect(spatial.ids.length).toBeGreaterThan(5);
+      });
+
+      test('context and signals are ignored as operands: still a bounded browse (R-S3)', async () => {
+        const plain = await allPages(svc({ browseCap: 8 }), {}, [50]);
+        const withContext = await allPages(
+          svc({ browseCap: 8 }),
+          { context: { address_country: 'US', postal_code: '10005', location: 'loc_downtown' }, signals: { 'dev.ucp.buyer_ip': '203.0.113.7' } },
+          [50],
+        );
+        expect(withContext.ids).toEqual(plain.ids);
+      });
+
+      test('paging never duplicates or skips a Location, whatever the page sizes (R-S9)', async () => {
+        const big = svc({ maxPageSize: 200, browseCap: 12 });
+        const requests: SearchRequest[] = [
+          { distance: { center: GEO.laCityHall, max: 40_000 } },
+          { query: 'store market shop' },
+          {},
+          { serves: { address: { address_country: 'US' } } },
+          { distance: { center: GEO.laCityHall, max: 40_000 }, query: 'park' },
+        ];
+        const reference = await Promise.all(requests.map(async (req) => ids(await big.search({ ...req, pagination: { limit: 200 } }))));
+        await fc.assert(
+          fc.asyncProperty(fc.integer({ min: 0, max: requests.length - 1 }), fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 6 }), async (i, limits) => {
+            const { ids: paged } = await allPages(big, requests[i] as SearchRequest, limits);
+            expect(paged).toEqual(reference[i]);
+          }),
+          { numRuns: 40 },
+        );
+      });
+
+      test('a cursor continues on another instance sharing the secret, with another limit (R-S9)', async () => {
+        const req: SearchRequest = { distance: { center: GEO.laCityHall, max: 40_000 } };
+        const full = ids(await service.search({ ...req, pagination: { limit: 50 } }));
+        const first = await service.search({ ...req, pagination: { limit: 3 } });
+        const other = new LocationService(store, { cursorSecret: SECRET });
+        const second = await other.search({ ...req, pagination: { limit: 5, cursor: first.pagination.cursor as string } });
+        expect([...ids(first), ...ids(second)]).toEqual(full.slice(0, 8));
+      });
+
+      test('a cursor replayed with another query is rejected with invalid_cursor (R-S9)', async () => {
+        const first = await service.search({ query: 'store', pagination: { limit: 1 } });
+        const cursor = first.pagination.cursor as string;
+        await expectRequestError(service.search({ query: 'coffee', pagination: { cursor } }), 'invalid_cursor', '/pagination/cursor');
+        await expectRequestError(service.search({ query: 'store', filters: { amenities: [AMENITY.wifi] }, pagination: { cursor } }), 'invalid_cursor', '/pagination/cursor');
+      });
+
+      test('an edited or foreign cursor is rejected with invalid_cursor (R-S9)', async () => {
+        const first = await service.search({ pagination: { limit: 2 } });
+        const cursor = first.pagination.cursor as string;
+        const mid = Math.floor(cursor.length / 2);
+        const flipped = cursor.slice(0, mid) + (cursor[mid] === 'A' ? 'B' : 'A') + cursor.slice(mid + 1);
+        for (const bad of [flipped, cursor.slice(0, -1), `${cursor}A`, 'not-a-cursor', '']) {
+          await expectRequestError(service.search({ pagination: { cursor: bad } }), 'invalid_cursor', '/pagination/cursor');
+        }
+        const foreign = new LocationService(store, { cursorSecret: 'another-secret-entirely-0123456789' });
+        await expectRequestError(foreign.search({ pagination: { cursor } }), 'invalid_cursor', '/pagination/cursor');
+      });
+
+      test('no match is a successful empty result (R-S10)', async () => {
+        const r = await service.search({ distance: { center: { latitude: -40, longitude: -140 }, max: 100_000 } });
+        expect(r).toEqual({ locations: [], pagination: { has_next_page: false, total_count: 0 } });
+      });
+    });
+
+    // ─────────────────────────── lookup ───────────────────────────
+    describe('lookup (R-L1, R-L2, R-L3)', () => {
+      test('the seed example: loc_downtown is Downtown Store with its input (R-L1)', async () => {
+        const r = await service.lookup({ ids: ['loc_downtown'] });
+        expect(r.locations).toHaveLength(1);
+        expect(r.locations[0]).toMatchObject({ id: 'loc_downtown', name: 'Downtown Store', inputs: [{ id: 'loc_downtown' }] });
+        expect(r.messages).toBeUndefined();
+      });
+
+      test('dedupes ids; a Location reached by several ids is returned once with each input, in order of first input (R-L1)', async () => {
+        const r = await service.lookup({ ids: ['loc_valley_grocers', 'downtown-store', 'loc_downtown', 'loc_downtown', 'loc_valley_grocers'] });
+        expect(r.locations.map((l) => [l.id, l.inputs])).toEqual([
+          ['loc_valley_grocers', [{ id: 'loc_valley_grocers' }]],
+          ['loc_downtown', [{ id: 'downtown-store' }, { id: 'loc_downtown' }]],
+        ]);
+      });
+
+      test('identifiers are exact strings (R-L1)', async () => {
+        const r = await service.lookup({ ids: ['LOC_DOWNTOWN', ' loc_downtown', 'loc_downtown '] });
+        expect(r.locations).toEqual([]);
+        expect(r.messages?.map((m) => m.code)).toEqual(['not_found', 'not_found', 'not_found']);
+      });
+
+      test('unresolved ids get not_found messages and the request still succeeds (R-L2)', async () => {
+        const r = await service.lookup({ ids: ['nope_1', 'loc_berlin', 'nope_2', 'nope_1'] });
+        expect(ids(r)).toEqual(['loc_berlin']);
+        expect(r.messages).toEqual([
+          { type: 'info', code: 'not_found', content: expect.stringContaining('nope_1'), path: '$.ids[0]' },
+          { type: 'info', code: 'not_found', content: expect.stringContaining('nope_2'), path: '$.ids[2]' },
+        ]);
+      });
+
+      test('refines resolved Locations with distance, serves and filters (R-L2)', async () => {
+        const all = ['loc_valley_grocers', 'loc_downtown', 'loc_online', 'loc_la_arts'];
+        expect(ids(await service.lookup({ ids: all, distance: { center: GEO.laCityHall, max: 10_000 } }))).toEqual(['loc_valley_grocers', 'loc_la_arts']);
+        expect(ids(await service.lookup({ ids: all, filters: { items: ['sku_bread'] } }))).toEqual(['loc_valley_grocers']);
+        expect(ids(await service.lookup({ ids: all, serves: { address: { address_country: 'US', postal_code: '10005' } } }))).toEqual(['loc_downtown', 'loc_online']);
+        expect(ids(await service.lookup({ ids: all, serves: { point: { latitude: 40.8, longitude: -73.95 } } }))).toEqual(['loc_online']);
+        expect(ids(await service.lookup({ ids: all, filters: { amenities: [AMENITY.parking], hours: { open_at: '2026-12-01T01:45:00Z' } } }))).toEqual([
+          'loc_valley_grocers',
+          'loc_la_arts',
+        ]);
+        const r = await service.lookup({ ids: all, distance: { center: GEO.downtown, max: 1_000 } });
+        expect(ids(r)).toEqual(['loc_downtown']);
+        expect(r.messages?.map((m) => m.path)).toEqual(['$.ids[0]', '$.ids[2]', '$.ids[3]']);
+      });
+
+      test('an unknown item in lookup filters: item_not_found and no Locations (R-S8, R-L2)', async () => {
+        const r = await service.lookup({ ids: ['loc_valley_grocers'], filters: { items: ['sku_nope'] } });
+        expect(r.locations).toEqual([]);
+        expect(r.messages?.map((m) => m.code)).toEqual(['item_not_found', 'not_found']);
+      });
+
+      test('batch limit: the first 50 distinct ids are processed and the message states N and the rest (R-L3)', async () => {
+        const distinct = Array.from({ length: 73 }, (_, i) => `unknown_${i}`);
+        distinct[0] = 'loc_downtown';
+        distinct[49] = 'loc_berlin';
+        distinct[50] = 'loc_valley_grocers'; // first id beyond the limit: never evaluated
+        const withDuplicates = [...distinct.slice(0, 10), 'loc_downtown', 'unknown_3', ...distinct.slice(10)];
+        const r = await service.lookup({ ids: withDuplicates });
+        expect(ids(r)).toEqual(['loc_downtown', 'loc_berlin']);
+        const batch = r.messages?.filter((m) => m.code === 'batch_limit_applied') ?? [];
+        expect(batch).toEqual([
+          { type: 'info', code: 'batch_limit_applied', content: 'Processed the first 50 of 73 distinct identifiers; 23 identifiers were not processed.' },
+        ]);
+        const notFound = r.messages?.filter((m) => m.code === 'not_found') ?? [];
+        expect(notFound).toHaveLength(48);
+        for (const m of notFound) {
+          const n = Number(/unknown_(\d+)/.exec(m.content)?.[1]);
+          expect(n).toBeLessThan(50);
+        }
+      });
+
+      test('the batch limit counts distinct ids, not raw ids (R-L3)', async () => {
+        const distinct = Array.from({ length: 50 }, (_, i) => (i === 0 ? 'loc_downtown' : `unknown_${i}`));
+        const r = await service.lookup({ ids: [...distinct, ...distinct.slice(0, 20)] });
+        expect(r.messages?.some((m) => m.code === 'batch_limit_applied')).toBe(false);
+        const small = await svc({ lookupBatchMax: 10 }).lookup({ ids: Array.from({ length: 11 }, (_, i) => `id_${i}`) });
+        expect(small.messages?.[0]).toEqual({
+          type: 'info',
+          code: 'batch_limit_applied',
+          content: 'Processed the first 10 of 11 distinct identifiers; 1 identifier was not processed.',
+        });
+      });
+
+      test('every returned Location has at least one input (R-L2)', async () => {
+        const requests: LookupRequest[] = [
+          { ids: ['loc_downtown', 'downtown-store'] },
+          { ids: fixtureRecords().map((r) => r.id) },
+          { ids: ['loc_berlin', 'x'], filters: { hours: { open_at: '2026-12-24T11:00:00Z' } } },
+        ];
+        for (const req of requests) {
+          const r = await service.lookup(req);
+          expect(r.locations.length).toBeGreaterThan(0);
+          for (const l of r.locations) {
+            expect(l.inputs.length).toBeGreaterThan(0);
+            for (const i of l.inputs) expect(req.ids).toContain(i.id);
+          }
+        }
+      });
+    });
+
+    // ─────────────────────────── writes ───────────────────────────
+    describe('writes: replaceAll, applyInventory, generation', () => {
+      async function fresh(): Promise<{ s: LocationStore; svc: LocationService }> {
+        const s = await opts.newStore();
+        await s.replaceAll(fixtureRecords());
+        return { s, svc: new LocationService(s, { cursorSecret: SECRET }) };
+      }
+
+      test('replaceAll reports progress and counts', async () => {
+        const s = await opts.newStore();
+        try {
+          const phases: string[] = [];
+          const g0 = await s.generation();
+          const result = await s.replaceAll(fixtureRecords(), (p) => phases.push(p.phase));
+          const n = fixtureRecords().length;
+          expect(result).toMatchObject({ locations: n, publicLocations: n - PRIVATE_IDS.length });
+          expect(result.generation).toBeGreaterThan(g0);
+          expect(result.generation).toBe(await s.generation());
+          expect(phases[phases.length - 1]).toBe('done');
+          const stats = await s.stats();
+          expect(stats).toMatchObject({ locations: n, publicLocations: n - PRIVATE_IDS.length, generation: result.generation });
+        } finally {
+          await s.close();
+        }
+      });
+
+      test('replaceAll is atomic: a failing source leaves the previous dataset untouched (atomic replaceAll)', async () => {
+        const { s, svc: service2 } = await fresh();
+        try {
+          const g = await s.generation();
+          const before = await allPages(service2, {}, [50]);
+          const replacement = [{ id: 'loc_new_a', name: 'New A' }, { id: 'loc_new_b', name: 'New B' }, { id: 'loc_new_c', name: 'New C' }];
+          await expect(s.replaceAll(slowly(replacement, async () => {}, 2))).rejects.toThrow();
+          expect(await s.generation()).toBe(g);
+          expect((await allPages(service2, {}, [50])).ids).toEqual(before.ids);
+          expect(ids(await service2.lookup({ ids: ['loc_new_a'] }))).toEqual([]);
+          // A rejected record (duplicate id) also leaves everything as it was.
+          await expect(s.replaceAll([{ id: 'dup', name: 'One' }, { id: 'dup', name: 'Two' }])).rejects.toBeInstanceOf(DataValidationError);
+          expect(ids(await service2.lookup({ ids: ['loc_downtown'] }))).toEqual(['loc_downtown']);
+          expect(await s.generation()).toBe(g);
+        } finally {
+          await s.close();
+        }
+      });
+
+      test(
+        'readers keep seeing the old dataset until replaceAll commits, on this and on another instance (atomic replaceAll)',
+        async () => {
+          const { s, svc: own } = await fresh();
+          const peer = await (opts.openPeer as NonNullable<StoreContractOptions['openPeer']>)(s);
+          try {
+            const peerSvc = new LocationService(peer, { cursorSecret: SECRET });
+            const g = await peer.generation();
+            const replacement: LocationRecord[] = Array.from({ length: 20 }, (_, i) => ({ id: `loc_new_${i}`, name: `New ${i}`, geo: GEO.berlin }));
+            let checked = false;
+            await s.replaceAll(
+              slowly(replacement, async () => {
+                for (const view of [own, peerSvc]) {
+                  expect(ids(await view.lookup({ ids: ['loc_new_0', 'loc_downtown'] }))).toEqual(['loc_downtown']);
+                  expect(ids(await view.search({ distance: { center: GEO.berlin, max: 1 } }))).toEqual(['loc_berlin']);
+                }
+                expect(await peer.generation()).toBe(g);
+                checked = true;
+              }),
+            );
+            expect(checked).toBe(true);
+            for (const view of [own, peerSvc]) {
+              expect(ids(await view.lookup({ ids: ['loc_new_0', 'loc_downtown'] }))).toEqual(['loc_new_0']);
+              expect((await view.search({ distance: { center: GEO.berlin, max: 1 } })).pagination.total_count).toBe(20);
+            }
+            expect(await peer.generation()).toBeGreaterThan(g);
+          } finally {
+            await peer.close();
+            await s.close();
+          }
+        },
+        true,
+      );
+
+      test(
+        'generation changes when another instance commits a change (cache invalidation)',
+        async () => {
+          const { s } = await fresh();
+          const peer = await (opts.openPeer as NonNullable<StoreContractOptions['openPeer']>)(s);
+          try {
+            const g0 = await peer.generation();
+            expect(await peer.generation()).toBe(g0);
+            await s.applyInventory([{ line: 1, location_id: 'loc_downtown', item_id: 'sku_new', available: true }]);
+            const g1 = await peer.generation();
+            expect(g1).toBeGreaterThan(g0);
+            await s.replaceAll(fixtureRecords());
+            const g2 = await peer.generation();
+            expect(g2).toBeGreaterThan(g1);
+            // And the other way round.
+            await peer.applyInventory([{ line: 1, location_id: 'loc_downtown', item_id: 'sku_new', available: false }]);
+            expect(await s.generation()).toBeGreaterThan(g2);
+            // A service on the peer sees the writer's inventory change at once.
+            const peerSvc = new LocationService(peer, { cursorSecret: SECRET });
+            expect(ids(await peerSvc.lookup({ ids: ['loc_downtown'], filters: { items: ['sku_new'] } }))).toEqual([]);
+            await s.applyInventory([{ line: 1, location_id: 'loc_downtown', item_id: 'sku_new', available: true }]);
+            expect(ids(await peerSvc.lookup({ ids: ['loc_downtown'], filters: { items: ['sku_new'] } }))).toEqual(['loc_downtown']);
+          } finally {
+            await peer.close();
+            await s.close();
+          }
+        },
+        true,
+      );
+
+      test('applyInventory rejects the whole batch for an unknown location, naming line and location_id (inventory atomicity)', async () => {
+        const { s, svc: service2 } = await fresh();
+        try {
+          const g = await s.generation();
+          const err = await s
+            .applyInventory(
+              [
+                { line: 1, location_id: 'loc_valley_grocers', item_id: 'sku_new', available: true },
+                { line: 2, location_id: 'loc_nope', item_id: 'sku_new', available: true },
+                { line: 3, location_id: 'loc_downtown', item_id: 'sku_milk', available: false },
+              ],
+              'feed.csv',
+            )
+            .then(
+              () => null,
+              (e: unknown) => e,
+            );
+          expect(err).toBeInstanceOf(DataValidationError);
+          expect((err as DataValidationError).issues).toEqual([{ file: 'feed.csv', line: 2, field: 'location_id', message: expect.stringContaining('loc_nope') }]);
+          expect(await s.generation()).toBe(g);
+          const r = await service2.search({ filters: { items: ['sku_new'] } });
+          expect(r.messages?.map((m) => m.code)).toEqual(['item_not_found']);
+          expect(ids(await service2.lookup({ ids: ['loc_downtown'], filters: { items: ['sku_milk'] } }))).toEqual(['loc_downtown']);
+        } finally {
+          await s.close();
+        }
+      });
+
+      test('applyInventory changes availability; known but unavailable items match nothing and are not "not found" (R-S8)', async () => {
+        const { s, svc: service2 } = await fresh();
+        try {
+          const la = { center: GEO.laCityHall, max: 20_000 };
+          const res = await s.applyInventory([{ line: 7, location_id: 'loc_valley_grocers', item_id: 'sku_bread', available: false }]);
+          expect(res.applied).toBe(1);
+          expect(res.generation).toBe(await s.generation());
+          expect(ids(await service2.search({ distance: la, filters: { items: ['sku_bread'] } }))).toEqual(['loc_la_boyle']);
+          await s.applyInventory([{ line: 1, location_id: 'loc_la_boyle', item_id: 'sku_bread', available: false }]);
+          const none = await service2.search({ distance: la, filters: { items: ['sku_bread'] } });
+          expect(none.locations).toEqual([]);
+          expect(none.messages).toBeUndefined();
+          await s.applyInventory([{ line: 1, location_id: 'loc_la_echo', item_id: 'sku_bread', available: true }]);
+          expect(ids(await service2.search({ distance: la, filters: { items: ['sku_bread'] } }))).toEqual(['loc_la_echo']);
+        } finally {
+          await s.close();
+        }
+      });
+
+      test('inventory for a private Location is accepted but never exposes it (R-S11)', async () => {
+        const { s, svc: service2 } = await fresh();
+        try {
+          await s.applyInventory([{ line: 1, location_id: 'loc_la_private_hub', item_id: 'sku_hidden', available: true }]);
+          const r = await service2.search({ filters: { items: ['sku_hidden'] } });
+          expect(r.locations).toEqual([]);
+          expect(r.messages?.map((m) => m.code)).toEqual(['item_not_found']);
+        } finally {
+          await s.close();
+        }
+      });
+    });
+  });
+}
