@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import { registerDataCommands } from './data.js';
+import { registerServeCommand } from './serve.js';
 
 /** A CLI verb adds itself (and its options/action) to the program. */
 export type RegisterCommand = (program: Command) => void;
 
 // Each verb module is owned separately; add new verbs here.
-export const COMMANDS: RegisterCommand[] = [];
+export const COMMANDS: RegisterCommand[] = [registerDataCommands, registerServeCommand];

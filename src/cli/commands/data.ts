@@ -1,0 +1,198 @@
+/**
+ * Data verbs: `import`, `validate`, `inventory`.
+ *
+ * Exit status: 0 success; 1 the data was rejected (nothing written) or the store failed;
+ * 2 usage error (bad option, missing or unreadable file, unknown format).
+ * Reports go to stdout (human text, or one JSON document with --json); progress and usage
+ * errors go to stderr.
+ */
+import type { Command } from 'commander';
+import { ConfigError, DataValidationError, formatDataIssue, type DataIssue } from '../../errors.js';
+import { validateFiles, writeValidated, type FileSummary, type ValidationReport } from '../../data/import.js';
+import { applyInventoryFile } from '../../data/inventory.js';
+import { DATA_FORMATS } from '../../data/sources.js';
+import type { ImportProgress, LocationStore } from '../../store/store.js';
+import { SqliteLocationStore } from '../../store/sqlite/index.js';
+import { createProgress } from '../progress.js';
+
+export const DEFAULT_DB = './ucp-location.db';
+/** Issues printed in human output; --json carries every kept issue. */
+const SHOWN_ISSUES = 50;
+
+const EXIT_OK = 0;
+const EXIT_REJECTED = 1;
+const EXIT_USAGE = 2;
+
+interface CommonOptions {
+  json?: boolean;
+  quiet?: boolean;
+  format?: string;
+}
+
+interface StoreOptions extends CommonOptions {
+  db: string;
+}
+
+function print(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+function perSecond(count: number, ms: number): string {
+  return ms > 0 ? `${Math.round((count * 1000) / ms).toLocaleString('en-US')} records/s` : 'n/a';
+}
+
+function printIssues(issues: readonly DataIssue[], total: number, verb: string): void {
+  print(`${total} problem(s) found; ${verb}:`);
+  for (const issue of issues.slice(0, SHOWN_ISSUES)) print(`  ${formatDataIssue(issue)}`);
+  if (total > SHOWN_ISSUES) print(`  … and ${total - SHOWN_ISSUES} more (use --json for the full list)`);
+}
+
+/** Data rejected by validation: the issues, exit status 1. */
+function reportRejected(command: string, report: ValidationReport, options: CommonOptions, verb: string): number {
+  if (options.json === true) {
+    printJson({ ok: false, command, files: report.files, records: report.records, issueCount: report.issueCount, issues: report.issues });
+  } else {
+    printIssues(report.issues, report.issueCount, verb);
+  }
+  return EXIT_REJECTED;
+}
+
+function fileLines(files: readonly FileSummary[]): string[] {
+  return files.map((f) => `  ${f.file}: ${f.records.toLocaleString('en-US')} record(s), ${f.format}`);
+}
+
+/**
+ * Runs one verb body and turns its outcome into an exit status. Usage problems and rejected data
+ * are expected outcomes and are reported without a stack trace.
+ */
+async function run(command: string, options: CommonOptions, body: () => Promise<number>): Promise<void> {
+  try {
+    process.exitCode = await body();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      if (options.json === true) printJson({ ok: false, command, error: { type: 'usage', message: error.message } });
+      process.stderr.write(`ucp-location ${command}: ${error.message}\n`);
+      process.exitCode = EXIT_USAGE;
+    } else if (error instanceof DataValidationError) {
+      if (options.json === true) printJson({ ok: false, command, issueCount: error.issues.length, issues: error.issues });
+      else printIssues(error.issues, error.issues.length, 'nothing was written, the previous data is unchanged');
+      process.exitCode = EXIT_REJECTED;
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      if (options.json === true) printJson({ ok: false, command, error: { type: 'failure', message } });
+      process.stderr.write(`ucp-location ${command}: ${message}\n`);
+      process.exitCode = EXIT_REJECTED;
+    }
+  }
+}
+
+async function withStore<T>(db: string, body: (store: LocationStore) => Promise<T>): Promise<T> {
+  const store = await SqliteLocationStore.open(db);
+  try {
+    return await body(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Commander reports its own usage errors; they exit with 2, help and --version with 0. */
+function usageExits(cmd: Command): Command {
+  return cmd.exitOverride((err) => process.exit(err.exitCode === 0 ? EXIT_OK : EXIT_USAGE));
+}
+
+function formatOption(cmd: Command, formats: readonly string[]): Command {
+  return cmd.option('--format <format>', `input format (${formats.join('|')}); default: from the file extension`);
+}
+
+export function registerDataCommands(program: Command): void {
+  const importCmd = program
+    .command('import')
+    .description('validate location files (NDJSON, GeoJSON, CSV) and replace the dataset atomically; nothing is written unless every record is valid')
+    .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv)')
+    .option('--db <path>', 'SQLite database file', DEFAULT_DB)
+    .option('--json', 'print one machine-readable JSON report')
+    .option('--quiet', 'no progress and no summary on success');
+  formatOption(importCmd, DATA_FORMATS);
+  usageExits(importCmd).action(async (files: string[], options: StoreOptions) => {
+    await run('import', options, async () => {
+      const progress = createProgress('import', { quiet: options.quiet === true || options.json === true });
+      const started = performance.now();
+      const importOptions = { ...(options.format !== undefined ? { format: options.format } : {}), onProgress: (p: ImportProgress) => progress.update(p) };
+      try {
+        // Validate before opening the database, so rejected data never even creates the file.
+        const checked = await validateFiles(files, importOptions);
+        if (!checked.ok) {
+          progress.finish();
+          return reportRejected('import', checked, options, 'nothing was written, the previous data is unchanged');
+        }
+        const report = await withStore(options.db, (store) => writeValidated(store, checked, importOptions));
+        progress.finish();
+        const ms = performance.now() - started;
+        if (options.json === true) {
+          printJson({ ok: true, command: 'import', db: options.db, ...report, durationMs: Math.round(ms) });
+        } else if (options.quiet !== true) {
+          print(`Imported ${report.locations.toLocaleString('en-US')} location(s) (${report.publicLocations.toLocaleString('en-US')} public) into ${options.db} in ${seconds(ms)} (${perSecond(report.records, ms)}); ${report.availability.toLocaleString('en-US')} item availability row(s); generation ${report.generation}`);
+          for (const line of fileLines(report.files)) print(line);
+        }
+        return EXIT_OK;
+      } finally {
+        progress.finish();
+      }
+    });
+  });
+
+  const validateCmd = program
+    .command('validate')
+    .description('check location files (NDJSON, GeoJSON, CSV) without writing anything')
+    .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv)')
+    .option('--json', 'print one machine-readable JSON report')
+    .option('--quiet', 'no progress and no summary on success');
+  formatOption(validateCmd, DATA_FORMATS);
+  usageExits(validateCmd).action(async (files: string[], options: CommonOptions) => {
+    await run('validate', options, async () => {
+      const progress = createProgress('validate', { quiet: options.quiet === true || options.json === true });
+      const started = performance.now();
+      const report = await validateFiles(files, {
+        ...(options.format !== undefined ? { format: options.format } : {}),
+        onProgress: (p) => progress.update(p),
+      }).finally(() => progress.finish());
+      const ms = performance.now() - started;
+      if (!report.ok) return reportRejected('validate', report, options, `${report.records.toLocaleString('en-US')} record(s) read`);
+      if (options.json === true) printJson({ command: 'validate', ...report, durationMs: Math.round(ms) });
+      else if (options.quiet !== true) {
+        print(`OK: ${report.records.toLocaleString('en-US')} record(s) valid (${report.publicRecords.toLocaleString('en-US')} public) in ${seconds(ms)} (${perSecond(report.records, ms)})`);
+        for (const line of fileLines(report.files)) print(line);
+      }
+      return EXIT_OK;
+    });
+  });
+
+  const inventoryCmd = program
+    .command('inventory')
+    .description('apply an item-availability feed (CSV location_id,item_id,available or NDJSON) atomically')
+    .argument('<file>', 'feed file (.csv or .ndjson/.jsonl)')
+    .option('--db <path>', 'SQLite database file', DEFAULT_DB)
+    .option('--json', 'print one machine-readable JSON report')
+    .option('--quiet', 'no summary on success');
+  formatOption(inventoryCmd, ['csv', 'ndjson']);
+  usageExits(inventoryCmd).action(async (file: string, options: StoreOptions) => {
+    await run('inventory', options, async () => {
+      const started = performance.now();
+      const report = await withStore(options.db, (store) => applyInventoryFile(store, file, options.format));
+      const ms = performance.now() - started;
+      if (options.json === true) printJson({ ok: true, command: 'inventory', db: options.db, ...report, durationMs: Math.round(ms) });
+      else if (options.quiet !== true) {
+        print(`Applied ${report.applied.toLocaleString('en-US')} availability row(s) from ${file} (${report.rows.toLocaleString('en-US')} read) in ${seconds(ms)}; generation ${report.generation}`);
+      }
+      return EXIT_OK;
+    });
+  });
+}
