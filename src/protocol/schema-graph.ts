@@ -16,9 +16,18 @@ import {
 } from './schema-walk.js';
 
 export interface SchemaReachability {
-  /** Every object node reachable from `node`, `node` included. */
-  reachable(node: object): ReadonlySet<object>;
+  /**
+   * Every object node whose keywords can be evaluated as a consequence of evaluating `node`,
+   * `node` included. With `sameInstance`, only those evaluated on the same value (not on its
+   * members or items): applicators such as `allOf` and `$ref`, but not `properties` or `items`.
+   */
+  reachable(node: object, sameInstance?: boolean): ReadonlySet<object>;
 }
+
+/** Keywords whose subschemas apply to the very value their parent applies to. */
+const SAME_INSTANCE = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas']);
+/** Keywords whose subschemas are never applied on their own (only through `$ref`). */
+const NOT_APPLIED = new Set(['$defs', 'definitions']);
 
 export class SchemaGraph implements SchemaReachability {
   /** Resource URI (no fragment) → resource root node. */
@@ -27,6 +36,7 @@ export class SchemaGraph implements SchemaReachability {
   private readonly anchors = new Map<string, JsonSchema>();
   private readonly baseOf = new WeakMap<object, string>();
   private readonly reachCache = new WeakMap<object, ReadonlySet<object>>();
+  private readonly sameInstanceCache = new WeakMap<object, ReadonlySet<object>>();
 
   /** Indexes a document (and any resources embedded in it by nested `$id`). */
   addDocument(uri: string, doc: JsonSchema): void {
@@ -55,8 +65,9 @@ export class SchemaGraph implements SchemaReachability {
     return this.anchors.get(`${document}#${fragment}`);
   }
 
-  reachable(node: object): ReadonlySet<object> {
-    const cached = this.reachCache.get(node);
+  reachable(node: object, sameInstance = false): ReadonlySet<object> {
+    const cache = sameInstance ? this.sameInstanceCache : this.reachCache;
+    const cached = cache.get(node);
     if (cached !== undefined) return cached;
     const seen = new Set<object>();
     const stack: JsonSchema[] = [node as JsonSchema];
@@ -64,7 +75,10 @@ export class SchemaGraph implements SchemaReachability {
       const current = stack.pop() as JsonSchema;
       if (seen.has(current)) continue;
       seen.add(current);
-      forEachChild(current, (child) => stack.push(child));
+      forEachChild(current, (child, path) => {
+        const kw = path[0] as string;
+        if (!NOT_APPLIED.has(kw) && (!sameInstance || SAME_INSTANCE.has(kw))) stack.push(child);
+      });
       for (const kw of ['$ref', '$dynamicRef'] as const) {
         const r = current[kw];
         if (typeof r !== 'string') continue;
@@ -72,7 +86,7 @@ export class SchemaGraph implements SchemaReachability {
         if (target !== undefined) stack.push(target);
       }
     }
-    this.reachCache.set(node, seen);
+    cache.set(node, seen);
     return seen;
   }
 }

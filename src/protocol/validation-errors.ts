@@ -177,15 +177,16 @@ function popMembers(
   subschemas: readonly object[],
   graph: SchemaReachability,
 ): { item: Item; branch: number }[] {
-  const reach = subschemas.map((s) => graph.reachable(s));
   const popped: { item: Item; branch: number }[] = [];
   let branchCeiling = subschemas.length - 1;
   while (out.length > 0) {
     const last = out[out.length - 1] as Item;
     if (last.node === undefined || !within(last.pointer, pointer)) break;
+    // An error on the combinator's own value can only come from subschemas applied to that value.
+    const sameInstance = last.pointer === pointer;
     let branch = -1;
     for (let b = branchCeiling; b >= 0; b--) {
-      if ((reach[b] as ReadonlySet<object>).has(last.node)) {
+      if (graph.reachable(subschemas[b] as object, sameInstance).has(last.node)) {
         branch = b;
         break;
       }
