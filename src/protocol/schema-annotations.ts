@@ -133,9 +133,19 @@ const ANNOTATION_META: Readonly<Record<string, object>> = {
 /** Annotation keywords this project understands; stripped from bundles handed to third parties. */
 export const ANNOTATION_KEYWORDS: readonly string[] = Object.keys(ANNOTATION_META);
 
-/** Registers the annotation keywords (no validation effect; their values are checked against a meta-schema). */
-export function registerAnnotationKeywords(ajv: Ajv2020): void {
-  for (const [keyword, metaSchema] of Object.entries(ANNOTATION_META)) ajv.addKeyword({ keyword, metaSchema });
+/** Keywords UCP itself defines; a malformed value is a schema error wherever it appears. */
+const UCP_DEFINED = new Set(['ucp_request', 'ucp_response']);
+
+/**
+ * Registers the annotation keywords (no validation effect). Values of the UCP-defined ones are
+ * always checked against their meta-schema; `checkProjectKeywords` also checks this project's
+ * own (`x-hint`, `x-error`, `name`) — wanted for our documents, but a third-party schema that
+ * happens to use one of those names differently must still compile.
+ */
+export function registerAnnotationKeywords(ajv: Ajv2020, options: { checkProjectKeywords?: boolean } = {}): void {
+  for (const [keyword, metaSchema] of Object.entries(ANNOTATION_META)) {
+    ajv.addKeyword(UCP_DEFINED.has(keyword) || options.checkProjectKeywords === true ? { keyword, metaSchema } : { keyword });
+  }
 }
 
 /** The `x-hint` of a schema node, if any. */

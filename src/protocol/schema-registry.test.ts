@@ -266,6 +266,19 @@ describe('SchemaRegistry: refusing bad schemas with actionable errors', () => {
     expect(validate(response('free')).valid).toBe(false);
   });
 
+  it("compiles third-party schemas that use this project's private keyword names differently, but not malformed ucp_request", async () => {
+    const odd = `${EXT_BASE}odd.json`;
+    const bad = `${EXT_BASE}bad-annotation.json`;
+    const { loader } = fakeWeb({
+      [odd]: { $id: odd, name: 7, $defs: { [SEARCH]: { type: 'object', 'x-error': 42, 'x-hint': ['x'] } } },
+      [bad]: { $id: bad, $defs: { [SEARCH]: { properties: { a: { ucp_request: 'sometimes' } } } } },
+    });
+    const registry = new SchemaRegistry({ loader });
+    const validate = await registry.composeCapabilitySchema(SEARCH, LOCATION_SEARCH_SCHEMA_URL, ext(odd), 'search_response');
+    expect(validate({ ucp, locations: [] })).toEqual({ valid: true });
+    await expect(registry.composeCapabilitySchema(SEARCH, LOCATION_SEARCH_SCHEMA_URL, ext(bad), 'search_response')).rejects.toThrow(/ucp_request/);
+  });
+
   it('bounds how many third-party documents it will hold', () => {
     const registry = new SchemaRegistry({ maxDocuments: 1 });
     registry.addSchema(TYPES_URL, types);

@@ -47,10 +47,10 @@ describe('pinned release schemas', () => {
     expect(Object.keys(lookup?.$defs as object).sort()).toEqual(['lookup_location', 'lookup_request', 'lookup_response']);
   });
 
-  it('compile in Ajv strict mode (no unknown keywords, no untyped type-specific keywords)', () => {
+  it('compile in Ajv strict mode (no unknown keywords, no untyped type-specific keywords, well-formed x-hint/x-error)', () => {
     const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true });
     ajvFormats.default(ajv);
-    registerAnnotationKeywords(ajv);
+    registerAnnotationKeywords(ajv, { checkProjectKeywords: true });
     for (const [url, doc] of docs) ajv.addSchema(doc, url);
     for (const url of docs.keys()) expect(() => ajv.getSchema(url), url).not.toThrow();
   });
