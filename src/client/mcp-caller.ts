@@ -1,0 +1,195 @@
+/**
+ * MCP binding of the client: the official SDK `Client` over `StreamableHTTPClientTransport`,
+ * talking to `<endpoint>` (the business's JSON-RPC URL). Every `tools/call` carries
+ * `arguments.meta["ucp-agent"].profile` (R-G1) and the domain request in `arguments.location`
+ * (R-M2); the UCP payload comes back in `structuredContent`.
+ *
+ * HTTP goes through undici's fetch on the pinned endpoint agent (endpoint-agent.ts); redirects are
+ * never followed. Each HTTP request carries a fresh `Request-Id` for log correlation.
+ */
+import { randomUUID } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { fetch as undiciFetch } from 'undici';
+import { businessFailure, describeBusinessError } from './business-errors.js';
+import { isRecord, type CallerOptions, type Operation, type OperationCaller } from './caller.js';
+import type { EndpointAgent } from './endpoint-agent.js';
+import { DiscoveryError, ResponseValidationError, UcpClientError } from './errors.js';
+
+const TOOL: Readonly<Record<Operation, string>> = { search: 'search_locations', lookup: 'lookup_locations' };
+
+/** JSON-RPC code UCP uses for discovery and version failures (R-G5). */
+const UCP_DISCOVERY_ERROR = -32001;
+
+export class McpCaller implements OperationCaller {
+  readonly transport = 'mcp' as const;
+
+  private constructor(
+    readonly endpoint: string,
+    private readonly client: Client,
+    private readonly profileUrl: string,
+    private readonly options: CallerOptions,
+  ) {}
+
+  /** Connects (MCP `initialize`) so an unreachable or non-MCP endpoint shows up at discovery. */
+  static async connect(agent: EndpointAgent, profileUrl: string, options: CallerOptions & { clientVersion: string }): Promise<McpCaller> {
+    const endpoint = agent.url.href;
+    const client = new Client({ name: 'ucp-location', version: options.clientVersion }, { capabilities: {} });
+    const transport = new StreamableHTTPClientTransport(agent.url, {
+      fetch: pinnedFetch(agent, endpoint, options.userAgent),
+      redirectPolicy: 'same-origin',
+    });
+    try {
+      await client.connect(transport, { timeout: options.timeoutMs });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw toClientError(error, endpoint, 'initialize');
+    }
+    return new McpCaller(endpoint, client, profileUrl, options);
+  }
+
+  async call(operation: Operation, payload: unknown): Promise<unknown> {
+    let result: Awaited<ReturnType<Client['callTool']>>;
+    try {
+      result = await this.client.callTool(
+        { name: TOOL[operation], arguments: { meta: { 'ucp-agent': { profile: this.profileUrl } }, location: payload } },
+        undefined,
+        { timeout: this.options.timeoutMs },
+      );
+    } catch (error) {
+      throw toClientError(error, this.endpoint, TOOL[operation], operation);
+    }
+    if (result.isError === true) {
+      const text = Array.isArray(result.content) ? result.content.map((c) => (isRecord(c) && typeof c['text'] === 'string' ? c['text'] : '')).join(' ') : '';
+      throw businessFailure(describeBusinessError('mcp', `a tool error result for ${TOOL[operation]}`, text.trim(), undefined), {
+        transport: 'mcp',
+        data: result,
+      });
+    }
+    if (!isRecord(result.structuredContent)) {
+      throw new ResponseValidationError(
+        `The ${TOOL[operation]} result has no structuredContent object; UCP requires the payload there (R-M2).`,
+        operation,
+        [{ pointer: '', message: 'structuredContent is missing' }],
+      );
+    }
+    return result.structuredContent;
+  }
+
+  async close(): Promise<void> {
+    await this.client.close().catch(() => undefined);
+  }
+}
+
+/**
+ * undici fetch on the pinned agent, redirects surfaced (never followed), a Request-Id per
+ * request. Types: undici's Response is structurally the web Response the SDK expects.
+ */
+function pinnedFetch(agent: EndpointAgent, endpoint: string, userAgent: string): FetchLike {
+  return async (url, init) => {
+    const headers = new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]);
+    headers.set('request-id', randomUUID());
+    headers.set('user-agent', userAgent);
+    const response = await undiciFetch(url, {
+      ...(init as Record<string, unknown>),
+      headers: Object.fromEntries(headers.entries()),
+      dispatcher: agent.dispatcher,
+      redirect: 'manual',
+    } as Parameters<typeof undiciFetch>[1]);
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new DiscoveryError(
+        'redirect_refused',
+        'endpoint',
+        `The MCP endpoint ${endpoint} answered HTTP ${response.status} (a redirect to ${response.headers.get('location') ?? 'nowhere'}); endpoints must not redirect and redirects are never followed.`,
+        { url: endpoint },
+      );
+    }
+    return response as unknown as Response;
+  };
+}
+
+function toClientError(error: unknown, endpoint: string, what: string, operation?: Operation): UcpClientError {
+  if (error instanceof UcpClientError) return error;
+  if (error instanceof McpError) {
+    const data = error.data;
+    // The SDK reports its own request timeout as code -32001 too (its RequestTimeout), with data.timeout.
+    if (isRecord(data) && typeof data['timeout'] === 'number' && data['code'] === undefined) {
+      return new DiscoveryError('unreachable', 'endpoint', `The MCP endpoint ${endpoint} did not answer ${what} within ${data['timeout']} ms.`, { cause: error, url: endpoint });
+    }
+    const ucpCode = isRecord(data) && typeof data['code'] === 'string' ? data['code'] : undefined;
+    const content = isRecord(data) && typeof data['content'] === 'string' ? data['content'] : stripSdkPrefix(error.message);
+    const pointer = isRecord(data) && typeof data['pointer'] === 'string' ? data['pointer'] : undefined;
+    const retry = isRecord(data) && typeof data['retry_after'] === 'number' ? data['retry_after'] : undefined;
+    const kind = error.code === UCP_DISCOVERY_ERROR ? 'a discovery error' : `JSON-RPC error ${error.code}`;
+    return businessFailure(
+      describeBusinessError('mcp', `${kind} to ${what}`, content, ucpCode),
+      {
+        transport: 'mcp',
+        rpcCode: error.code,
+        data,
+        ...(ucpCode !== undefined ? { ucpCode } : {}),
+        ...(pointer !== undefined ? { pointer } : {}),
+        ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),
+      },
+      error,
+    );
+  }
+  if (error instanceof StreamableHTTPError) {
+    // A protocol error (401/403/429/503/500): the HTTP status is the primary signal (R-G7); the
+    // body is usually a JSON-RPC error worth quoting.
+    const body = parseRpcErrorBody(error.message);
+    const status = error.code ?? 0;
+    const retry = isRecord(body?.data) && typeof body.data['retry_after'] === 'number' ? body.data['retry_after'] : undefined;
+    if (status === 404 || status === 405 || status === 406 || status === 415) {
+      return new DiscoveryError('unreachable', 'endpoint', `${endpoint} does not behave as an MCP endpoint (HTTP ${status} to ${what}); check the business profile's mcp endpoint.`, {
+        cause: error,
+        url: endpoint,
+      });
+    }
+    return businessFailure(
+      describeBusinessError('mcp', `HTTP ${status} to ${what}`, body?.message ?? stripSdkPrefix(error.message), undefined),
+      {
+        transport: 'mcp',
+        httpStatus: status,
+        ...(body?.code !== undefined ? { rpcCode: body.code } : {}),
+        ...(body?.data !== undefined ? { data: body.data } : {}),
+        ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),
+      },
+      error,
+    );
+  }
+  const name = (error as { name?: unknown } | null)?.name;
+  if (typeof name === 'string' && name.includes('ZodError')) {
+    const message = `The MCP endpoint ${endpoint} answered ${what} with a malformed JSON-RPC message`;
+    if (operation !== undefined) return new ResponseValidationError(`${message}.`, operation, [{ pointer: '', message: String(error) }], { cause: error });
+    return new DiscoveryError('unreachable', 'endpoint', `${message}; is it an MCP endpoint?`, { cause: error, url: endpoint });
+  }
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const reason = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+  return new DiscoveryError('unreachable', 'endpoint', `Cannot reach the MCP endpoint ${endpoint} (${what}): ${reason}`, { cause: error, url: endpoint });
+}
+
+/** The SDK's StreamableHTTPError text is "Error POSTing to endpoint: <body>"; the body may be a JSON-RPC error. */
+function parseRpcErrorBody(message: string): { code?: number; message?: string; data?: Record<string, unknown> } | undefined {
+  const start = message.indexOf('{');
+  if (start < 0) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(message.slice(start));
+    const error = isRecord(parsed) ? parsed['error'] : undefined;
+    if (!isRecord(error)) return undefined;
+    return {
+      ...(typeof error['code'] === 'number' ? { code: error['code'] } : {}),
+      ...(typeof error['message'] === 'string' ? { message: error['message'] } : {}),
+      ...(isRecord(error['data']) ? { data: error['data'] } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function stripSdkPrefix(message: string): string {
+  return message.replace(/^MCP error -?\d+: /, '').replace(/^Streamable HTTP error: /, '');
+}

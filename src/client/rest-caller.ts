@@ -1,0 +1,132 @@
+/**
+ * REST binding of the client (draft rest.openapi.json): `POST <endpoint>/locations/search|lookup`
+ * with the bare request as the body, `UCP-Agent: profile="…"` (an RFC 8941 dictionary, serialised
+ * by a real Structured Fields serialiser) and a fresh `Request-Id` on every call (R-G1).
+ *
+ * 200 → the UCP payload. Any other status → a typed error built from the UCP `error_response`
+ * body the Business sends; 3xx is refused, never followed.
+ */
+import { randomUUID } from 'node:crypto';
+import { serializeDictionary } from 'structured-headers';
+import { request } from 'undici';
+import { businessFailure, describeBusinessError } from './business-errors.js';
+import { isRecord, type CallerOptions, type Operation, type OperationCaller } from './caller.js';
+import type { EndpointAgent } from './endpoint-agent.js';
+import { DiscoveryError, ResponseValidationError } from './errors.js';
+
+/** Largest response body read, bytes: a page of Locations is far below this. */
+const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+export class RestCaller implements OperationCaller {
+  readonly transport = 'rest' as const;
+  readonly endpoint: string;
+  readonly #agent: EndpointAgent;
+  readonly #agentHeader: string;
+  readonly #options: CallerOptions;
+
+  constructor(agent: EndpointAgent, profileUrl: string, options: CallerOptions) {
+    this.#agent = agent;
+    // WHATWG serialisation: no trailing slash is added to a path, and OpenAPI paths append to it.
+    this.endpoint = agent.url.href.replace(/\/+$/, '');
+    this.#agentHeader = serializeDictionary({ profile: profileUrl });
+    this.#options = options;
+  }
+
+  async call(operation: Operation, payload: unknown): Promise<unknown> {
+    const url = `${this.endpoint}/locations/${operation}`;
+    const requestId = randomUUID();
+    let response: Awaited<ReturnType<typeof request>>;
+    try {
+      response = await request(url, {
+        method: 'POST',
+        dispatcher: this.#agent.dispatcher,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'ucp-agent': this.#agentHeader,
+          'request-id': requestId,
+          'user-agent': this.#options.userAgent,
+        },
+        body: JSON.stringify(payload),
+        headersTimeout: this.#options.timeoutMs,
+        bodyTimeout: this.#options.timeoutMs,
+      });
+    } catch (error) {
+      const code = String((error as { code?: unknown }).code ?? '');
+      throw new DiscoveryError('unreachable', 'endpoint', `Cannot reach the REST endpoint ${url}: ${(error as Error).message}${code ? ` (${code})` : ''}`, {
+        cause: error,
+        url,
+      });
+    }
+    const { statusCode: status, headers, body } = response;
+    body.on('error', () => undefined);
+    if (status >= 300 && status < 400) {
+      body.destroy();
+      const location = headers['location'];
+      throw new DiscoveryError(
+        'redirect_refused',
+        'endpoint',
+        `The REST endpoint ${url} answered HTTP ${status} (a redirect to ${typeof location === 'string' ? location : 'nowhere'}); endpoints must not redirect and redirects are never followed.`,
+        { url },
+      );
+    }
+    const text = await readText(body, url);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      if (status !== 200) throw this.#failure(status, undefined, headers, operation, requestId);
+      throw new ResponseValidationError(`The REST endpoint ${url} answered 200 with a body that is not JSON (${(error as Error).message}).`, operation, [
+        { pointer: '', message: 'not JSON' },
+      ]);
+    }
+    if (status === 200) return json;
+    throw this.#failure(status, json, headers, operation, requestId);
+  }
+
+  #failure(status: number, body: unknown, headers: Record<string, string | string[] | undefined>, operation: Operation, requestId: string): Error {
+    const messages = isRecord(body) && Array.isArray(body['messages']) ? (body['messages'] as unknown[]) : [];
+    const first = messages.find(isRecord);
+    const ucpCode = first !== undefined && typeof first['code'] === 'string' ? first['code'] : undefined;
+    const content = first !== undefined && typeof first['content'] === 'string' ? first['content'] : undefined;
+    const path = first !== undefined && typeof first['path'] === 'string' ? first['path'] : undefined;
+    const retryHeader = headers['retry-after'];
+    const retry = typeof retryHeader === 'string' && /^\d+$/.test(retryHeader) ? Number(retryHeader) : undefined;
+    return businessFailure(
+      describeBusinessError('rest', `HTTP ${status} to ${operation} (Request-Id ${requestId})`, content, ucpCode),
+      {
+        transport: 'rest',
+        httpStatus: status,
+        messages,
+        ...(body !== undefined ? { data: body } : {}),
+        ...(ucpCode !== undefined ? { ucpCode } : {}),
+        ...(path !== undefined ? { pointer: path } : {}),
+        ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),
+      },
+    );
+  }
+
+  async close(): Promise<void> {
+    // The agent is owned by the client, which closes it.
+  }
+}
+
+async function readText(body: AsyncIterable<unknown> & { destroy(): unknown }, url: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      const buffer = chunk as Buffer;
+      size += buffer.length;
+      if (size > MAX_RESPONSE_BYTES) {
+        body.destroy();
+        throw new DiscoveryError('unreachable', 'endpoint', `The REST endpoint ${url} sent more than ${MAX_RESPONSE_BYTES} bytes; the response was abandoned.`, { url });
+      }
+      chunks.push(buffer);
+    }
+  } catch (error) {
+    if (error instanceof DiscoveryError) throw error;
+    throw new DiscoveryError('unreachable', 'endpoint', `Reading the response of ${url} failed: ${(error as Error).message}`, { cause: error, url });
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
