@@ -72,6 +72,7 @@ export interface ListeningUcp {
   http: UcpHttpServer;
   /** Where this process listens, e.g. `http://127.0.0.1:40123`. */
   url: string;
+  port: number;
   /** Public base URL written into the profile. */
   baseUrl: string;
   app: UcpApp;
@@ -91,7 +92,7 @@ export async function listenUcpHttp(parts: UcpAppParts, options: { host: string;
     return buildHttpApp(app, parts, baseUrl);
   });
   if (built === undefined) throw new Error('listen() did not build the app');
-  return { http, url: `http://${hostForUrl(options.host)}:${address.port}`, baseUrl: built.baseUrl, app: built.app };
+  return { http, url: `http://${hostForUrl(options.host)}:${address.port}`, port: address.port, baseUrl: built.baseUrl, app: built.app };
 }
 
 /**

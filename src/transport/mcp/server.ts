@@ -29,6 +29,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { UcpNegotiationError } from '../../errors.js';
 import type { Logger } from '../../logging.js';
 import { summarizeRequest } from '../../logging.js';
 import { executeOperation } from '../operations.js';
@@ -193,6 +194,11 @@ function requireProfileUrl(meta: unknown): string {
     throw invalidParams('arguments.meta["ucp-agent"].profile is required: the URL of your Platform profile.', '/meta/ucp-agent/profile', {
       code: 'invalid_request',
     });
+  }
+  // A profile URL that is present but unusable is the negotiation error `invalid_profile_url`
+  // (R-G5), as on REST, rather than a schema failure of its `format: uri`.
+  if (!URL.canParse(profile)) {
+    throw new UcpNegotiationError('invalid_profile_url', `The platform profile URL ${JSON.stringify(profile.slice(0, 200))} is not a valid absolute URL; expected https://host/path.`);
   }
   return profile;
 }

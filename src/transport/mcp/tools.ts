@@ -4,6 +4,8 @@
  * `outputSchema` = the UCP response. Built once per process; each request only looks them up.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { bundleSchema, ERROR_RESPONSE_SCHEMA_URL } from '../../protocol/schemas.js';
+import type { JsonSchema } from '../../protocol/schemas.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from '../../protocol/types.js';
 import type { LocationCapability } from '../business-profile.js';
 import type { Operation } from '../operations.js';
@@ -59,7 +61,7 @@ export function buildToolCatalog(advertised: readonly LocationCapability[], sche
     title: s.title,
     description: s.description,
     inputSchema: schemas[s.name].inputSchema as Tool['inputSchema'],
-    outputSchema: schemas[s.name].outputSchema as NonNullable<Tool['outputSchema']>,
+    outputSchema: acceptingErrorResponse(schemas[s.name].outputSchema) as NonNullable<Tool['outputSchema']>,
     // Read-only lookups over public data: safe to retry, no side effects.
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   }));
@@ -69,4 +71,45 @@ export function buildToolCatalog(advertised: readonly LocationCapability[], sche
     operationOf: (name) => byName.get(name),
     names: specs.map((s) => s.name),
   };
+}
+
+/**
+ * The tool's `outputSchema` widened to `anyOf: [response, error_response]`.
+ *
+ * `capabilities_incompatible` is a *successful* tool result whose `structuredContent` is an
+ * `error_response` (R-G5; SCHEMAS.md §3: clients should accept either shape). MCP clients check
+ * `structuredContent` against `outputSchema` — the official SDK's `callTool` throws on a mismatch —
+ * so a schema describing only the normal response would turn that business outcome into a client
+ * error. The response keeps its root keywords; the bundled definitions are merged (a name shared
+ * by both bundles must mean the same schema, which holds for bundles of the same pinned release).
+ */
+export function acceptingErrorResponse(output: Record<string, unknown>): Record<string, unknown> {
+  const { $schema, $defs, ...response } = output;
+  const error = errorResponseBundle();
+  const defs: Record<string, unknown> = { ...(($defs as Record<string, unknown> | undefined) ?? {}) };
+  for (const [name, def] of Object.entries(error.defs)) {
+    if (name in defs && JSON.stringify(defs[name]) !== JSON.stringify(def)) {
+      throw new Error(`Tool output schema: definition "${name}" differs between the response and error_response bundles`);
+    }
+    defs[name] = def;
+  }
+  delete response['type'];
+  return {
+    ...($schema === undefined ? {} : { $schema }),
+    type: 'object',
+    anyOf: [response, { $ref: error.ref }],
+    $defs: defs,
+  };
+}
+
+let errorBundle: { ref: string; defs: Readonly<Record<string, JsonSchema>> } | undefined;
+
+function errorResponseBundle(): { ref: string; defs: Readonly<Record<string, JsonSchema>> } {
+  if (errorBundle === undefined) {
+    const bundle = bundleSchema({ error: ERROR_RESPONSE_SCHEMA_URL }, { direction: 'response' });
+    const ref = bundle.refs['error'];
+    if (ref === undefined) throw new Error('error_response could not be bundled');
+    errorBundle = { ref, defs: bundle.defs };
+  }
+  return errorBundle;
 }

@@ -1,0 +1,108 @@
+/**
+ * `ucp-location serve`: the business server over HTTP (profile, MCP, REST) or MCP over stdio.
+ *
+ * Exit status: 0 after a graceful stop (SIGINT/SIGTERM, or the stdio client hanging up);
+ * 1 the data was rejected or the server failed; 2 usage error (bad option, config, port in use).
+ * Logs are JSON lines (pino) on stdout, or on stderr with --stdio (stdout carries the protocol).
+ */
+import type { Command } from 'commander';
+import { ConfigError, DataValidationError, StoreError } from '../../errors.js';
+import { createLogger, LOG_LEVELS } from '../../logging.js';
+import type { LogLevel } from '../../logging.js';
+import { DEFAULT_CONFIG, DEFAULT_HOST, DEFAULT_PORT, loadConfigFile, startServer, startStdioServer } from '../../server.js';
+import type { ServerConfig } from '../../server.js';
+
+const EXIT_OK = 0;
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+
+interface ServeOptions {
+  host: string;
+  port: string;
+  baseUrl?: string;
+  db?: string;
+  data?: string[];
+  config?: string;
+  allowLoopbackProfiles?: boolean;
+  stdio?: boolean;
+  logLevel?: string;
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('Run the business server: /.well-known/ucp, MCP at /ucp/mcp, REST at /ucp/locations/{search,lookup}')
+    .option('--host <address>', 'address to listen on', DEFAULT_HOST)
+    .option('--port <number>', 'port to listen on (0 = any free port)', String(DEFAULT_PORT))
+    .option('--base-url <url>', 'public origin written into the profile (default http://<host>:<port>)')
+    .option('--db <file>', 'SQLite store made with `ucp-location data import` (opened read-only)')
+    .option('--data <files...>', 'data files (NDJSON, GeoJSON, CSV) imported into a temporary store at start')
+    .option('--config <file>', 'JSON configuration file (see docs/configuration.md)')
+    .option('--allow-loopback-profiles', 'accept http://127.0.0.1 platform profiles (local development; needs a loopback --host)')
+    .option('--stdio', 'serve MCP over stdin/stdout instead of HTTP (logs go to stderr)')
+    .option('--log-level <level>', `override the configured log level (${LOG_LEVELS.join(', ')})`)
+    .action(async (options: ServeOptions) => {
+      process.exitCode = await serve(options);
+    });
+}
+
+async function serve(options: ServeOptions): Promise<number> {
+  const errorStream = process.stderr;
+  try {
+    const port = Number(options.port);
+    if (!/^\d+$/.test(options.port) || port > 65_535) throw new ConfigError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(options.port)}`);
+    let config: ServerConfig | undefined = options.config === undefined ? undefined : await loadConfigFile(options.config);
+    if (options.logLevel !== undefined) {
+      if (!LOG_LEVELS.includes(options.logLevel as LogLevel)) {
+        throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(options.logLevel)}`);
+      }
+      config = { ...(config ?? DEFAULT_CONFIG), logLevel: options.logLevel as LogLevel };
+    }
+    const common = {
+      ...(config === undefined ? {} : { config }),
+      ...(options.db === undefined ? {} : { db: options.db }),
+      ...(options.data === undefined ? {} : { data: options.data }),
+      allowLoopbackProfiles: options.allowLoopbackProfiles === true,
+    };
+    const logger = createLogger({ level: config?.logLevel ?? 'info', destination: options.stdio === true ? 'stderr' : 'stdout' });
+
+    if (options.stdio === true) {
+      const session = await startStdioServer({ ...common, logger, ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }) });
+      const stop = (): void => void session.close();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      await session.closed;
+      await session.close();
+      return EXIT_OK;
+    }
+
+    const server = await startServer({
+      ...common,
+      logger,
+      host: options.host,
+      port,
+      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+    });
+    await new Promise<void>((resolve) => {
+      const stop = (signal: NodeJS.Signals): void => {
+        logger.info({ signal }, 'shutting down: finishing in-flight requests');
+        // A second signal means "now": skip the grace period.
+        process.once(signal, () => process.exit(EXIT_FAILED));
+        void server.close().then(resolve);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      errorStream.write(`ucp-location serve: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof DataValidationError || error instanceof StoreError) {
+      errorStream.write(`ucp-location serve: ${error.message}\n`);
+      return EXIT_FAILED;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,270 @@
+/**
+ * `ucp-location/server`: run the business server — `/.well-known/ucp`, MCP (Streamable HTTP at
+ * `/ucp/mcp`, or stdio) and REST (`/ucp/locations/*`) — over a Location store.
+ *
+ * ```ts
+ * import { startServer } from 'ucp-location/server';
+ * const server = await startServer({ port: 8080, db: 'locations.db', config: 'ucp-location.json' });
+ * process.once('SIGTERM', () => void server.close());
+ * ```
+ *
+ * Data source, in order: `store` (yours, not closed by us) → `db` (an SQLite file made with
+ * `ucp-location data import`) → `data` (files imported into a temporary store at start) → the
+ * bundled demo dataset.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_CONFIG, loadConfigFile } from './config.js';
+import type { ServerConfig } from './config.js';
+import { importFiles } from './data/import.js';
+import { mcpToolSchemas, validateLookupRequest, validateSearchRequest, validateToolArguments } from './domain/request-validation.js';
+import { ConfigError } from './errors.js';
+import { createLogger } from './logging.js';
+import type { Logger } from './logging.js';
+import { PlatformProfileResolver } from './protocol/profile-resolver.js';
+import type { RateLimitBackend } from './protocol/rate-limit.js';
+import type { Resolver } from './protocol/safe-fetch.js';
+import { LocationService } from './service.js';
+import { SqliteLocationStore } from './store/sqlite/index.js';
+import type { LocationStore } from './store/store.js';
+import { buildUcpApp, listenUcpHttp, normaliseBaseUrl } from './transport/app.js';
+import type { UcpAppParts } from './transport/app.js';
+import { isLoopbackHost } from './transport/http.js';
+import { serveStdio } from './transport/mcp/stdio.js';
+import type { LocationOperations, RequestValidators } from './transport/operations.js';
+import { BudgetLimiter, UNLIMITED } from './transport/rate-limits.js';
+
+export type { ServerConfig } from './config.js';
+export { DEFAULT_CONFIG, loadConfigFile, parseConfig } from './config.js';
+export type { Logger, LogLevel } from './logging.js';
+export type { LocationOperations } from './transport/operations.js';
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 8080;
+
+/** The demo dataset shipped with the package (same relative path from src/ and dist/). */
+export const DEMO_DATASET = fileURLToPath(new URL('../data/demo.ndjson', import.meta.url));
+
+export interface ServerOptions {
+  /** Configuration object, or the path of a JSON configuration file. Default: all defaults. */
+  config?: ServerConfig | string;
+  /** A store you own (not closed by the server). */
+  store?: LocationStore;
+  /** SQLite store file, opened read-only. */
+  db?: string;
+  /** Data files (NDJSON, GeoJSON, CSV) imported into a temporary store at start. */
+  data?: readonly string[];
+  /**
+   * Accept Platform profiles on loopback addresses over plain http (local development and tests
+   * only). Refused unless the server itself listens on loopback (R-N4).
+   */
+  allowLoopbackProfiles?: boolean;
+  /** Default: pino at the configured level, on stdout (stderr for stdio). */
+  logger?: Logger;
+  /** DNS resolver for Platform profile fetches (split-horizon DNS, tests). */
+  resolveHost?: Resolver;
+  /** CA certificate(s), PEM, trusted for Platform profile fetches instead of the system roots. */
+  profileCa?: string | Buffer | readonly (string | Buffer)[];
+  /** Where rate-limit counters live; default in memory. A shared backend lets a fleet share budgets. */
+  rateLimitBackend?: RateLimitBackend;
+}
+
+export interface StartServerOptions extends ServerOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 8080; 0 picks a free port. */
+  port?: number;
+  /** Public origin written into the profile; default `http://<host>:<port>`. */
+  baseUrl?: string;
+  /** How long in-flight requests may run on close, ms. Default 10 000. */
+  shutdownGraceMs?: number;
+}
+
+export interface RunningServer {
+  /** Where the server listens, e.g. `http://127.0.0.1:8080`. */
+  readonly url: string;
+  /** The public base URL advertised in `/.well-known/ucp`. */
+  readonly baseUrl: string;
+  readonly port: number;
+  /** Graceful stop: no new connections, in-flight requests finish, then the store is closed. */
+  close(): Promise<void>;
+}
+
+export interface StdioServerOptions extends ServerOptions {
+  /** Base URL for the business profile used in negotiation; default `http://localhost`. */
+  baseUrl?: string;
+  /** Default process.stdin / process.stdout. */
+  stdin?: Readable;
+  stdout?: Writable;
+}
+
+export interface StdioServer {
+  /** Resolves when the client closes the session. */
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP server. Throws ConfigError for bad options (message says what to change). */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? DEFAULT_HOST;
+  const port = options.port ?? DEFAULT_PORT;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new ConfigError(`--port must be an integer from 0 to 65535, got ${port}`);
+  if (options.allowLoopbackProfiles === true && !isLoopbackHost(host)) {
+    throw new ConfigError(
+      `--allow-loopback-profiles is only honoured when the server listens on a loopback address (127.0.0.1, ::1, localhost); it listens on ${host}. Remove the flag, or listen on 127.0.0.1.`,
+    );
+  }
+  const baseUrl = options.baseUrl === undefined ? undefined : normaliseBaseUrl(options.baseUrl);
+  const config = await resolveConfig(options.config);
+  const logger = options.logger ?? createLogger({ level: config.logLevel, destination: 'stdout' });
+  const runtime = await openRuntime(options, config, logger);
+  try {
+    const listening = await listenUcpHttp(runtime.parts, { host, port, ...(baseUrl === undefined ? {} : { baseUrl }) });
+    logger.info(
+      { url: listening.url, baseUrl: listening.baseUrl, capabilities: config.capabilities, data: runtime.source },
+      `UCP Location business server listening on ${listening.url} (profile at ${listening.baseUrl}/.well-known/ucp)`,
+    );
+    let closing: Promise<void> | undefined;
+    return {
+      url: listening.url,
+      baseUrl: listening.baseUrl,
+      port: listening.port,
+      close: () =>
+        (closing ??= (async () => {
+          await listening.http.close(options.shutdownGraceMs ?? 10_000);
+          await runtime.close();
+          logger.info('UCP Location business server stopped');
+          logger.flush?.();
+        })()),
+    };
+  } catch (err) {
+    await runtime.close();
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new ConfigError(`Port ${port} on ${host} is already in use; choose another with --port (0 picks a free one).`, { cause: err });
+    }
+    if ((err as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL') {
+      throw new ConfigError(`Cannot listen on ${host}: no such local address; use --host 127.0.0.1 or 0.0.0.0.`, { cause: err });
+    }
+    throw err;
+  }
+}
+
+/** Serves MCP over stdio (one session); logs go to stderr. */
+export async function startStdioServer(options: StdioServerOptions = {}): Promise<StdioServer> {
+  const config = await resolveConfig(options.config);
+  const logger = options.logger ?? createLogger({ level: config.logLevel, destination: 'stderr' });
+  const runtime = await openRuntime(options, config, logger);
+  const app = buildUcpApp(runtime.parts, normaliseBaseUrl(options.baseUrl ?? 'http://localhost'));
+  const session = await serveStdio(app.mcp, {
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+    ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
+  });
+  logger.info({ capabilities: config.capabilities, data: runtime.source }, 'UCP Location MCP server on stdio');
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      await session.close();
+      await runtime.close();
+    })());
+  void session.closed.then(() => runtime.close());
+  return { closed: session.closed, close };
+}
+
+async function resolveConfig(config: ServerConfig | string | undefined): Promise<ServerConfig> {
+  if (config === undefined) return DEFAULT_CONFIG;
+  return typeof config === 'string' ? loadConfigFile(config) : config;
+}
+
+interface Runtime {
+  parts: UcpAppParts;
+  /** For the start-up log line: where the data came from. */
+  source: string;
+  close(): Promise<void>;
+}
+
+const VALIDATORS: RequestValidators = {
+  search: validateSearchRequest,
+  lookup: validateLookupRequest,
+  toolArguments: (tool, args) => validateToolArguments(tool, args),
+};
+
+async function openRuntime(options: ServerOptions, config: ServerConfig, logger: Logger): Promise<Runtime> {
+  const data = await openStore(options, logger);
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    if (data.owned) await data.store.close();
+  };
+  try {
+    let cursorSecret = config.cursorSecret;
+    if (cursorSecret === undefined) {
+      cursorSecret = randomBytes(32).toString('hex');
+      logger.info('cursorSecret is not configured: pagination cursors are signed with a per-process key (they stop working after a restart, and across instances)');
+    }
+    const service: LocationOperations = new LocationService(data.store, { limits: config.limits, cursorSecret });
+    const profileSource = new PlatformProfileResolver({
+      allowLoopback: options.allowLoopbackProfiles === true,
+      trusted: config.trustedPlatforms,
+      fetcherOptions: {
+        totalTimeoutMs: config.profileFetch.timeoutMs,
+        maxBodyBytes: config.profileFetch.maxBytes,
+        cacheEntries: config.profileFetch.cacheEntries,
+        onBackgroundError: (error, url) => logger.warn({ reason: error.reason, url }, 'background refresh of a platform profile failed'),
+        ...(options.resolveHost === undefined ? {} : { resolve: options.resolveHost }),
+        ...(options.profileCa === undefined ? {} : { ca: options.profileCa }),
+        ...(options.rateLimitBackend === undefined ? {} : { rateLimitBackend: options.rateLimitBackend }),
+      },
+    });
+    const limiter = config.rateLimits.enabled
+      ? new BudgetLimiter(config.rateLimits, options.rateLimitBackend === undefined ? {} : { backend: options.rateLimitBackend })
+      : UNLIMITED;
+    const parts: UcpAppParts = {
+      service,
+      validate: VALIDATORS,
+      toolSchemas: mcpToolSchemas(),
+      profileSource,
+      limiter,
+      config,
+      logger,
+      serverInfo: { name: 'ucp-location', version: packageVersion() },
+    };
+    return { parts, source: data.description, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+async function openStore(options: ServerOptions, logger: Logger): Promise<{ store: LocationStore; owned: boolean; description: string }> {
+  const sources = [options.store !== undefined, options.db !== undefined, options.data !== undefined && options.data.length > 0].filter(Boolean);
+  if (sources.length > 1) throw new ConfigError('Give one data source: a store, --db <file> or --data <file...>, not several.');
+  if (options.store !== undefined) return { store: options.store, owned: false, description: `${options.store.kind} store` };
+  if (options.db !== undefined) {
+    if (!existsSync(options.db)) {
+      throw new ConfigError(`The store file ${options.db} does not exist. Create it with: ucp-location data import --db ${options.db} <file.ndjson>`);
+    }
+    return { store: await SqliteLocationStore.open(options.db, { readonly: true }), owned: true, description: options.db };
+  }
+  const files = options.data !== undefined && options.data.length > 0 ? options.data : [DEMO_DATASET];
+  if (files === options.data) logger.info({ files }, 'importing data files into a temporary store');
+  else if (!existsSync(DEMO_DATASET)) throw new ConfigError(`No data source given and the demo dataset is missing at ${DEMO_DATASET}; pass --db or --data.`);
+  const store = await SqliteLocationStore.open(':memory:');
+  try {
+    const report = await importFiles(store, files);
+    logger.info({ locations: report.locations, public: report.publicLocations }, 'data imported');
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return { store, owned: true, description: files === options.data ? files.join(', ') : 'demo dataset' };
+}
+
+let version: string | undefined;
+
+function packageVersion(): string {
+  version ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return version;
+}

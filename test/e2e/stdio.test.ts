@@ -1,0 +1,127 @@
+/**
+ * `ucp-location serve --stdio`, spawned as a real child process (the CLI run through tsx), driven by
+ * the official MCP SDK `StdioClientTransport` and by raw JSON-RPC lines. Its answers must equal
+ * those of the HTTP server over the same store.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logging.js';
+import { startServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/server.js';
+import { SEARCH_CAPABILITY } from '../../src/protocol/types.js';
+import { openBinding } from './support/bindings.js';
+import { startPlatforms } from './support/platform.js';
+import type { Platforms } from './support/platform.js';
+import { buildStoreFile } from './support/store.js';
+import type { StoreFile } from './support/store.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const CONFIG = { cursorSecret: 'stdio-e2e-cursor-secret-0123456789abcdef0123', logLevel: 'warn' };
+
+let storeFile: StoreFile;
+let platforms: Platforms;
+let http: RunningServer;
+let configDir: string;
+let configFile: string;
+
+function serveArgs(): string[] {
+  return ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--stdio', '--db', storeFile.path, '--config', configFile, '--allow-loopback-profiles'];
+}
+
+beforeAll(async () => {
+  storeFile = await buildStoreFile();
+  platforms = await startPlatforms();
+  configDir = mkdtempSync(join(tmpdir(), 'ucp-stdio-'));
+  configFile = join(configDir, 'ucp-location.json');
+  writeFileSync(configFile, JSON.stringify(CONFIG));
+  http = await startServer({
+    port: 0,
+    db: storeFile.path,
+    allowLoopbackProfiles: true,
+    config: configFile,
+    logger: createLogger({ level: 'silent' }),
+  });
+});
+
+afterAll(async () => {
+  await http?.close();
+  await platforms?.close();
+  storeFile?.dispose();
+  if (configDir !== undefined) rmSync(configDir, { recursive: true, force: true });
+});
+
+describe('serve --stdio with the MCP SDK client', () => {
+  it('lists the tools and answers search exactly like the HTTP server', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: serveArgs(), cwd: REPO, stderr: 'pipe' });
+    const client = new Client({ name: 'stdio-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const tools = await client.listTools();
+      expect(tools.tools.map((t) => t.name)).toEqual(['search_locations', 'lookup_locations']);
+      const request = { query: 'grocery store', pagination: { limit: 2 } };
+      const result = await client.callTool({
+        name: 'search_locations',
+        arguments: { meta: { 'ucp-agent': { profile: platforms.good } }, location: request },
+      });
+      const payload = result.structuredContent as { ucp: unknown };
+      expect(payload.ucp).toEqual({ version: '2026-08-25', capabilities: { [SEARCH_CAPABILITY]: [{ version: '2026-08-25' }] } });
+      const rest = await openBinding('rest', http.url);
+      const viaHttp = await rest.call('search', request, platforms.good);
+      expect(viaHttp).toEqual({ ok: true, payload });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('serve --stdio with raw JSON-RPC lines (R-M1)', () => {
+  it('answers an unparsable line with -32700 and keeps serving the next one', async () => {
+    const child = spawn(process.execPath, serveArgs(), { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    let buffer = '';
+    const nextLine = (): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const check = (): void => {
+          const line = lines.shift();
+          if (line !== undefined) resolve(line);
+          else setTimeout(check, 20);
+        };
+        child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+        check();
+      });
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      let newline = buffer.indexOf('\n');
+      while (newline >= 0) {
+        lines.push(buffer.slice(0, newline));
+        buffer = buffer.slice(newline + 1);
+        newline = buffer.indexOf('\n');
+      }
+    });
+    try {
+      child.stdin.write('this is not json\n');
+      expect(JSON.parse(await nextLine())).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+      child.stdin.write(
+        `${JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'lookup_locations', arguments: { meta: { 'ucp-agent': { profile: platforms.good } }, location: { ids: ['loc_downtown'] } } },
+        })}\n`,
+      );
+      const answer = JSON.parse(await nextLine()) as { id: number; result: { structuredContent: { locations: { id: string }[] } } };
+      expect(answer.id).toBe(2);
+      expect(answer.result.structuredContent.locations.map((l) => l.id)).toEqual(['loc_downtown']);
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.stdin.end(); // the client hanging up ends the session
+      expect(await exited).toBe(0);
+    }
+  });
+});
