@@ -105,6 +105,7 @@ export class CsvParser {
           if (c === '"') {
             this.#field += '"';
             this.#state = State.Quoted;
+            this.#crInQuoted = false;
           } else if (c === ',') {
             this.#fields.push(this.#field);
             this.#field = '';
@@ -146,7 +147,7 @@ export class CsvParser {
   #countBreaks(part: string): void {
     for (let k = 0; k < part.length; k++) {
       const ch = part[k];
-      // CRLF is one break even when a chunk or a doubled quote splits the pair.
+      // CRLF is one break even when a chunk boundary splits the pair.
       if (ch === '\n' && !this.#crInQuoted) this.#line++;
       else if (ch === '\r') this.#line++;
       this.#crInQuoted = ch === '\r';

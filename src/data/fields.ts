@@ -56,8 +56,10 @@ function editDistance(a: string, b: string): number {
 export function unknownFieldMessage(key: string, known: readonly string[]): string {
   let best: string | undefined;
   let bestDistance = Infinity;
+  const lower = key.toLowerCase();
   for (const k of known) {
-    const d = editDistance(key.toLowerCase(), k);
+    // Abbreviations ("lat", "tz"…) are far in edit distance but obvious as prefixes.
+    const d = lower.length >= 3 && (k.startsWith(lower) || lower.startsWith(k)) ? 1 : editDistance(lower, k);
     if (d < bestDistance) {
       best = k;
       bestDistance = d;

@@ -101,6 +101,17 @@ async function* validRecords(
   report(dataset.finish());
 }
 
+/**
+ * Streams the valid records of the files (after the same checks as an import). The stream ends
+ * by throwing DataValidationError when any problem was found, so a consumer must not act on
+ * what it received until the stream has finished.
+ */
+export async function* readRecords(files: readonly string[], options: Pick<ImportOptions, 'format'> = {}): AsyncGenerator<LocationRecord> {
+  const issues = new IssueCollector();
+  yield* validRecords(await plan(files, options.format), issues, [], () => undefined);
+  issues.throwIfAny();
+}
+
 /** Validates the files without writing anything. Data problems are returned, not thrown. */
 export async function validateFiles(files: readonly string[], options: ImportOptions = {}): Promise<ValidationReport> {
   const plans = await plan(files, options.format);
