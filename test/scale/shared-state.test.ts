@@ -1,0 +1,165 @@
+/**
+ * Redis-shared state against a real redis-server started for this file: the Lua counters give
+ * the same decisions as the in-memory arithmetic, several instances share one budget, the
+ * profile cache is shared, and an outage falls back to per-instance state (logged once) and
+ * recovers by itself.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryRateLimitBackend, RateLimiter, type RateRule } from '../../src/protocol/rate-limit.js';
+import { connectSharedState, RedisLink, type SharedState } from '../../src/shared-state/index.js';
+import { ThrowawayRedis } from './support/redis.js';
+
+let redis: ThrowawayRedis;
+
+beforeAll(async () => {
+  redis = await ThrowawayRedis.start();
+});
+
+afterAll(async () => {
+  await redis.stop();
+});
+
+function recordingLogger() {
+  const lines: string[] = [];
+  return { lines, info: (_o: object, m: string) => void lines.push(`info: ${m}`), warn: (_o: object, m: string) => void lines.push(`warn: ${m}`) };
+}
+
+async function until(cond: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('RedisRateLimitBackend', () => {
+  let shared: SharedState;
+  beforeAll(async () => {
+    shared = await connectSharedState(redis.url, { keyPrefix: 'parity:' });
+  });
+  afterAll(async () => {
+    await shared.close();
+  });
+
+  const rules = fc.oneof(
+    fc.record({ kind: fc.constant('sliding-window' as const), limit: fc.integer({ min: 1, max: 20 }), windowMs: fc.integer({ min: 10, max: 5000 }) }),
+    fc.record({
+      kind: fc.constant('token-bucket' as const),
+      capacity: fc.integer({ min: 1, max: 20 }),
+      refillPerSecond: fc.oneof(fc.constant(0), fc.double({ min: 0.1, max: 50, noNaN: true })),
+    }),
+  );
+  const steps = fc.array(fc.record({ dt: fc.integer({ min: -50, max: 3000 }), cost: fc.integer({ min: 1, max: 3 }) }), { minLength: 1, maxLength: 40 });
+
+  it('gives exactly the decisions of the in-memory arithmetic, step by step (R-P2, same rules fleet-wide)', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(rules, steps, fc.integer({ min: 1_700_000_000_000, max: 1_800_000_000_000 }), async (rule: RateRule, seq, start) => {
+        const memory = new MemoryRateLimitBackend();
+        const key = `k${run++}`;
+        let now = start;
+        for (const { dt, cost } of seq) {
+          now += dt;
+          const expected = await memory.consume(key, rule, now, cost);
+          const actual = await shared.rateLimitBackend.consume(key, rule, now, cost);
+          expect(actual).toEqual(expected);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('shares one budget between instances: a limit trips across two of them', async () => {
+    const other = await connectSharedState(redis.url, { keyPrefix: 'parity:' });
+    try {
+      const rule: RateRule = { kind: 'sliding-window', limit: 5, windowMs: 60_000 };
+      const a = new RateLimiter({ rule, backend: shared.rateLimitBackend, keyPrefix: 'ip:' });
+      const b = new RateLimiter({ rule, backend: other.rateLimitBackend, keyPrefix: 'ip:' });
+      const allowed: boolean[] = [];
+      for (let i = 0; i < 8; i++) allowed.push((await (i % 2 === 0 ? a : b).consume('203.0.113.7')).allowed);
+      expect(allowed.filter(Boolean).length).toBe(5);
+      expect(allowed.slice(5)).toEqual([false, false, false]);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('RedisCacheBackend', () => {
+  it('shares cached profiles between instances, expiring with the entry, and keeps object identity for repeated reads', async () => {
+    const a = await connectSharedState(redis.url, { keyPrefix: 'cache:' });
+    const b = await connectSharedState(redis.url, { keyPrefix: 'cache:' });
+    try {
+      const doc = { body: { ucp: { version: '2026-08-25' } }, etag: '"v1"', storedAt: 1000, expiresAt: 61_000, staleUntil: 3_601_000 };
+      await a.cache.set('https://platform.example/profile', doc);
+      const seen = await b.cache.get('https://platform.example/profile');
+      expect(seen).toEqual(doc);
+      expect(await b.cache.get('https://platform.example/profile')).toBe(seen);
+      const ttl = await a.link.redis.pttl((a.cache as unknown as { redisKey(k: string): string }).redisKey('https://platform.example/profile'));
+      expect(ttl).toBeGreaterThan(3_500_000);
+      expect(ttl).toBeLessThanOrEqual(3_600_000);
+      await b.cache.delete('https://platform.example/profile');
+      expect(await a.cache.get('https://platform.example/profile')).toBeUndefined();
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+describe('Redis outage', () => {
+  it('falls back to per-instance limits while Redis is down, logs it once, and shares again after it returns', async () => {
+    const log = recordingLogger();
+    const s = await connectSharedState(redis.url, { keyPrefix: 'outage:', logger: log });
+    try {
+      const rule: RateRule = { kind: 'sliding-window', limit: 3, windowMs: 60_000 };
+      const now = Date.now();
+      // Two shared admissions recorded in Redis.
+      for (let i = 0; i < 2; i++) expect((await s.rateLimitBackend.consume('p', rule, now, 1)).allowed).toBe(true);
+
+      await redis.stop();
+      await until(() => !s.link.usable, 'the link to notice the outage');
+      // Local counting starts from zero (the Redis counts are unreachable): 3 admitted, then refused.
+      const local: boolean[] = [];
+      for (let i = 0; i < 5; i++) {
+        const started = Date.now();
+        local.push((await s.rateLimitBackend.consume('p', rule, now, 1)).allowed);
+        expect(Date.now() - started).toBeLessThan(1000); // never waits on a dead Redis for long
+      }
+      expect(local).toEqual([true, true, true, false, false]);
+      expect(await s.cache.get('https://nowhere.example/p')).toBeUndefined();
+      expect(log.lines.filter((l) => l.startsWith('warn'))).toHaveLength(1);
+
+      await redis.start();
+      await until(() => s.link.usable, 'the link to reconnect', 15_000);
+      // Shared again: a fresh Redis has no counts for the key, so the next 3 are admitted.
+      const back: boolean[] = [];
+      for (let i = 0; i < 4; i++) back.push((await s.rateLimitBackend.consume('p', rule, now, 1)).allowed);
+      expect(back).toEqual([true, true, true, false]);
+      expect(log.lines.filter((l) => l.startsWith('info'))).toEqual(['info: Redis reachable again; shared rate limits and profile cache resumed']);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('starts on local state when Redis is unreachable at start, then switches over (URL errors are ConfigErrors)', async () => {
+    expect(() => new RedisLink('http://127.0.0.1:6379')).toThrow(/redis:\/\/ or rediss:\/\//);
+    const log = recordingLogger();
+    await redis.stop();
+    const s = await connectSharedState(redis.url, { keyPrefix: 'late:', logger: log });
+    try {
+      expect(s.link.usable).toBe(false);
+      const rule: RateRule = { kind: 'token-bucket', capacity: 1, refillPerSecond: 0 };
+      expect((await s.rateLimitBackend.consume('g', rule, 0, 1)).allowed).toBe(true);
+      expect((await s.rateLimitBackend.consume('g', rule, 0, 1)).allowed).toBe(false);
+      await redis.start();
+      await until(() => s.link.usable, 'the link to connect', 15_000);
+      expect((await s.rateLimitBackend.consume('g', rule, 0, 1)).allowed).toBe(true);
+    } finally {
+      await s.close();
+      await redis.start();
+    }
+  });
+});
