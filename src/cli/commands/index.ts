@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerDataCommands } from './data.js';
+import { registerMigrateCommand } from './migrate.js';
 import { registerPlatformCommands } from './platform.js';
 import { registerServeCommand } from './serve.js';
 
@@ -7,4 +8,4 @@ import { registerServeCommand } from './serve.js';
 export type RegisterCommand = (program: Command) => void;
 
 // Each verb module is owned separately; add new verbs here.
-export const COMMANDS: RegisterCommand[] = [registerDataCommands, registerServeCommand, registerPlatformCommands];
+export const COMMANDS: RegisterCommand[] = [registerDataCommands, registerServeCommand, registerPlatformCommands, registerMigrateCommand];
