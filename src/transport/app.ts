@@ -8,7 +8,7 @@ import { ConfigError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import { buildBusinessProfile, MCP_PATH } from './business-profile.js';
 import { UcpHttpServer } from './http.js';
-import type { HttpApp } from './http.js';
+import type { HttpApp, ReadinessProbe } from './http.js';
 import { McpHttpEndpoint } from './mcp/http.js';
 import type { McpApp } from './mcp/server.js';
 import { buildToolCatalog } from './mcp/tools.js';
@@ -30,6 +30,8 @@ export interface UcpAppParts {
   config: ServerConfig;
   logger: Logger;
   serverInfo: { name: string; version: string };
+  /** Behind `/readyz` (store reachable and migrated); default: ready once listening. */
+  readiness?: ReadinessProbe;
 }
 
 export interface UcpApp {
@@ -65,6 +67,7 @@ export function buildHttpApp(app: UcpApp, parts: UcpAppParts, baseUrl: string): 
     cors: parts.config.cors,
     baseUrl,
     capabilities: parts.config.capabilities,
+    ...(parts.readiness === undefined ? {} : { readiness: parts.readiness }),
   };
 }
 

@@ -24,14 +24,13 @@ let ucp: ListeningUcp;
 let service: ScriptedService;
 let profileUrl: string;
 
-beforeAll(async () => {
-  platform = await startTestServer();
-  platform.route('/profile.json', json(platformProfile(), { 'cache-control': 'public, max-age=300' }));
-  profileUrl = `${platform.origin('127.0.0.1')}/profile.json`;
-  service = new ScriptedService();
-  const config = parseConfig({ rateLimits: { perIp: { limit: 1000, windowSeconds: 60 }, perProfile: { limit: 1000, windowSeconds: 60 } } });
-  const parts: UcpAppParts = {
-    service,
+function parts(svc: ScriptedService, configInput: Record<string, unknown> = {}): UcpAppParts {
+  const config = parseConfig({
+    rateLimits: { perIp: { limit: 1000, windowSeconds: 60 }, perProfile: { limit: 1000, windowSeconds: 60 } },
+    ...configInput,
+  });
+  return {
+    service: svc,
     validate: fakeValidators,
     toolSchemas: fakeToolSchemas,
     profileSource: new PlatformProfileResolver({ allowLoopback: true }),
@@ -40,7 +39,14 @@ beforeAll(async () => {
     logger: createLogger({ level: 'silent' }),
     serverInfo: { name: 'ucp-location', version: '0.0.0-test' },
   };
-  ucp = await listenUcpHttp(parts, { host: '127.0.0.1', port: 0 });
+}
+
+beforeAll(async () => {
+  platform = await startTestServer();
+  platform.route('/profile.json', json(platformProfile(), { 'cache-control': 'public, max-age=300' }));
+  profileUrl = `${platform.origin('127.0.0.1')}/profile.json`;
+  service = new ScriptedService();
+  ucp = await listenUcpHttp(parts(service), { host: '127.0.0.1', port: 0 });
 });
 
 afterAll(async () => {
@@ -228,5 +234,54 @@ describe('Host/Origin guard for a loopback deployment (DNS rebinding)', () => {
     expect(mcp.json).toMatchObject({ error: { code: -32000 } });
     const port = new URL(ucp.url).port;
     expect((await rawRequest(`${ucp.url}/.well-known/ucp`, { headers: { host: `localhost:${port}` } })).status).toBe(200);
+  });
+});
+
+describe('CORS (off by default)', () => {
+  it('sends no CORS headers unless origins are configured', async () => {
+    const res = await rawRequest(`${ucp.url}/.well-known/ucp`, { headers: { origin: ucp.url } });
+    expect(res.status).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('answers preflights and echoes an allowed origin when configured', async () => {
+    const app = 'https://app.platform.example';
+    const cors = await listenUcpHttp(parts(new ScriptedService(), { cors: { origins: [app] } }), { host: '127.0.0.1', port: 0 });
+    try {
+      const preflight = await rawRequest(`${cors.url}/ucp/locations/search`, {
+        method: 'OPTIONS',
+        headers: { origin: app, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, ucp-agent' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers['access-control-allow-origin']).toBe(app);
+      expect(String(preflight.headers['access-control-allow-headers'])).toContain('UCP-Agent');
+      const other = await rawRequest(`${cors.url}/.well-known/ucp`, { headers: { origin: 'https://other.example' } });
+      expect(other.status).toBe(403); // loopback deployment: unknown origins are refused outright
+      const allowed = await rawRequest(`${cors.url}/.well-known/ucp`, { headers: { origin: app } });
+      expect(allowed.headers['access-control-allow-origin']).toBe(app);
+      expect(allowed.headers['access-control-expose-headers']).toContain('Request-Id');
+    } finally {
+      await cors.http.close();
+    }
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('stops accepting connections, lets in-flight requests finish, then resolves', async () => {
+    const slow = new ScriptedService();
+    let release!: () => void;
+    slow.hold = new Promise((resolve) => (release = resolve));
+    const server = await listenUcpHttp(parts(slow), { host: '127.0.0.1', port: 0 });
+    const inFlight = postJson(`${server.url}/ucp/locations/search`, {}, { 'ucp-agent': `profile="${profileUrl}"` });
+    while (slow.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    let closed = false;
+    const closing = server.http.close().then(() => (closed = true));
+    await expect(rawRequest(`${server.url}/.well-known/ucp`)).rejects.toThrow(/ECONNREFUSED/);
+    expect(closed).toBe(false);
+    release();
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    await closing;
+    expect(closed).toBe(true);
   });
 });

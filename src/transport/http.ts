@@ -6,6 +6,8 @@
  *   POST      /ucp/mcp                  MCP, Streamable HTTP, stateless (R-M1, R-M2)
  *   POST      /ucp/locations/search     REST search
  *   POST      /ucp/locations/lookup     REST lookup
+ *   GET|HEAD  /healthz                  liveness: the process answers (never touches the store)
+ *   GET|HEAD  /readyz                   readiness: the store is reachable and migrated (503 if not)
  *
  * Paths match exactly: a trailing slash is a 404, never a redirect (profiles and endpoints must
  * not redirect, R-D5, R-N3).
@@ -38,7 +40,22 @@ export interface HttpApp {
   baseUrl: string;
   /** Advertised capabilities: the REST route of an unadvertised one is a 404 (R-D3). */
   capabilities: readonly LocationCapability[];
+  /** Readiness check behind `/readyz`; without one the server is ready once it listens. */
+  readiness?: ReadinessProbe;
 }
+
+/** Outcome of a readiness check: `reason` is a short public word, `detail` goes to the log only. */
+export interface Readiness {
+  ready: boolean;
+  /** e.g. 'ok', 'unreachable', 'schema', 'error' — safe to show (no host names). */
+  reason: string;
+  detail?: string;
+}
+
+export type ReadinessProbe = () => Promise<Readiness>;
+
+/** Seconds suggested in Retry-After while not ready. */
+const NOT_READY_RETRY_SECONDS = 5;
 
 export interface ListenOptions {
   host: string;
@@ -47,6 +64,10 @@ export interface ListenOptions {
   /** How long in-flight requests may take to finish on close, ms. */
   shutdownGraceMs?: number;
 }
+
+/** Probe paths for process managers and orchestrators (Kubernetes liveness/readiness). */
+export const HEALTHZ_PATH = '/healthz';
+export const READYZ_PATH = '/readyz';
 
 const ALLOWED_HEADERS = 'Content-Type, Accept, UCP-Agent, Request-Id, Idempotency-Key, Mcp-Protocol-Version, Mcp-Session-Id';
 const EXPOSED_HEADERS = 'Request-Id, Retry-After, ETag';
@@ -148,6 +169,35 @@ export class UcpHttpServer {
     clearTimeout(timer);
   }
 
+  /** Last readiness reason logged, so a flapping probe logs changes only. */
+  #readyReason: string | undefined;
+
+  /**
+   * `/healthz` answers from the process alone (a dead database must not get the process
+   * restarted); `/readyz` asks the store, and answers 503 with Retry-After while it is not ready.
+   * Neither body names hosts or versions; Node sends no body for HEAD.
+   */
+  async #health(app: HttpApp, kind: 'healthz' | 'readyz', res: ServerResponse): Promise<void> {
+    res.setHeader('Cache-Control', 'no-store');
+    if (kind === 'healthz') {
+      writeJson(res, 200, { status: 'ok' });
+      return;
+    }
+    let r: Readiness;
+    try {
+      r = app.readiness === undefined ? { ready: true, reason: 'ok' } : await app.readiness();
+    } catch (err) {
+      r = { ready: false, reason: 'error', detail: err instanceof Error ? err.message : String(err) };
+    }
+    if (r.reason !== this.#readyReason) {
+      if (r.ready) app.logger.info({ reason: r.reason }, 'ready: the store is reachable and migrated');
+      else app.logger.warn({ reason: r.reason, detail: r.detail }, 'not ready');
+      this.#readyReason = r.reason;
+    }
+    if (!r.ready) res.setHeader('Retry-After', String(NOT_READY_RETRY_SECONDS));
+    writeJson(res, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not_ready', store: r.reason });
+  }
+
   async #handle(app: HttpApp, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = pickRequestId(req.headers['request-id']);
     res.setHeader('Request-Id', requestId);
@@ -188,6 +238,11 @@ export class UcpHttpServer {
     }
     const clientIp = normaliseIp(req.socket.remoteAddress);
     switch (route.kind) {
+      case 'healthz':
+      case 'readyz':
+        req.resume();
+        await this.#health(app, route.kind, res);
+        return;
       case 'profile':
         serveProfile(req, res, app.profile);
         return;
@@ -202,7 +257,7 @@ export class UcpHttpServer {
   }
 }
 
-type RouteKind = 'profile' | 'mcp' | 'search' | 'lookup';
+type RouteKind = 'profile' | 'mcp' | 'search' | 'lookup' | 'healthz' | 'readyz';
 
 const ROUTES: Readonly<Record<string, { kind: RouteKind; methods: readonly string[] }>> = {
   [PROFILE_PATH]: { kind: 'profile', methods: ['GET', 'HEAD'] },
@@ -210,6 +265,8 @@ const ROUTES: Readonly<Record<string, { kind: RouteKind; methods: readonly strin
   [MCP_PATH]: { kind: 'mcp', methods: ['POST'] },
   [REST_SEARCH_PATH]: { kind: 'search', methods: ['POST'] },
   [REST_LOOKUP_PATH]: { kind: 'lookup', methods: ['POST'] },
+  [HEALTHZ_PATH]: { kind: 'healthz', methods: ['GET', 'HEAD'] },
+  [READYZ_PATH]: { kind: 'readyz', methods: ['GET', 'HEAD'] },
 };
 
 function writeRest(res: ServerResponse, mapped: { status: number; body: unknown; retryAfterSeconds?: number }): void {

@@ -13,12 +13,15 @@ import type { LocationOperations, RequestValidators } from '../operations.js';
 export class ScriptedService implements LocationOperations {
   /** When set, the next calls fail with it. */
   failWith: Error | undefined;
+  /** When set, searches wait for it before answering (in-flight requests during shutdown). */
+  hold: Promise<void> | undefined;
   readonly calls: { op: 'search' | 'lookup'; request: unknown }[] = [];
 
-  search(request: SearchRequest): Promise<SearchResult> {
+  async search(request: SearchRequest): Promise<SearchResult> {
     this.calls.push({ op: 'search', request });
-    if (this.failWith) return Promise.reject(this.failWith);
-    return Promise.resolve({ locations: [{ id: 'loc_valley_grocers', name: 'Valley Grocers' }], pagination: { has_next_page: false } });
+    if (this.hold) await this.hold;
+    if (this.failWith) throw this.failWith;
+    return { locations: [{ id: 'loc_valley_grocers', name: 'Valley Grocers' }], pagination: { has_next_page: false } };
   }
 
   lookup(request: LookupRequest): Promise<LookupResult> {

@@ -1,0 +1,86 @@
+/**
+ * `ucp-location serve` as a user runs it: a child process (the CLI through tsx), its logs, its
+ * exit status on SIGTERM, and its refusals of bad options with actionable messages.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest } from '../../src/transport/test-support/raw-http.js';
+import { buildStoreFile } from './support/store.js';
+import type { StoreFile } from './support/store.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: readonly string[], onStdout?: (text: string, stop: () => void) => void): Promise<Run> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString('utf8');
+    onStdout?.(stdout, () => child.kill('SIGTERM'));
+  });
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+let storeFile: StoreFile;
+let dir: string;
+
+beforeAll(async () => {
+  storeFile = await buildStoreFile();
+  dir = mkdtempSync(join(tmpdir(), 'ucp-cli-'));
+});
+
+afterAll(() => {
+  storeFile?.dispose();
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
+
+// Each case is its own process; run them side by side to keep the suite quick.
+describe.concurrent('ucp-location serve', () => {
+  it('serves the profile, logs JSON lines, and stops cleanly on SIGTERM', async () => {
+    let checked: Promise<number> | undefined;
+    const run = await cli(['--port', '0', '--db', storeFile.path], (text, stop) => {
+      const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(text)?.[1];
+      if (url === undefined || checked !== undefined) return;
+      checked = rawRequest(`${url}/.well-known/ucp`).then((res) => {
+        stop();
+        return res.status;
+      });
+    });
+    expect(await checked).toBe(200);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { msg: string });
+    expect(lines.some((l) => l.msg.includes('listening'))).toBe(true);
+    expect(lines.at(-1)?.msg).toBe('UCP Location business server stopped');
+  });
+
+  it('refuses --allow-loopback-profiles on a non-loopback address (exit 2)', async () => {
+    const run = await cli(['--host', '0.0.0.0', '--port', '0', '--db', storeFile.path, '--allow-loopback-profiles']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--allow-loopback-profiles is only honoured when the server listens on a loopback address');
+  });
+
+  it('names the offending key of a bad configuration file (exit 2)', async () => {
+    const config = join(dir, 'bad.json');
+    writeFileSync(config, JSON.stringify({ limits: { maxRadius: 1000 } }));
+    const run = await cli(['--port', '0', '--db', storeFile.path, '--config', config]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('unknown key "limits.maxRadius" (did you mean "maxRadiusMeters"?)');
+  });
+
+  it('says how to create a missing store file (exit 2)', async () => {
+    const run = await cli(['--port', '0', '--db', join(dir, 'missing.db')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('ucp-location data import --db');
+  });
+});
