@@ -1,0 +1,109 @@
+/**
+ * What a check is and what it may read. Checks are small functions over a shared `RunContext`
+ * that the runner builds once (profile fetched, bindings opened, samples gathered lazily); each
+ * returns a `Verdict`. Probing checks send requests; audit checks (`audit: true`) run last and
+ * judge every call the probes made.
+ */
+import type { Location } from '../domain/location.js';
+import type { FetchedResponse } from '../protocol/safe-fetch.js';
+import type { ProfileValidation } from '../protocol/profile.js';
+import type { UcpProfile } from '../protocol/types.js';
+import type { McpPeer, RpcExchange } from './mcp-peer.js';
+import type { Call, Operation, OperationClient } from './operation-client.js';
+import type { AliasHint, Area, CheckStatus, Evidence } from './types.js';
+
+export interface Verdict {
+  status: CheckStatus;
+  detail?: string;
+  evidence: Evidence[];
+}
+
+export const pass = (detail?: string): Verdict => ({ status: 'pass', evidence: [], ...(detail === undefined ? {} : { detail }) });
+export const skip = (detail: string): Verdict => ({ status: 'skip', detail, evidence: [] });
+export const fail = (detail: string, evidence: readonly Evidence[] = []): Verdict => ({ status: 'fail', detail, evidence: [...evidence] });
+
+/** Evidence lists are capped so one systematic failure does not drown the report. */
+export const MAX_EVIDENCE = 5;
+
+/** pass when `problems` is empty, else fail with the first few as evidence. */
+export function verdictOf(problems: readonly Evidence[], passDetail?: string): Verdict {
+  if (problems.length === 0) return pass(passDetail);
+  const more = problems.length > MAX_EVIDENCE ? ` (showing ${MAX_EVIDENCE} of ${problems.length})` : '';
+  return fail(`${problems[0]?.observed ?? problems[0]?.expected ?? 'violated'}${more}`, problems.slice(0, MAX_EVIDENCE));
+}
+
+/** Preconditions the runner checks before running a check; an unmet one is a skip with a reason. */
+export type Need = 'profile' | 'search' | 'lookup' | 'private-ids' | 'aliases' | 'served-profile';
+
+export interface Check {
+  /** Stable id, `<area>.<slug>`. */
+  id: string;
+  /** SPEC rule judged. */
+  rule: string;
+  area: Area;
+  title: string;
+  /** `run`: once; `binding`: once per exercised binding; `mcp` / `rest`: once, over that binding only. */
+  scope: 'run' | 'binding' | 'mcp' | 'rest';
+  needs?: readonly Need[];
+  /** Runs after every probing check, over the call log. */
+  audit?: boolean;
+  run(ctx: RunContext, client: OperationClient | undefined): Promise<Verdict>;
+}
+
+/** The profile as fetched and judged during setup. */
+export interface DiscoveryState {
+  /** URL of the business profile (`<origin>/.well-known/ucp`). */
+  profileUrl: string;
+  /** The raw answer (headers for R-D5); absent when the fetch failed. */
+  response?: FetchedResponse;
+  /** Why the profile could not be fetched or parsed. */
+  fetchError?: { reason: string; message: string; status?: number };
+  /** The profile at `profileUrl` judged as a business profile. */
+  validation?: ProfileValidation;
+  /**
+   * The profile in force for 2026-08-25: the fetched one, or the leaf reached through
+   * `supported_versions` (R-D6). Entries that failed validation are removed.
+   */
+  profile?: UcpProfile;
+  /** R-D6: how the 2026-08-25 leaf was reached, when it was. */
+  leaf?: { url: string; problems: string[] };
+  /** Endpoints of the bindings the run exercises. */
+  endpoints: { mcp?: string; rest?: string };
+}
+
+export interface PlatformState {
+  /** Sent with every call; null only when none could be set up. */
+  url: string | null;
+  /** The platform profile document, when known (served by the checker or fetched), for R-G6 expectations. */
+  profile: UcpProfile | undefined;
+  /** A served profile lacking lookup, for the capabilities_incompatible probe (R-G5); only with --serve-profile. */
+  searchOnlyUrl: string | undefined;
+}
+
+export interface Samples {
+  /** Public Locations seen in search/lookup answers, by id, first occurrence kept. */
+  locations: Location[];
+  /** How they were gathered, for skip messages. */
+  note: string;
+}
+
+export interface RunContext {
+  readonly allowLoopback: boolean;
+  readonly now: () => number;
+  readonly privateIds: readonly string[];
+  readonly aliases: readonly AliasHint[];
+  readonly discovery: DiscoveryState;
+  readonly platform: PlatformState;
+  /** Capabilities the (validated) profile advertises. */
+  readonly advertised: ReadonlySet<Operation>;
+  readonly clients: readonly OperationClient[];
+  readonly mcp: McpPeer | undefined;
+  /** Every operation call made so far (probes append; audits read). */
+  readonly calls: Call[];
+  /** Raw JSON-RPC exchanges (R-M1 probes, tools/list), for the JSON-RPC envelope audit. */
+  readonly rawRpc: RpcExchange[];
+  /** Public Locations to probe with, gathered once on first use. */
+  samples(): Promise<Samples>;
+  /** R-G6: capability names a response to `operation` must carry, or null when not computable. */
+  expectedCapabilities(operation: Operation): string[] | null;
+}

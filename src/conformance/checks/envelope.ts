@@ -1,0 +1,145 @@
+/**
+ * Response envelope and negotiation (R-M2, R-M3, R-G1, R-G5, R-G6): every payload validates
+ * against the release's response schema and carries `ucp.version` and only the capabilities of
+ * its operation; invalid REST requests are 400s; discovery failures are transport errors while
+ * `capabilities_incompatible` is a successful result with `ucp.status: "error"`.
+ */
+import { validateErrorResponse, validateLookupResponse, validateSearchResponse } from '../../domain/request-validation.js';
+import { summarizeIssues } from '../../protocol/schemas.js';
+import { UCP_VERSION } from '../../protocol/types.js';
+import { fail, pass, skip, verdictOf, type Check } from '../check.js';
+import { callEvidence, describeOutcome, type OperationClient } from '../operation-client.js';
+import { isRecord } from '../oracle.js';
+import { findPointer } from '../pointer.js';
+import type { Evidence } from '../types.js';
+import { probeInvalidRequests } from './jsonrpc.js';
+
+/** A platform profile URL no Business can use: loopback, port 9 (discard). Stays on loopback either way. */
+export const UNUSABLE_PROFILE_URL = 'https://127.0.0.1:9/ucp-conformance/no-such-profile.json';
+const NEGOTIATION_CODES = ['invalid_profile_url', 'profile_unreachable', 'profile_malformed', 'version_unsupported'];
+
+export const ENVELOPE_CHECKS: readonly Check[] = [
+  {
+    id: 'envelope.response-schema',
+    rule: 'R-M2',
+    area: 'envelope',
+    title: 'every payload validates against the 2026-08-25 search/lookup response (or error_response) schema',
+    scope: 'run',
+    needs: ['profile'],
+    audit: true,
+    run: async (ctx) => {
+      const answers = ctx.calls.filter((c) => c.outcome.kind === 'success' || c.outcome.kind === 'business_error');
+      if (answers.length === 0) return skip('no call succeeded');
+      const problems: Evidence[] = [];
+      for (const call of answers) {
+        if (call.outcome.kind !== 'success' && call.outcome.kind !== 'business_error') continue;
+        const payload = call.outcome.payload;
+        const check =
+          call.outcome.kind === 'business_error'
+            ? validateErrorResponse(payload)
+            : call.operation === 'search'
+              ? validateSearchResponse(payload)
+              : validateLookupResponse(payload);
+        if (!check.valid) {
+          const schema = call.outcome.kind === 'business_error' ? 'error_response' : `${call.operation}_response`;
+          problems.push(callEvidence(call, `a valid ${schema}`, summarizeIssues(check.errors)));
+        }
+      }
+      return verdictOf(problems, `${answers.length} payloads`);
+    },
+  },
+  {
+    id: 'envelope.ucp',
+    rule: 'R-G6',
+    area: 'envelope',
+    title: `every response carries ucp.version ${UCP_VERSION} and only the capabilities of its operation`,
+    scope: 'run',
+    needs: ['profile'],
+    audit: true,
+    run: async (ctx) => {
+      const answers = ctx.calls.filter((c) => c.outcome.kind === 'success');
+      if (answers.length === 0) return skip('no call succeeded');
+      const problems: Evidence[] = [];
+      for (const call of answers) {
+        if (call.outcome.kind !== 'success') continue;
+        const ucp = call.outcome.payload['ucp'];
+        const wrong: string[] = [];
+        if (!isRecord(ucp)) wrong.push('no ucp object');
+        else {
+          if (ucp['version'] !== UCP_VERSION) wrong.push(`ucp.version is ${JSON.stringify(ucp['version'])}`);
+          const got = isRecord(ucp['capabilities']) ? Object.keys(ucp['capabilities']).sort() : [];
+          const want = ctx.expectedCapabilities(call.operation);
+          if (want !== null && JSON.stringify(got) !== JSON.stringify([...want].sort())) {
+            wrong.push(`ucp.capabilities lists ${JSON.stringify(got)}, expected ${JSON.stringify([...want].sort())}`);
+          }
+        }
+        if (wrong.length > 0) problems.push(callEvidence(call, `ucp.version "${UCP_VERSION}" and the negotiated capabilities of ${call.operation} only`, wrong.join('; ')));
+      }
+      return verdictOf(problems, `${answers.length} responses`);
+    },
+  },
+  {
+    id: 'envelope.rest-request-validation',
+    rule: 'R-M3',
+    area: 'envelope',
+    title: 'REST: requests failing the schema get 400 with the offending member named',
+    scope: 'rest',
+    needs: ['profile'],
+    run: async (ctx, client) =>
+      probeInvalidRequests(ctx, client as OperationClient, 'HTTP 400 naming the offending member', (call, pointer) => {
+        const o = call.outcome;
+        if (o.kind !== 'request_error') return `expected HTTP 400, got ${describeOutcome(o)}`;
+        return findPointer(pointer, o.message, o.data) === undefined ? `400 without ${pointer} (pointer or JSONPath) in the body` : undefined;
+      }),
+  },
+  {
+    id: 'negotiation.unusable-profile',
+    rule: 'R-G5',
+    area: 'negotiation',
+    title: 'an unusable platform profile URL is a discovery error (MCP -32001 with data.code; REST 400/422/424)',
+    scope: 'binding',
+    needs: ['profile'],
+    run: async (ctx, client) => {
+      const c = client as OperationClient;
+      const operation = ctx.advertised.has('search') ? 'search' : 'lookup';
+      const call = await c.call(operation, operation === 'search' ? {} : { ids: ['ucp-conformance-any'] }, { profileUrl: UNUSABLE_PROFILE_URL });
+      const o = call.outcome;
+      const expected = c.binding === 'mcp' ? 'JSON-RPC error -32001 with data.code one of the negotiation codes' : 'HTTP 400/422/424 with a negotiation code';
+      const codeOk = o.kind === 'negotiation_error' && o.ucpCode !== undefined && NEGOTIATION_CODES.includes(o.ucpCode);
+      const statusOk = o.kind === 'negotiation_error' && (c.binding === 'mcp' ? o.code === -32001 : [400, 422, 424].includes(o.code));
+      if (codeOk && statusOk) return pass(`answered ${o.kind === 'negotiation_error' ? String(o.ucpCode) : ''}`);
+      return fail(describeOutcome(o), [callEvidence(call, expected, describeOutcome(o))]);
+    },
+  },
+  {
+    id: 'negotiation.missing-agent',
+    rule: 'R-G1',
+    area: 'negotiation',
+    title: 'REST: a request without the UCP-Agent header is refused',
+    scope: 'rest',
+    needs: ['profile'],
+    run: async (ctx, client) => {
+      const operation = ctx.advertised.has('search') ? 'search' : 'lookup';
+      const call = await (client as OperationClient).call(operation, operation === 'search' ? {} : { ids: ['ucp-conformance-any'] }, { profileUrl: null });
+      const status = call.exchange.status;
+      if (status !== undefined && status >= 400 && status < 500) return pass(`HTTP ${status}`);
+      return fail(describeOutcome(call.outcome), [callEvidence(call, 'a 4xx error (UCP-Agent: profile="…" is required)', describeOutcome(call.outcome))]);
+    },
+  },
+  {
+    id: 'negotiation.capabilities-incompatible',
+    rule: 'R-G5',
+    area: 'negotiation',
+    title: 'a platform without the lookup capability gets a successful result with ucp.status "error" (capabilities_incompatible)',
+    scope: 'binding',
+    needs: ['profile', 'lookup', 'served-profile'],
+    run: async (ctx, client) => {
+      const call = await (client as OperationClient).call('lookup', { ids: ['ucp-conformance-any'] }, { profileUrl: ctx.platform.searchOnlyUrl ?? null });
+      const expected = 'a successful result (MCP result / REST 200) with ucp.status "error" and an error message capabilities_incompatible';
+      if (call.outcome.kind !== 'business_error') return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);
+      const messages = call.outcome.payload['messages'];
+      const hit = Array.isArray(messages) && messages.some((m) => isRecord(m) && m['code'] === 'capabilities_incompatible' && m['type'] === 'error');
+      return hit ? pass() : fail('no capabilities_incompatible error message', [callEvidence(call, expected, 'messages lack {type: "error", code: "capabilities_incompatible"}')]);
+    },
+  },
+];

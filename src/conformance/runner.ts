@@ -1,0 +1,245 @@
+/**
+ * Runs the conformance suite against one Business: setup (profile, Platform profile, bindings),
+ * then every selected probing check (per binding where it applies), then the audits over all
+ * calls made, and returns the report. The only I/O driver of the checker; checks stay small.
+ */
+import { ConfigError } from '../errors.js';
+import { negotiateCapabilities, responseCapabilities } from '../protocol/negotiation.js';
+import { validateProfile } from '../protocol/profile.js';
+import { SafeFetcher } from '../protocol/safe-fetch.js';
+import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION, type UcpProfile } from '../protocol/types.js';
+import { UcpClientError } from '../client/errors.js';
+import { parseRulePrefixes, selectChecks } from './catalogue.js';
+import type { Check, DiscoveryState, Need, PlatformState, RunContext, Samples } from './check.js';
+import { discoverBusiness } from './discover.js';
+import { HttpPeer } from './exchange.js';
+import { McpPeer, type RpcExchange } from './mcp-peer.js';
+import { McpOperationClient, RestOperationClient, type Call, type Operation, type OperationClient } from './operation-client.js';
+import { serveProfiles, type ServedProfiles } from './platform-profile.js';
+import { gatherSamples } from './samples.js';
+import type { BindingName, CheckResult, ConformanceOptions, ConformanceReport, TransportChoice } from './types.js';
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const ROOT_OF: Readonly<Record<Operation, string>> = { search: SEARCH_CAPABILITY, lookup: LOOKUP_CAPABILITY };
+
+/** Checks that only read the profile: they need no Platform profile and no binding. */
+const PROFILE_ONLY_AREAS = new Set(['discovery', 'naming']);
+
+interface Resources {
+  served?: ServedProfiles;
+  peers: { close(): Promise<void> }[];
+}
+
+export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
+  const started = Date.now();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new ConfigError(`--timeout must be a positive number of milliseconds, got ${String(options.timeoutMs)}`);
+  const transport: TransportChoice = options.transport ?? 'both';
+  if (!['mcp', 'rest', 'both'].includes(transport)) throw new ConfigError(`--transport must be mcp, rest or both, got ${JSON.stringify(transport)}`);
+  let only: string[];
+  try {
+    only = parseRulePrefixes(options.only ?? []);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  const checks = selectChecks(only);
+  const needsBindings = checks.some((c) => !PROFILE_ONLY_AREAS.has(c.area));
+  if (needsBindings && options.platformProfileUrl === undefined && options.serveProfile !== true) {
+    throw new ConfigError(
+      'Calls to the Business need a Platform profile URL it can fetch: pass --platform-profile <url>, or --serve-profile to serve one from this machine (local development; the Business must accept loopback profiles).',
+    );
+  }
+  const allowLoopback = options.allowLoopback === true;
+  const network = {
+    allowLoopback,
+    totalTimeoutMs: timeoutMs,
+    ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
+  };
+
+  let discovery: DiscoveryState;
+  try {
+    discovery = await discoverBusiness(options.businessUrl, transport, network);
+  } catch (error) {
+    throw new ConfigError((error as Error).message, { cause: error });
+  }
+
+  const resources: Resources = { peers: [] };
+  const calls: Call[] = [];
+  const rawRpc: RpcExchange[] = [];
+  const setupResults: CheckResult[] = [];
+  try {
+    const platform = needsBindings ? await platformState(options, resources, network) : { url: null, profile: undefined, searchOnlyUrl: undefined };
+    const advertised = advertisedOperations(discovery.profile);
+    const { clients, mcp } = needsBindings && discovery.profile !== undefined
+      ? await openBindings(discovery, platform, calls, resources, timeoutMs, network, setupResults)
+      : { clients: [], mcp: undefined };
+
+    let samples: Promise<Samples> | undefined;
+    const firstUsable = clients.find((c) => c.binding === 'mcp') ?? clients[0];
+    const ctx: RunContext = {
+      allowLoopback,
+      now: options.now ?? Date.now,
+      privateIds: [...(options.privateIds ?? [])],
+      aliases: [...(options.aliases ?? [])],
+      discovery,
+      platform,
+      advertised,
+      clients,
+      mcp,
+      calls,
+      rawRpc,
+      samples: () => (samples ??= gatherSamples(firstUsable, advertised, options.aliases ?? [])),
+      expectedCapabilities: (operation) => expectedCapabilities(discovery.profile, platform.profile, operation),
+    };
+
+    const results: CheckResult[] = [...setupResults];
+    for (const phase of [false, true]) {
+      for (const check of checks.filter((c) => (c.audit === true) === phase)) {
+        results.push(...(await runCheck(check, ctx, transport)));
+      }
+    }
+    const summary = {
+      pass: results.filter((r) => r.status === 'pass').length,
+      fail: results.filter((r) => r.status === 'fail').length,
+      skip: results.filter((r) => r.status === 'skip').length,
+    };
+    return {
+      target: options.businessUrl,
+      profileUrl: discovery.profileUrl,
+      platformProfileUrl: platform.url,
+      ucpVersion: UCP_VERSION,
+      bindings: clients.map((c) => c.binding),
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      results,
+      summary,
+      ok: summary.fail === 0,
+    };
+  } finally {
+    await Promise.all(resources.peers.map((p) => p.close()));
+    await resources.served?.close();
+  }
+}
+
+async function platformState(options: ConformanceOptions, resources: Resources, network: ConstructorParameters<typeof SafeFetcher>[0]): Promise<PlatformState> {
+  if (options.serveProfile === true) {
+    resources.served = await serveProfiles();
+    return { url: resources.served.url, profile: resources.served.profile, searchOnlyUrl: resources.served.searchOnlyUrl };
+  }
+  const url = options.platformProfileUrl as string;
+  // Knowing the Platform's capabilities makes the R-G6 expectation exact; without it the check skips.
+  let profile: UcpProfile | undefined;
+  try {
+    const doc = await new SafeFetcher(network).fetchDocument(url);
+    const judged = validateProfile(doc.body, 'platform', { allowLoopbackHttp: options.allowLoopback === true });
+    if (judged.ok) profile = judged.profile;
+  } catch {
+    profile = undefined;
+  }
+  return { url, profile, searchOnlyUrl: undefined };
+}
+
+function advertisedOperations(profile: UcpProfile | undefined): Set<Operation> {
+  const caps = profile?.ucp.capabilities ?? {};
+  return new Set((['search', 'lookup'] as const).filter((op) => Object.hasOwn(caps, ROOT_OF[op])));
+}
+
+async function openBindings(
+  discovery: DiscoveryState,
+  platform: PlatformState,
+  calls: Call[],
+  resources: Resources,
+  timeoutMs: number,
+  network: { allowLoopback: boolean; resolve?: ConformanceOptions['resolve']; ca?: ConformanceOptions['ca'] },
+  setupResults: CheckResult[],
+): Promise<{ clients: OperationClient[]; mcp: McpPeer | undefined }> {
+  const clients: OperationClient[] = [];
+  let mcp: McpPeer | undefined;
+  const agentOptions = { allowLoopback: network.allowLoopback, ...(network.resolve === undefined ? {} : { resolve: network.resolve }), ...(network.ca === undefined ? {} : { ca: network.ca }) };
+  for (const binding of ['mcp', 'rest'] as const) {
+    const endpoint = discovery.endpoints[binding];
+    if (endpoint === undefined) continue;
+    let http: HttpPeer;
+    try {
+      http = await HttpPeer.open(endpoint, timeoutMs, agentOptions);
+    } catch (error) {
+      setupResults.push(endpointFailure(binding, endpoint, error));
+      continue;
+    }
+    if (binding === 'mcp') {
+      mcp = new McpPeer(http, endpoint);
+      resources.peers.push(mcp);
+      await mcp.open();
+      clients.push(new McpOperationClient(mcp, platform.url, calls));
+    } else {
+      resources.peers.push(http);
+      clients.push(new RestOperationClient(http, endpoint, platform.url, calls));
+    }
+  }
+  return { clients, mcp };
+}
+
+function endpointFailure(binding: BindingName, endpoint: string, error: unknown): CheckResult {
+  const message = error instanceof UcpClientError || error instanceof Error ? error.message : String(error);
+  return {
+    rule: 'R-D2',
+    check: 'discovery.endpoint-usable',
+    area: 'discovery',
+    title: `the ${binding} endpoint can be called safely (https, public address)`,
+    binding,
+    status: 'fail',
+    detail: message,
+    evidence: [{ expected: 'an https endpoint on a public address (R-N4)', observed: message, request: `POST ${endpoint}` }],
+  };
+}
+
+/** R-G6: the capabilities negotiation leaves for `operation` (root plus its extensions). */
+function expectedCapabilities(business: UcpProfile | undefined, platform: UcpProfile | undefined, operation: Operation): string[] | null {
+  if (business === undefined || platform === undefined) return null;
+  const { active } = negotiateCapabilities(business.ucp.capabilities ?? {}, platform.ucp.capabilities ?? {}, { protocolVersion: UCP_VERSION });
+  return Object.keys(responseCapabilities(active, ROOT_OF[operation]));
+}
+
+function unmetNeed(need: Need, ctx: RunContext): string | undefined {
+  switch (need) {
+    case 'profile':
+      return ctx.discovery.profile === undefined ? 'the business profile is not usable (see R-D1)' : undefined;
+    case 'search':
+    case 'lookup':
+      return ctx.advertised.has(need) ? undefined : `the Business does not advertise dev.ucp.common.location.${need}`;
+    case 'private-ids':
+      return ctx.privateIds.length === 0 ? 'no private ids given (--private-id <id>)' : undefined;
+    case 'aliases':
+      return ctx.aliases.length === 0 ? 'no aliases given (--alias <alias>=<id>)' : undefined;
+    case 'served-profile':
+      return ctx.platform.searchOnlyUrl === undefined ? 'needs a second Platform profile (--serve-profile)' : undefined;
+  }
+}
+
+async function runCheck(check: Check, ctx: RunContext, transport: TransportChoice): Promise<CheckResult[]> {
+  const base = { rule: check.rule, check: check.id, area: check.area, title: check.title };
+  const targets: (OperationClient | undefined)[] =
+    check.scope === 'run' ? [undefined] : ctx.clients.filter((c) => check.scope === 'binding' || c.binding === check.scope);
+  const unmet = (check.needs ?? []).map((n) => unmetNeed(n, ctx)).find((r) => r !== undefined);
+  if (targets.length === 0) {
+    const binding = check.scope === 'binding' ? 'no binding' : `no ${check.scope.toUpperCase()} binding`;
+    const why = transport !== 'both' && check.scope !== 'binding' && check.scope !== transport ? `--transport ${transport}` : 'none usable from the profile';
+    return [{ ...base, status: 'skip', detail: unmet ?? `${binding} is exercised (${why})`, evidence: [] }];
+  }
+  const out: CheckResult[] = [];
+  for (const client of targets) {
+    const label = client === undefined ? {} : { binding: client.binding };
+    if (unmet !== undefined) {
+      out.push({ ...base, ...label, status: 'skip', detail: unmet, evidence: [] });
+      continue;
+    }
+    try {
+      const verdict = await check.run(ctx, client);
+      out.push({ ...base, ...label, status: verdict.status, evidence: verdict.evidence, ...(verdict.detail === undefined ? {} : { detail: verdict.detail }) });
+    } catch (error) {
+      out.push({ ...base, ...label, status: 'fail', detail: `the check could not complete: ${(error as Error).message}`, evidence: [] });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,257 @@
+/**
+ * Deliberately broken UCP Location businesses, for proving that the conformance checker fails
+ * them under the right rule. Each is our real server behind a small faulty shim (a node:http
+ * proxy on 127.0.0.1) that reproduces one mistake a real implementation makes: the shim rewrites
+ * the domain request before it reaches the engine, the UCP payload on its way back, the profile
+ * answer, or a JSON-RPC error. Our server advertises the shim's origin, so every call the checker
+ * makes goes through the fault. Loopback only.
+ */
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isOpenAt, parseInstant } from '../../src/domain/hours.js';
+import type { Geo, LocationRecord } from '../../src/domain/location.js';
+import { haversineMeters } from '../../src/conformance/oracle.js';
+import { fixtureRecords } from '../contract/fixture.js';
+import { startOurServer, type OurServer } from './support.js';
+
+type Json = Record<string, unknown>;
+type Operation = 'search' | 'lookup';
+
+export interface Shim {
+  /** Answer a request itself instead of forwarding it; return true when it did. */
+  intercept?(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Rewrite the domain request (MCP `arguments.location`, REST body) before the engine sees it. */
+  request?(operation: Operation, request: Json): Json;
+  /** Rewrite the UCP payload of a successful answer; `sent` is the request as the client sent it. */
+  payload?(operation: Operation, sent: Json, payload: Json): Json;
+  /** Rewrite the headers of the profile answer. */
+  profileHeaders?(headers: Record<string, string | string[] | undefined>): void;
+  /** Rewrite a JSON-RPC error object. */
+  rpcError?(error: Json): Json;
+}
+
+export interface BrokenServer {
+  /** Origin the checker is pointed at. */
+  url: string;
+  close(): Promise<void>;
+}
+
+const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const TOOLS: Readonly<Record<string, Operation>> = { search_locations: 'search', lookup_locations: 'lookup' };
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function forward(upstream: URL, req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...req.headers, 'content-length': String(body.length) };
+    const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (res) => {
+      void readBody(res).then((b) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: b }), reject);
+    });
+    out.on('error', reject);
+    out.end(body);
+  });
+}
+
+function parse(buffer: Buffer): unknown {
+  try {
+    return JSON.parse(buffer.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Which operation a request is and the domain request inside it (`args`: the MCP arguments holding it). */
+function domainOf(path: string, message: unknown): { operation: Operation; request: Json; args?: Json } | undefined {
+  const rest = /^\/ucp\/locations\/(search|lookup)$/.exec(path);
+  if (rest !== null && isRecord(message)) return { operation: rest[1] as Operation, request: message };
+  if (path === '/ucp/mcp' && isRecord(message) && message['method'] === 'tools/call' && isRecord(message['params'])) {
+    const params = message['params'];
+    const operation = typeof params['name'] === 'string' ? TOOLS[params['name']] : undefined;
+    const args = params['arguments'];
+    if (operation === undefined || !isRecord(args) || !isRecord(args['location'])) return undefined;
+    return { operation, request: args['location'], args };
+  }
+  return undefined;
+}
+
+/** Starts our server behind `shim`; `records` replaces the fixture dataset. */
+export async function startBrokenServer(shim: Shim, records?: LocationRecord[]): Promise<BrokenServer> {
+  let upstream: URL | undefined;
+  const proxy: Server = createServer((req, res) => {
+    void (async () => {
+      if (shim.intercept?.(req, res) === true) return;
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      const raw = await readBody(req);
+      const message = parse(raw);
+      const domain = domainOf(path, message);
+      const sent = domain === undefined ? undefined : structuredClone(domain.request);
+      let body = raw;
+      if (domain !== undefined && shim.request !== undefined) {
+        const next = shim.request(domain.operation, structuredClone(domain.request));
+        if (domain.args !== undefined) domain.args['location'] = next;
+        body = Buffer.from(JSON.stringify(domain.args !== undefined ? message : next));
+      }
+      const answer = await forward(upstream as URL, req, body);
+      let out = answer.body;
+      const json = parse(answer.body);
+      if (domain !== undefined && sent !== undefined && answer.status === 200 && shim.payload !== undefined) {
+        if (path === '/ucp/mcp' && isRecord(json) && isRecord(json['result']) && isRecord(json['result']['structuredContent'])) {
+          const result = json['result'];
+          const payload = shim.payload(domain.operation, sent, result['structuredContent'] as Json);
+          result['structuredContent'] = payload;
+          result['content'] = [{ type: 'text', text: JSON.stringify(payload) }];
+          out = Buffer.from(JSON.stringify(json));
+        } else if (path !== '/ucp/mcp' && isRecord(json)) {
+          out = Buffer.from(JSON.stringify(shim.payload(domain.operation, sent, json)));
+        }
+      }
+      if (path === '/ucp/mcp' && shim.rpcError !== undefined && isRecord(json) && isRecord(json['error'])) {
+        json['error'] = shim.rpcError(json['error']);
+        out = Buffer.from(JSON.stringify(json));
+      }
+      const headers = { ...answer.headers };
+      delete headers['content-length'];
+      delete headers['transfer-encoding'];
+      if (path === '/.well-known/ucp') shim.profileHeaders?.(headers);
+      res.writeHead(answer.status, { ...headers, 'content-length': String(out.length) });
+      res.end(out);
+    })().catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`shim failure: ${String(err)}`);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  let ours: OurServer;
+  try {
+    ours = await startOurServer({ baseUrl: origin, ...(records === undefined ? {} : { records }) });
+  } catch (error) {
+    proxy.close();
+    throw error;
+  }
+  upstream = new URL(ours.server.url);
+  return {
+    url: origin,
+    close: async () => {
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await ours.close();
+    },
+  };
+}
+
+// ───────────────────────── the faults ─────────────────────────
+
+/** Silently caps every radius at 50 km instead of refusing what it cannot honour (R-S4). */
+export const clampsRadius: Shim = {
+  request: (_op, r) => {
+    const d = r['distance'];
+    if (isRecord(d) && typeof d['max'] === 'number' && d['max'] > 50_000) d['max'] = 50_000;
+    return r;
+  },
+};
+
+/**
+ * Measures `distance` on a sphere (haversine, IUGG mean radius) instead of the WGS 84 ellipsoid
+ * (R-S4): asks the engine for a slightly larger radius, then keeps what the sphere accepts.
+ */
+export const sphericalDistance: Shim = {
+  request: (_op, r) => {
+    const d = r['distance'];
+    // Only well-formed radii: request validation stays the engine's.
+    if (isRecord(d) && typeof d['max'] === 'number' && d['max'] >= 0) d['max'] = d['max'] * 1.01 + 100;
+    return r;
+  },
+  payload: (_op, sent, payload) => {
+    const d = sent['distance'];
+    if (!isRecord(d) || !Array.isArray(payload['locations'])) return payload;
+    const center = d['center'] as Geo;
+    const max = d['max'] as number;
+    const locations = payload['locations'].filter((l) => isRecord(l) && isRecord(l['geo']) && haversineMeters(center, l['geo'] as unknown as Geo) <= max);
+    return { ...payload, locations };
+  },
+};
+
+/** Evaluates `filters.hours.open_at` in UTC, ignoring each Location's `timezone` (R-S6). */
+export const hoursInUtc: Shim = {
+  request: (_op, r) => {
+    const filters = r['filters'];
+    // Only well-formed instants: request validation stays the engine's.
+    if (isRecord(filters) && isRecord(filters['hours']) && validInstant(filters['hours']['open_at'])) {
+      delete filters['hours'];
+      if (Object.keys(filters).length === 0) delete r['filters'];
+    }
+    return r;
+  },
+  payload: (_op, sent, payload) => {
+    const filters = sent['filters'];
+    const hours = isRecord(filters) ? filters['hours'] : undefined;
+    if (!isRecord(hours) || typeof hours['open_at'] !== 'string' || !Array.isArray(payload['locations'])) return payload;
+    const openAt = hours['open_at'];
+    const locations = payload['locations'].filter((l) => isRecord(l) && isOpenAt({ ...(l as object), timezone: 'Etc/UTC' }, openAt));
+    return { ...payload, locations };
+  },
+};
+
+function validInstant(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  try {
+    parseInstant(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Reports every Location's inputs as its canonical id: normalises ids and drops the others (R-L1). */
+export const canonicalInputs: Shim = {
+  payload: (op, _sent, payload) => {
+    if (op !== 'lookup' || !Array.isArray(payload['locations'])) return payload;
+    return { ...payload, locations: payload['locations'].map((l) => (isRecord(l) ? { ...l, inputs: [{ id: l['id'] }] } : l)) };
+  },
+};
+
+/** Drops the batch_limit_applied message: an oversize batch is silently truncated (R-L3). */
+export const silentBatchLimit: Shim = {
+  payload: (op, _sent, payload) => {
+    if (op !== 'lookup' || !Array.isArray(payload['messages'])) return payload;
+    const messages = payload['messages'].filter((m) => !(isRecord(m) && m['code'] === 'batch_limit_applied'));
+    const { messages: _dropped, ...rest } = payload;
+    return messages.length > 0 ? { ...rest, messages } : rest;
+  },
+};
+
+/** Serves the profile through a redirect (R-D5, R-N3). */
+export const redirectsProfile: Shim = {
+  intercept: (req, res) => {
+    if ((req.url ?? '').split('?')[0] !== '/.well-known/ucp') return false;
+    req.resume();
+    res.writeHead(301, { location: '/profiles/ucp.json', 'cache-control': 'public, max-age=300' }).end();
+    return true;
+  },
+};
+
+/** Serves the profile without any validator (R-D5). */
+export const noProfileValidator: Shim = {
+  profileHeaders: (headers) => {
+    delete headers['etag'];
+    delete headers['last-modified'];
+  },
+};
+
+/** Answers an unknown tool with -32601 (method not found) instead of MCP's -32602 (R-M1). */
+export const unknownToolAsMethod: Shim = {
+  rpcError: (error) => (typeof error['message'] === 'string' && error['message'].startsWith('Unknown tool') ? { ...error, code: -32601 } : error),
+};
+
+/** The fixture with a private hub published as public: the Business leaks it (R-S11). */
+export function leakyRecords(): LocationRecord[] {
+  return fixtureRecords().map((r) => (r.id === 'loc_la_private_hub' ? { ...r, visibility: 'public' as const } : r));
+}

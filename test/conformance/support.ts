@@ -1,0 +1,43 @@
+/**
+ * Our own business server on loopback, over a real SQLite store holding the contract fixture, as
+ * the peer of the passing conformance run and the upstream of the faulty shims.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LocationRecord } from '../../src/domain/location.js';
+import { createLogger } from '../../src/logging.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { SqliteLocationStore } from '../../src/store/sqlite/index.js';
+import { fixtureRecords } from '../contract/fixture.js';
+
+export interface OurServer {
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
+/**
+ * @param baseUrl public origin to advertise (a shim in front of us); default our own address.
+ * @param records the dataset; default the contract fixture.
+ */
+export async function startOurServer(options: { baseUrl?: string; records?: LocationRecord[] } = {}): Promise<OurServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'ucp-conformance-'));
+  const store = await SqliteLocationStore.open(join(dir, 'locations.db'));
+  await store.replaceAll(options.records ?? fixtureRecords());
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    store,
+    allowLoopbackProfiles: true,
+    logger: createLogger({ level: 'silent' }),
+    ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+  });
+  return {
+    server,
+    close: async () => {
+      await server.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
