@@ -15,7 +15,7 @@ import { openEndpointAgent, type EndpointAgent } from './endpoint-agent.js';
 import { TransportUnavailableError, UcpClientError } from './errors.js';
 import { batchLimitMessage, distinctIds, mergeLookupResponses, processedCount } from './lookup-batches.js';
 import { McpCaller } from './mcp-caller.js';
-import { operationUnavailable, type EntityVerdict, type RejectedEntityReport, type TransportOffer } from './negotiate.js';
+import { operationUnavailable, serviceBindingFailure, type EntityVerdict, type RejectedEntityReport, type TransportOffer } from './negotiate.js';
 import { PayloadSchemas } from './payload-schemas.js';
 import { RestCaller } from './rest-caller.js';
 
@@ -140,6 +140,8 @@ export class UcpLocationClient {
       ...(options.trust?.preApprovedSchemas !== undefined ? { preApprovedSchemas: options.trust.preApprovedSchemas } : {}),
     });
 
+    const lostService = serviceBindingFailure(discovery.decision);
+    if (lostService !== undefined) throw lostService;
     const callerOptions: CallerOptions = { timeoutMs: options.callTimeoutMs ?? 30_000, userAgent };
     const agentOptions = {
       allowLoopback,

@@ -20,6 +20,9 @@ import { DiscoveryError, ResponseValidationError, UcpClientError } from './error
 
 const TOOL: Readonly<Record<Operation, string>> = { search: 'search_locations', lookup: 'lookup_locations' };
 
+/** Largest response body read, bytes: a page of Locations is far below this. */
+const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
 /** JSON-RPC code UCP uses for discovery and version failures (R-G5). */
 const UCP_DISCOVERY_ERROR = -32001;
 
@@ -107,8 +110,32 @@ function pinnedFetch(agent: EndpointAgent, endpoint: string, userAgent: string):
         { url: endpoint },
       );
     }
-    return response as unknown as Response;
+    return capped(response as unknown as Response, endpoint);
   };
+}
+
+/** The response with its body limited to MAX_RESPONSE_BYTES (the SDK reads bodies whole). */
+function capped(response: Response, endpoint: string): Response {
+  const tooLarge = (): DiscoveryError =>
+    new DiscoveryError('unreachable', 'endpoint', `The MCP endpoint ${endpoint} sent more than ${MAX_RESPONSE_BYTES} bytes; the response was abandoned.`, { url: endpoint });
+  const announced = Number(response.headers.get('content-length'));
+  if (Number.isFinite(announced) && announced > MAX_RESPONSE_BYTES) {
+    void response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  // Statuses that cannot carry a body must not be rebuilt with one.
+  if (response.body === null || [101, 204, 205, 304].includes(response.status)) return response;
+  let size = 0;
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        size += chunk.byteLength;
+        if (size > MAX_RESPONSE_BYTES) controller.error(tooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 function toClientError(error: unknown, endpoint: string, what: string, operation?: Operation): UcpClientError {

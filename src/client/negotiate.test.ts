@@ -3,7 +3,7 @@ import { validateProfile } from '../protocol/profile.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION, type UcpProfile } from '../protocol/types.js';
 import { buildBusinessProfile } from '../transport/business-profile.js';
 import { CapabilitiesIncompatibleError, ProfileError } from './errors.js';
-import { decideNegotiation, operationSchemas, operationUnavailable } from './negotiate.js';
+import { decideNegotiation, operationSchemas, operationUnavailable, serviceBindingFailure } from './negotiate.js';
 import { buildPlatformProfile } from './platform-profile.js';
 
 const EXTENSION = 'com.example.common.location.parking_fee';
@@ -105,5 +105,16 @@ describe('operationSchemas', () => {
       extensions: [{ name: EXTENSION, schemaUrl: ext.schema }],
     });
     expect(operationSchemas(d, 'lookup')?.extensions).toEqual([]);
+  });
+});
+
+describe('serviceBindingFailure', () => {
+  it('blames binding when every dev.ucp.common entry was rejected for it (R-N3)', () => {
+    const b = business();
+    for (const s of b.ucp.services['dev.ucp.common'] ?? []) s.schema = 'https://services.evil.example/openrpc.json';
+    const d = decide(b);
+    expect(d.transports).toEqual([]);
+    expect(serviceBindingFailure(d)?.code).toBe('binding_failed');
+    expect(serviceBindingFailure(decide(business()))).toBeUndefined();
   });
 });

@@ -23,6 +23,8 @@ export interface EntityVerdict {
   registry: RegistryName;
   name: string;
   version: string | undefined;
+  /** Services only: the binding's transport (a service name appears once per transport). */
+  transport: string | undefined;
   schema: string | undefined;
   /** Binding of `name` to `schema`; null when the entry declares no schema URL. */
   binding: { ok: true; kind: 'exact' | 'prefix' } | { ok: false; reason: string } | null;
@@ -96,6 +98,22 @@ export function operationUnavailable(decision: NegotiationDecision, operation: O
   return Object.hasOwn(decision.active, name) ? undefined : capabilityFailure(decision, [name]);
 }
 
+/**
+ * When no binding of `dev.ucp.common` is usable because the Business's service entries failed
+ * authority binding, that (not a missing transport) is the failure to report.
+ */
+export function serviceBindingFailure(decision: NegotiationDecision): ProfileError | undefined {
+  if (decision.transports.length > 0) return undefined;
+  const lost = decision.rejected.filter((r) => r.source === 'business' && r.registry === 'services' && r.name === COMMON_SERVICE && r.bindingFailed);
+  if (lost.length === 0) return undefined;
+  return new ProfileError(
+    'binding_failed',
+    'business_profile',
+    `The business declares ${COMMON_SERVICE} with a schema URL that fails authority binding, so no transport can be used (R-N2, R-N3):\n  ${lost.map((r) => `${r.pointer}: ${r.reason}`).join('\n  ')}`,
+    { rejected: lost },
+  );
+}
+
 /** Root capability + active extensions of it (R-G6), as name → schema URL. */
 export function operationSchemas(decision: NegotiationDecision, operation: Operation): { root: { name: string; schema: string }; extensions: { name: string; schemaUrl: string }[] } | undefined {
   const rootName = OPERATION_CAPABILITY[operation];
@@ -117,10 +135,11 @@ function capabilityFailure(decision: NegotiationDecision, wanted: readonly strin
   const wantedList = wanted.join(' / ');
   if (lostToBinding.length > 0) {
     const reasons = lostToBinding.map((r) => `${r.name} (${r.pointer}): ${r.reason}`).join('\n  ');
+    const lost = [...new Set(lostToBinding.map((r) => r.name))].join(' and ');
     return new ProfileError(
       'binding_failed',
       'business_profile',
-      `The business declares ${wantedList} with a schema URL that fails authority binding, so it is treated as absent (R-N2, R-N3):\n  ${reasons}\nThe business must reference a schema hosted by the namespace owner (for dev.ucp.*, https://ucp.dev/...).`,
+      `The business declares ${lost} with a schema URL that fails authority binding, so it is treated as absent (R-N2, R-N3):\n  ${reasons}\nThe business must reference a schema hosted by the namespace owner (for dev.ucp.*, https://ucp.dev/...).`,
       { rejected: lostToBinding },
     );
   }
@@ -154,6 +173,7 @@ function verdicts(raw: unknown, source: ProfileSource, rejected: readonly Reject
       entries.forEach((entry: unknown, index) => {
         const schema = isRecord(entry) && typeof entry['schema'] === 'string' ? entry['schema'] : undefined;
         const version = isRecord(entry) && typeof entry['version'] === 'string' ? entry['version'] : undefined;
+        const transport = registry === 'services' && isRecord(entry) && typeof entry['transport'] === 'string' ? entry['transport'] : undefined;
         const binding = schema === undefined ? null : checkAuthorityBinding(name, schema);
         const rejection = rejected.find((r) => r.registry === registry && r.name === name && (r.index === index || r.index === -1));
         out.push({
@@ -161,6 +181,7 @@ function verdicts(raw: unknown, source: ProfileSource, rejected: readonly Reject
           registry,
           name,
           version,
+          transport,
           schema,
           binding: binding === null ? null : binding.ok ? { ok: true, kind: binding.kind } : { ok: false, reason: binding.reason },
           accepted: rejection === undefined,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BusinessError,
   CapabilitiesIncompatibleError,
+  DiscoveryError,
   RequestValidationError,
   ResponseValidationError,
   UcpLocationClient,
@@ -201,6 +202,16 @@ describe.each(['mcp', 'rest'] as const)('UcpLocationClient over %s', (transport)
 
       fake.respondWith({ ucp: { version: UCP_VERSION }, locations: [{ id: 'loc_1', name: 'No inputs' }] });
       expect((await rejection(client.lookup(['loc_1'])) as ResponseValidationError).pointer).toBe('/locations/0');
+    });
+  });
+
+  it('abandons a response body over the size cap', async () => {
+    await withClient(fake.url, options(transport), async (client) => {
+      fake.respondWith({ ucp: { version: UCP_VERSION }, locations: [{ id: 'loc_1', name: 'x'.repeat(9 * 1024 * 1024) }] });
+      const error = await rejection(client.search({}));
+      expect(error).toBeInstanceOf(DiscoveryError);
+      expect((error as DiscoveryError).code).toBe('unreachable');
+      expect((error as Error).message).toMatch(/more than \d+ bytes/);
     });
   });
 });

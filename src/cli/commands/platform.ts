@@ -415,11 +415,11 @@ export function renderDiscovery(n: NegotiatedState): string {
   out.push('', 'Entities (authority binding of each schema URL)');
   out.push(
     renderTable(
-      [{ header: 'SOURCE' }, { header: 'REGISTRY' }, { header: 'NAME', maxWidth: 40 }, { header: 'VERSION' }, { header: 'BINDING', maxWidth: 70 }, { header: 'STATUS', maxWidth: 70 }],
+      [{ header: 'SOURCE' }, { header: 'REGISTRY' }, { header: 'NAME', maxWidth: 48 }, { header: 'VERSION' }, { header: 'BINDING', maxWidth: 70 }, { header: 'STATUS', maxWidth: 70 }],
       n.entities.map((e) => [
         e.source,
         e.registry,
-        e.name,
+        e.transport === undefined ? e.name : `${e.name} (${e.transport})`,
         e.version ?? '—',
         e.binding === null ? 'no schema' : e.binding.ok ? `ok (${e.binding.kind})` : `FAILED: ${e.binding.reason}`,
         e.accepted ? 'accepted' : `REJECTED: ${e.rejection ?? ''}`,
@@ -435,8 +435,8 @@ export function renderDiscovery(n: NegotiatedState): string {
   out.push('', 'Transports');
   out.push(
     renderTable(
-      [{ header: 'TRANSPORT' }, { header: 'ENDPOINT', maxWidth: 80 }, { header: '' }],
-      n.transports.map((t) => [t.transport, t.endpoint, t.transport === n.transport ? 'in use' : '']),
+      [{ header: 'TRANSPORT' }, { header: 'ENDPOINT', maxWidth: 80 }, { header: 'STATUS' }],
+      n.transports.map((t) => [t.transport, t.endpoint, t.transport === n.transport ? 'in use' : 'available']),
     ),
   );
   if (n.transportNote !== undefined) out.push(`note: ${n.transportNote}`);
