@@ -80,6 +80,10 @@ describe('architecture: layers import downward only', () => {
     expect(violations('client', (l) => ['client', 'protocol', 'domain', 'errors'].includes(l))).toEqual([]);
   });
 
+  it('conformance/ is platform-side: protocol/, domain/, client/ and errors only — never store/, transport/ or service', () => {
+    expect(violations('conformance', (l) => ['conformance', 'protocol', 'domain', 'client', 'errors'].includes(l))).toEqual([]);
+  });
+
   it('transport/ never imports the CLI', () => {
     expect(violations('transport', (l) => l !== 'cli' && l !== 'client')).toEqual([]);
   });

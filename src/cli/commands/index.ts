@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerConformanceCommand } from './conformance.js';
 import { registerDataCommands } from './data.js';
 import { registerMigrateCommand } from './migrate.js';
 import { registerPlatformCommands } from './platform.js';
@@ -8,4 +9,4 @@ import { registerServeCommand } from './serve.js';
 export type RegisterCommand = (program: Command) => void;
 
 // Each verb module is owned separately; add new verbs here.
-export const COMMANDS: RegisterCommand[] = [registerDataCommands, registerServeCommand, registerPlatformCommands, registerMigrateCommand];
+export const COMMANDS: RegisterCommand[] = [registerDataCommands, registerServeCommand, registerPlatformCommands, registerMigrateCommand, registerConformanceCommand];
