@@ -9,8 +9,12 @@
  * ```
  *
  * Data source, in order: `store` (yours, not closed by us) → `db` (an SQLite file made with
- * `ucp-location data import`) → `data` (files imported into a temporary store at start) → the
- * bundled demo dataset.
+ * `ucp-location data import`, or a `postgres://` URL of a migrated PostgreSQL store) → `data`
+ * (files imported into a temporary store at start) → the bundled demo dataset.
+ *
+ * Fleet: with `redis` (a `redis://` URL) request budgets, the discovery budget and the Platform
+ * profile cache are shared by every instance using that Redis; without it each process keeps its
+ * own. Instances serving one store must share `cursorSecret`.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -26,12 +30,14 @@ import type { Logger } from './logging.js';
 import { PlatformProfileResolver } from './protocol/profile-resolver.js';
 import type { RateLimitBackend } from './protocol/rate-limit.js';
 import type { Resolver } from './protocol/safe-fetch.js';
+import type { SharedState } from './shared-state/index.js';
 import { LocationService } from './service.js';
 import { SqliteLocationStore } from './store/sqlite/index.js';
 import type { LocationStore } from './store/store.js';
 import { buildUcpApp, listenUcpHttp, normaliseBaseUrl } from './transport/app.js';
 import type { UcpAppParts } from './transport/app.js';
 import { isLoopbackHost } from './transport/http.js';
+import type { Readiness } from './transport/http.js';
 import { serveStdio } from './transport/mcp/stdio.js';
 import type { LocationOperations, RequestValidators } from './transport/operations.js';
 import { BudgetLimiter, UNLIMITED } from './transport/rate-limits.js';
@@ -52,8 +58,13 @@ export interface ServerOptions {
   config?: ServerConfig | string;
   /** A store you own (not closed by the server). */
   store?: LocationStore;
-  /** SQLite store file, opened read-only. */
+  /** SQLite store file (opened read-only), or a `postgres://` URL (see `ucp-location migrate`). */
   db?: string;
+  /**
+   * Redis URL for fleet-wide rate limits, discovery budget and profile cache (falls back to
+   * per-instance state while Redis is unreachable).
+   */
+  redis?: string;
   /** Data files (NDJSON, GeoJSON, CSV) imported into a temporary store at start. */
   data?: readonly string[];
   /**
@@ -192,13 +203,22 @@ const VALIDATORS: RequestValidators = {
 
 async function openRuntime(options: ServerOptions, config: ServerConfig, logger: Logger): Promise<Runtime> {
   const data = await openStore(options, logger);
+  let shared: SharedState | undefined;
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
+    await shared?.close();
     if (data.owned) await data.store.close();
   };
   try {
+    if (options.redis !== undefined) {
+      // Loaded only when asked for, so a single-node server never loads ioredis.
+      const { connectSharedState } = await import('./shared-state/index.js');
+      shared = await connectSharedState(options.redis, { logger, cacheEntries: config.profileFetch.cacheEntries });
+      logger.info({ redis: shared.link.display, connected: shared.link.usable }, 'rate limits, discovery budget and profile cache shared through Redis');
+    }
+    const rateLimitBackend = options.rateLimitBackend ?? shared?.rateLimitBackend;
     let cursorSecret = config.cursorSecret;
     if (cursorSecret === undefined) {
       cursorSecret = randomBytes(32).toString('hex');
@@ -215,12 +235,11 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
         onBackgroundError: (error, url) => logger.warn({ reason: error.reason, url }, 'background refresh of a platform profile failed'),
         ...(options.resolveHost === undefined ? {} : { resolve: options.resolveHost }),
         ...(options.profileCa === undefined ? {} : { ca: options.profileCa }),
-        ...(options.rateLimitBackend === undefined ? {} : { rateLimitBackend: options.rateLimitBackend }),
+        ...(rateLimitBackend === undefined ? {} : { rateLimitBackend }),
+        ...(shared === undefined ? {} : { cache: shared.cache }),
       },
     });
-    const limiter = config.rateLimits.enabled
-      ? new BudgetLimiter(config.rateLimits, options.rateLimitBackend === undefined ? {} : { backend: options.rateLimitBackend })
-      : UNLIMITED;
+    const limiter = config.rateLimits.enabled ? new BudgetLimiter(config.rateLimits, rateLimitBackend === undefined ? {} : { backend: rateLimitBackend }) : UNLIMITED;
     const parts: UcpAppParts = {
       service,
       validate: VALIDATORS,
@@ -230,6 +249,7 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
       config,
       logger,
       serverInfo: { name: 'ucp-location', version: packageVersion() },
+      readiness: () => storeReadiness(data.store),
     };
     return { parts, source: data.description, close };
   } catch (err) {
@@ -238,10 +258,31 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
   }
 }
 
+/**
+ * `/readyz`: a store with its own check (PostgreSQL: reachable and migrated) answers for itself;
+ * any other store is ready when it answers a cheap query.
+ */
+async function storeReadiness(store: LocationStore): Promise<Readiness> {
+  const own = store as LocationStore & { readiness?: () => Promise<Readiness> };
+  if (typeof own.readiness === 'function') return own.readiness();
+  try {
+    await store.generation();
+    return { ready: true, reason: 'ok' };
+  } catch (err) {
+    return { ready: false, reason: 'error', detail: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 async function openStore(options: ServerOptions, logger: Logger): Promise<{ store: LocationStore; owned: boolean; description: string }> {
   const sources = [options.store !== undefined, options.db !== undefined, options.data !== undefined && options.data.length > 0].filter(Boolean);
   if (sources.length > 1) throw new ConfigError('Give one data source: a store, --db <file> or --data <file...>, not several.');
   if (options.store !== undefined) return { store: options.store, owned: false, description: `${options.store.kind} store` };
+  if (options.db !== undefined && /^postgres(ql)?:\/\//i.test(options.db)) {
+    // Loaded only for this store, so an SQLite deployment never loads `pg`.
+    const { PostgresLocationStore, redactUrl } = await import('./store/postgres/index.js');
+    const store = await PostgresLocationStore.open(options.db, { logger });
+    return { store, owned: true, description: redactUrl(options.db) };
+  }
   if (options.db !== undefined) {
     if (!existsSync(options.db)) {
       throw new ConfigError(`The store file ${options.db} does not exist. Create it with: ucp-location data import --db ${options.db} <file.ndjson>`);

@@ -11,6 +11,7 @@ import { createLogger, LOG_LEVELS } from '../../logging.js';
 import type { LogLevel } from '../../logging.js';
 import { DEFAULT_CONFIG, DEFAULT_HOST, DEFAULT_PORT, loadConfigFile, startServer, startStdioServer } from '../../server.js';
 import type { ServerConfig } from '../../server.js';
+import { CURSOR_SECRET_ENV, isClusterWorker, leaveCluster, parseWorkers, superviseWorkers } from './serve-cluster.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
@@ -21,6 +22,9 @@ interface ServeOptions {
   port: string;
   baseUrl?: string;
   db?: string;
+  store?: string;
+  redis?: string;
+  workers?: string;
   data?: string[];
   config?: string;
   allowLoopbackProfiles?: boolean;
@@ -36,6 +40,9 @@ export function registerServeCommand(program: Command): void {
     .option('--port <number>', 'port to listen on (0 = any free port)', String(DEFAULT_PORT))
     .option('--base-url <url>', 'public origin written into the profile (default http://<host>:<port>)')
     .option('--db <file>', 'SQLite store made with `ucp-location data import` (opened read-only)')
+    .option('--store <url>', 'store to serve: a postgres:// URL (run `ucp-location migrate` first) or an SQLite file; same as --db')
+    .option('--redis <url>', 'redis:// URL: share rate limits, discovery budget and profile cache across instances')
+    .option('--workers <n>', 'run n server processes on the same port (node:cluster); share --redis between them for fleet-wide limits')
     .option('--data <files...>', 'data files (NDJSON, GeoJSON, CSV) imported into a temporary store at start')
     .option('--config <file>', 'JSON configuration file (see docs/configuration.md)')
     .option('--allow-loopback-profiles', 'accept http://127.0.0.1 platform profiles (local development; needs a loopback --host)')
@@ -58,9 +65,22 @@ async function serve(options: ServeOptions): Promise<number> {
       }
       config = { ...(config ?? DEFAULT_CONFIG), logLevel: options.logLevel as LogLevel };
     }
+    if (options.store !== undefined && options.db !== undefined) throw new ConfigError('Give either --store or --db (they are the same option), not both.');
+    const db = options.store ?? options.db;
+    const workers = parseWorkers(options.workers);
+    if (workers > 1 && options.stdio === true) throw new ConfigError('--workers applies to the HTTP server; --stdio serves one client in one process.');
+    if (isClusterWorker() && (config ?? DEFAULT_CONFIG).cursorSecret === undefined && process.env[CURSOR_SECRET_ENV] !== undefined) {
+      // Every worker signs cursors with the secret the primary chose, so they page across workers.
+      config = { ...(config ?? DEFAULT_CONFIG), cursorSecret: process.env[CURSOR_SECRET_ENV] };
+    }
+    if (workers > 1 && !isClusterWorker()) {
+      const supervisor = createLogger({ level: config?.logLevel ?? 'info', destination: 'stdout' });
+      return await superviseWorkers(workers, { cursorSecret: config?.cursorSecret, logger: supervisor });
+    }
     const common = {
       ...(config === undefined ? {} : { config }),
-      ...(options.db === undefined ? {} : { db: options.db }),
+      ...(db === undefined ? {} : { db }),
+      ...(options.redis === undefined ? {} : { redis: options.redis }),
       ...(options.data === undefined ? {} : { data: options.data }),
       allowLoopbackProfiles: options.allowLoopbackProfiles === true,
     };
@@ -88,7 +108,10 @@ async function serve(options: ServeOptions): Promise<number> {
         logger.info({ signal }, 'shutting down: finishing in-flight requests');
         // A second signal means "now": skip the grace period.
         process.once(signal, () => process.exit(EXIT_FAILED));
-        void server.close().then(resolve);
+        void server.close().then(() => {
+          leaveCluster();
+          resolve();
+        });
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);

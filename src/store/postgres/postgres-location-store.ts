@@ -46,7 +46,9 @@ export interface OpenPostgresOptions extends PostgresStoreOptions {
 /** Outcome of a readiness check (`/readyz`). */
 export interface StoreReadiness {
   ready: boolean;
-  /** Human-readable reason, e.g. "PostgreSQL unreachable: …" or "schema at migration 0, needs 1". */
+  /** Short, public: 'ok' | 'unreachable' | 'schema' | 'error' | 'closed'. */
+  reason: 'ok' | 'unreachable' | 'schema' | 'error' | 'closed';
+  /** For logs: e.g. "PostgreSQL unreachable: connect ECONNREFUSED …" (may name the host). */
   detail: string;
 }
 
@@ -446,13 +448,13 @@ export class PostgresLocationStore implements LocationStore {
    * Never throws.
    */
   async readiness(): Promise<StoreReadiness> {
-    if (this.#closed) return { ready: false, detail: 'store closed' };
+    if (this.#closed) return { ready: false, reason: 'closed', detail: 'store closed' };
     if (this.guard.down) {
       // Let the readiness probe act as the outage probe too, so a quiet instance recovers.
       try {
         this.guard.enter();
       } catch {
-        return { ready: false, detail: `PostgreSQL unreachable: ${this.guard.reason}` };
+        return { ready: false, reason: 'unreachable', detail: `PostgreSQL unreachable: ${this.guard.reason}` };
       }
     }
     let client: PoolClient | null = null;
@@ -461,15 +463,15 @@ export class PostgresLocationStore implements LocationStore {
       const status = await schemaStatus(client, this.settings.schema);
       this.guard.succeeded();
       const mismatch = schemaMismatch(status, this.settings.schema, this.settings.display);
-      if (mismatch !== null) return { ready: false, detail: mismatch.message };
-      return { ready: true, detail: `PostgreSQL schema ${this.settings.schema} at migration ${status.current}` };
+      if (mismatch !== null) return { ready: false, reason: 'schema', detail: mismatch.message };
+      return { ready: true, reason: 'ok', detail: `PostgreSQL schema ${this.settings.schema} at migration ${status.current}` };
     } catch (cause) {
       if (isUnavailable(cause)) {
         this.guard.failed(cause);
-        return { ready: false, detail: `PostgreSQL unreachable: ${(cause as Error).message}` };
+        return { ready: false, reason: 'unreachable', detail: `PostgreSQL unreachable: ${(cause as Error).message}` };
       }
       this.guard.settled();
-      return { ready: false, detail: `PostgreSQL check failed: ${(cause as Error).message}` };
+      return { ready: false, reason: 'error', detail: `PostgreSQL check failed: ${(cause as Error).message}` };
     } finally {
       client?.release();
     }
