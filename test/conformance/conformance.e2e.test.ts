@@ -1,0 +1,172 @@
+/**
+ * The conformance checker end to end, on loopback: it passes our own server (every probing check
+ * actually runs, over MCP and REST) and fails each deliberately broken server under the rule that
+ * server breaks — and only under rules that fault can explain.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatReport, runConformance, type CheckResult, type ConformanceOptions, type ConformanceReport } from '../../src/conformance/index.js';
+import { PRIVATE_ALIASES, PRIVATE_IDS } from '../contract/fixture.js';
+import {
+  canonicalInputs,
+  clampsRadius,
+  hoursInUtc,
+  leakyRecords,
+  noProfileValidator,
+  redirectsProfile,
+  silentBatchLimit,
+  sphericalDistance,
+  startBrokenServer,
+  unknownToolAsMethod,
+  type Shim,
+} from './broken-servers.js';
+import { startOurServer, type OurServer } from './support.js';
+
+/** What the operator of the fixture business knows: its private Locations and an alias. */
+const HINTS = {
+  serveProfile: true,
+  allowLoopback: true,
+  privateIds: [...PRIVATE_IDS, ...PRIVATE_ALIASES],
+  aliases: [{ alias: 'downtown-store', id: 'loc_downtown' }],
+} satisfies Omit<ConformanceOptions, 'businessUrl'>;
+
+const failed = (r: ConformanceReport): CheckResult[] => r.results.filter((x) => x.status === 'fail');
+const failedRules = (r: ConformanceReport): string[] => [...new Set(failed(r).map((x) => x.rule))].sort();
+const failedChecks = (r: ConformanceReport): string[] => [...new Set(failed(r).map((x) => x.check))].sort();
+
+describe('conformance checker against our own server', () => {
+  let ours: OurServer;
+  let report: ConformanceReport;
+
+  beforeAll(async () => {
+    ours = await startOurServer();
+    report = await runConformance({ businessUrl: ours.server.url, ...HINTS });
+  });
+  afterAll(async () => {
+    await ours.close();
+  });
+
+  it('reports no failure and exits conformant', () => {
+    expect(failed(report), formatReport(report)).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.bindings).toEqual(['mcp', 'rest']);
+  });
+
+  it('runs every probing check over both bindings instead of skipping it', () => {
+    const perBinding = [
+      'search.radius-inclusive',
+      'search.radius-not-clamped',
+      'search.and-predicates',
+      'search.hours-timezone',
+      'search.empty-result',
+      'pagination.walk',
+      'pagination.tampered-cursor',
+      'lookup.canonical-dedupe',
+      'lookup.aliases',
+      'lookup.refinement',
+      'lookup.batch-limit',
+      'privacy.lookup-private',
+      'negotiation.unusable-profile',
+      'negotiation.capabilities-incompatible',
+    ];
+    for (const check of perBinding) {
+      const statuses = report.results.filter((r) => r.check === check).map((r) => `${r.binding ?? ''}:${r.status}`);
+      expect(statuses, check).toEqual(['mcp:pass', 'rest:pass']);
+    }
+  });
+
+  it('covers the rule ids of the brief', () => {
+    const passed = new Set(report.results.filter((r) => r.status === 'pass').map((r) => r.rule));
+    for (const rule of ['R-D1', 'R-D2', 'R-D3', 'R-D4', 'R-D5', 'R-N1', 'R-N2', 'R-M1', 'R-M2', 'R-M3', 'R-G1', 'R-G5', 'R-G6', 'R-S1', 'R-S4', 'R-S6', 'R-S9', 'R-S10', 'R-S11', 'R-L1', 'R-L2', 'R-L3']) {
+      expect(passed.has(rule), rule).toBe(true);
+    }
+  });
+
+  it('skips https only because --allow-loopback admits plain http on loopback (R-D5)', () => {
+    const https = report.results.find((r) => r.check === 'discovery.https');
+    expect(https?.status).toBe('skip');
+    expect(https?.detail).toMatch(/--allow-loopback/);
+  });
+
+  it('runs only the selected rules with --only (R-S4 is not R-S40; R-S1 is not R-S10/R-S11)', async () => {
+    const only = await runConformance({ businessUrl: ours.server.url, ...HINTS, only: ['R-S1', 'R-D5'] });
+    expect([...new Set(only.results.map((r) => r.rule))].sort()).toEqual(['R-D5', 'R-S1']);
+    expect(only.ok).toBe(true);
+  });
+
+  it('exercises one binding with --transport rest and says why MCP checks are skipped', async () => {
+    const rest = await runConformance({ businessUrl: ours.server.url, ...HINTS, transport: 'rest', only: ['R-M1', 'R-S10'] });
+    expect(rest.bindings).toEqual(['rest']);
+    const mcpOnly = rest.results.filter((r) => r.check === 'jsonrpc.unknown-tool');
+    expect(mcpOnly.map((r) => r.status)).toEqual(['skip']);
+    expect(mcpOnly[0]?.detail).toMatch(/--transport rest/);
+    expect(rest.results.filter((r) => r.check === 'search.empty-result').map((r) => `${r.binding}:${r.status}`)).toEqual(['rest:pass']);
+  });
+
+  it('refuses to call a Business without a Platform profile, naming both options', async () => {
+    await expect(runConformance({ businessUrl: ours.server.url, allowLoopback: true })).rejects.toThrow(/--platform-profile <url>.*--serve-profile/);
+  });
+
+  it('needs no Platform profile for profile-only rules', async () => {
+    const profileOnly = await runConformance({ businessUrl: ours.server.url, allowLoopback: true, only: ['R-D', 'R-N'] });
+    expect(profileOnly.ok).toBe(true);
+    expect(profileOnly.platformProfileUrl).toBeNull();
+  });
+
+  it('refuses plain http to a business without --allow-loopback', async () => {
+    await expect(runConformance({ businessUrl: ours.server.url, serveProfile: true })).rejects.toThrow(/--allow-loopback/);
+  });
+});
+
+/**
+ * Each broken server, the rules it must fail and every rule its fault may legitimately drag in
+ * (a spherical distance is also a wrong lookup refinement, R-L2, and a returned Location beyond
+ * max, R-S1; a profile behind a redirect is also no profile at all, R-D1).
+ */
+const BROKEN: { name: string; shim: Shim; records?: () => ReturnType<typeof leakyRecords>; fails: string[]; mayAlsoFail: string[]; checks: string[] }[] = [
+  { name: 'clamps the radius', shim: clampsRadius, fails: ['R-S4'], mayAlsoFail: [], checks: ['search.radius-not-clamped'] },
+  { name: 'measures distance on a sphere', shim: sphericalDistance, fails: ['R-S4'], mayAlsoFail: ['R-S1', 'R-L2'], checks: ['search.radius-inclusive'] },
+  { name: 'evaluates opening hours in UTC', shim: hoursInUtc, fails: ['R-S6'], mayAlsoFail: ['R-S1', 'R-L2'], checks: ['search.hours-timezone'] },
+  { name: 'leaks a private Location', shim: {}, records: leakyRecords, fails: ['R-S11'], mayAlsoFail: [], checks: ['privacy.lookup-private', 'privacy.never-returned'] },
+  { name: 'normalises lookup inputs to canonical ids', shim: canonicalInputs, fails: ['R-L1'], mayAlsoFail: [], checks: ['lookup.aliases', 'lookup.inputs-audit'] },
+  { name: 'truncates an oversize batch silently', shim: silentBatchLimit, fails: ['R-L3'], mayAlsoFail: [], checks: ['lookup.batch-limit'] },
+  { name: 'redirects the profile', shim: redirectsProfile, fails: ['R-D5'], mayAlsoFail: ['R-D1'], checks: ['discovery.no-redirect'] },
+  { name: 'serves the profile without ETag or Last-Modified', shim: noProfileValidator, fails: ['R-D5'], mayAlsoFail: [], checks: ['discovery.validator'] },
+  { name: 'answers an unknown tool with -32601', shim: unknownToolAsMethod, fails: ['R-M1'], mayAlsoFail: [], checks: ['jsonrpc.unknown-tool'] },
+];
+
+describe.each(BROKEN)('conformance checker against a server that $name', ({ shim, records, fails, mayAlsoFail, checks }) => {
+  let report: ConformanceReport;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    const broken = await startBrokenServer(shim, records?.());
+    close = broken.close;
+    report = await runConformance({ businessUrl: broken.url, ...HINTS });
+  });
+  afterAll(async () => {
+    await close();
+  });
+
+  it(`fails, naming ${fails.join(', ')}`, () => {
+    expect(report.ok).toBe(false);
+    for (const rule of fails) expect(failedRules(report), formatReport(report)).toContain(rule);
+    expect(failedChecks(report)).toEqual(expect.arrayContaining(checks));
+  });
+
+  it('fails no rule the fault cannot explain', () => {
+    for (const rule of failedRules(report)) expect([...fails, ...mayAlsoFail], `${rule}\n${formatReport(report)}`).toContain(rule);
+  });
+
+  it('gives evidence for every failure: expectation, request and answer', () => {
+    for (const result of failed(report)) {
+      expect(result.evidence.length, result.check).toBeGreaterThan(0);
+      for (const e of result.evidence) {
+        expect(e.expected.length).toBeGreaterThan(0);
+        expect(e.request ?? '', result.check).toMatch(/^(GET|POST) /);
+      }
+    }
+    const text = formatReport(report);
+    for (const rule of fails) expect(text).toMatch(new RegExp(`✗ ${rule}\\s`));
+    expect(text).toContain('NOT CONFORMANT');
+  });
+});
