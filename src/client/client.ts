@@ -221,8 +221,6 @@ export class UcpLocationClient {
    * configured one, or the one it states in `batch_limit_applied` — and merging the answers.
    */
   async lookup(ids: readonly string[], refinements: LookupRefinements = {}): Promise<LookupResponse> {
-    const unavailable = operationUnavailable(this.discovery.decision, 'lookup');
-    if (unavailable !== undefined) throw unavailable;
     const all = distinctIds(ids);
     if (all.length === 0) {
       // Let the schema say what is wrong (ids needs at least one entry).

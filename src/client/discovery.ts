@@ -8,6 +8,7 @@
  * afterwards, from the surviving (bound) entities only.
  */
 import { validateProfile, type ProfileValidation } from '../protocol/profile.js';
+import { summarizeIssues } from '../protocol/schemas.js';
 import { SafeFetchError, parseFetchUrl, type SafeFetcher } from '../protocol/safe-fetch.js';
 import type { UcpProfile } from '../protocol/types.js';
 import { businessVersions, checkLeafProfile, selectVersion } from '../protocol/versions.js';
@@ -91,7 +92,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryResult> 
       throw new ProfileError(
         'leaf_profile_invalid',
         'leaf_profile',
-        `The business profile for release ${selection.version} (${leafUrl}) is not a valid leaf profile: ${summarise(leafCheck.errors)}`,
+        `The business profile for release ${selection.version} (${leafUrl}) is not a valid leaf profile: ${summarizeIssues(leafCheck.errors)}`,
         { issues: leafCheck.errors },
       );
     }
@@ -100,7 +101,7 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryResult> 
       throw new ProfileError(
         'leaf_profile_invalid',
         'leaf_profile',
-        `The business lists ${leafUrl} as its profile for release ${selection.version}, but that document does not match (R-D6): ${summarise(leafVersion.errors)}`,
+        `The business lists ${leafUrl} as its profile for release ${selection.version}, but that document does not match (R-D6): ${summarizeIssues(leafVersion.errors)}`,
         { issues: leafVersion.errors },
       );
     }
@@ -158,12 +159,7 @@ async function fetchJson(fetcher: SafeFetcher, url: string, subject: ErrorSubjec
 function expectValid(result: ProfileValidation, subject: 'business_profile' | 'platform_profile', url: string): Extract<ProfileValidation, { ok: true }> {
   if (result.ok) return result;
   const what = subject === 'business_profile' ? 'business profile' : 'platform profile';
-  throw new ProfileError('profile_malformed', subject, `The ${what} at ${url} is not a valid UCP ${what}: ${summarise(result.errors)}`, {
+  throw new ProfileError('profile_malformed', subject, `The ${what} at ${url} is not a valid UCP ${what}: ${summarizeIssues(result.errors)}`, {
     issues: result.errors,
   });
-}
-
-function summarise(errors: readonly { pointer: string; message: string }[]): string {
-  const listed = errors.slice(0, 5).map((e) => `${e.pointer || '/'}: ${e.message}`);
-  return `${listed.join('; ')}${errors.length > 5 ? ` (and ${errors.length - 5} more)` : ''}`;
 }

@@ -8,7 +8,15 @@
  * An `error_response` body (`ucp.status: "error"`, e.g. `capabilities_incompatible`, R-G5) is
  * validated against its own schema and turned into a typed error.
  */
-import { ERROR_RESPONSE_SCHEMA_URL, SchemaRegistry, SchemaRegistryError, pinnedSchemaRegistry, type PayloadValidator, type SchemaIssue } from '../protocol/schemas.js';
+import {
+  ERROR_RESPONSE_SCHEMA_URL,
+  SchemaRegistry,
+  SchemaRegistryError,
+  pinnedSchemaRegistry,
+  summarizeIssues,
+  type PayloadValidator,
+  type SchemaIssue,
+} from '../protocol/schemas.js';
 import { SafeFetchError, type SafeFetcher } from '../protocol/safe-fetch.js';
 import { isRecord, type BindingName, type Operation } from './caller.js';
 import { BusinessError, CapabilitiesIncompatibleError, DiscoveryError, RequestValidationError, ResponseValidationError, type UcpClientError } from './errors.js';
@@ -56,9 +64,8 @@ export class PayloadSchemas {
       }
     } catch (error) {
       if (error instanceof SchemaRegistryError) {
-        const cause = error.cause;
-        if (cause instanceof SchemaRegistryError && cause.cause instanceof DiscoveryError) throw cause.cause;
-        if (cause instanceof DiscoveryError) throw cause;
+        // The registry wraps what the loader threw; a fetch failure keeps its own precise error.
+        if (error.cause instanceof DiscoveryError) throw error.cause;
         throw new DiscoveryError('schema_unavailable', 'schema', `Cannot build the negotiated schemas: ${error.message}`, { cause: error });
       }
       throw error;
@@ -70,7 +77,7 @@ export class PayloadSchemas {
   checkRequest(op: Operation, payload: unknown): void {
     const result = this.for(op).request(payload);
     if (!result.valid) {
-      throw new RequestValidationError(`The ${op} request is invalid: ${describe(result.errors)}`, op, result.errors);
+      throw new RequestValidationError(`The ${op} request is invalid: ${summarizeIssues(result.errors)}`, op, result.errors);
     }
   }
 
@@ -83,7 +90,7 @@ export class PayloadSchemas {
     if (isRecord(ucp) && ucp['status'] === 'error') throw this.errorOutcome(op, payload, transport);
     const result = this.for(op).response(payload);
     if (!result.valid) {
-      throw new ResponseValidationError(`The business's ${op} response does not conform to the negotiated schema: ${describe(result.errors)}`, op, result.errors);
+      throw new ResponseValidationError(`The business's ${op} response does not conform to the negotiated schema: ${summarizeIssues(result.errors)}`, op, result.errors);
     }
     const issues: SchemaIssue[] = [];
     if (isRecord(ucp) && ucp['version'] !== this.version) {
@@ -95,14 +102,14 @@ export class PayloadSchemas {
       issues.push({ pointer: '/ucp/capabilities', message: `must list ${root}, the capability of this operation (R-G6)` });
     }
     if (issues.length > 0) {
-      throw new ResponseValidationError(`The business's ${op} response does not conform to the negotiation: ${describe(issues)}`, op, issues);
+      throw new ResponseValidationError(`The business's ${op} response does not conform to the negotiation: ${summarizeIssues(issues)}`, op, issues);
     }
   }
 
   private errorOutcome(op: Operation, payload: unknown, transport: BindingName): UcpClientError {
     const result = this.errorResponse(payload);
     if (!result.valid) {
-      return new ResponseValidationError(`The business answered ${op} with an error_response that does not conform to its schema: ${describe(result.errors)}`, op, result.errors);
+      return new ResponseValidationError(`The business answered ${op} with an error_response that does not conform to its schema: ${summarizeIssues(result.errors)}`, op, result.errors);
     }
     const body = payload as { messages: Record<string, unknown>[]; continue_url?: string };
     const first = body.messages[0];
@@ -137,9 +144,4 @@ async function loadSchema(fetcher: SafeFetcher, url: string): Promise<object> {
     if (error instanceof SafeFetchError) throw fromSafeFetchError(error, 'schema', url);
     throw error;
   }
-}
-
-function describe(issues: readonly SchemaIssue[]): string {
-  const listed = issues.slice(0, 3).map((i) => `${i.pointer || '/'} ${i.message}`);
-  return `${listed.join('; ')}${issues.length > 3 ? ` (and ${issues.length - 3} more)` : ''}`;
 }
