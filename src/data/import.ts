@@ -101,15 +101,20 @@ async function* validRecords(
   report(dataset.finish());
 }
 
+/** Valid records of `plans`; ends by throwing DataValidationError if any problem was found. */
+async function* checkedRecords(plans: readonly Plan[]): AsyncGenerator<LocationRecord> {
+  const issues = new IssueCollector();
+  yield* validRecords(plans, issues, [], () => undefined);
+  issues.throwIfAny();
+}
+
 /**
  * Streams the valid records of the files (after the same checks as an import). The stream ends
  * by throwing DataValidationError when any problem was found, so a consumer must not act on
  * what it received until the stream has finished.
  */
 export async function* readRecords(files: readonly string[], options: Pick<ImportOptions, 'format'> = {}): AsyncGenerator<LocationRecord> {
-  const issues = new IssueCollector();
-  yield* validRecords(await plan(files, options.format), issues, [], () => undefined);
-  issues.throwIfAny();
+  yield* checkedRecords(await plan(files, options.format));
 }
 
 /** Validates the files without writing anything. Data problems are returned, not thrown. */
@@ -158,20 +163,16 @@ export async function writeValidated(store: LocationStore, checked: ValidationRe
   const plans: Plan[] = checked.files.map(({ file, format }) => ({ file, format }));
   const expected = checked.records;
 
+  // Throwing from inside this stream (the files changed after validation) makes the store roll back.
   async function* secondPass(): AsyncGenerator<LocationRecord> {
-    const issues = new IssueCollector();
     let count = 0;
-    for await (const record of validRecords(plans, issues, [], () => undefined)) {
+    for await (const record of checkedRecords(plans)) {
       count += 1;
       yield record;
     }
-    if (issues.total > 0 || count !== expected) {
-      // The files changed after validation; throwing here makes the store roll back.
-      throw new DataValidationError(
-        issues.total > 0
-          ? issues.list()
-          : [{ file: plans[0]?.file ?? '', line: 0, field: '', message: `the input changed while importing (${expected} records validated, ${count} read); nothing was written, run the import again` }],
-      );
+    if (count !== expected) {
+      const message = `the input changed while importing (${expected} records validated, ${count} read); nothing was written, run the import again`;
+      throw new DataValidationError([{ file: plans[0]?.file ?? '', line: 0, field: '', message }]);
     }
   }
 
