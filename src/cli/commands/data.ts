@@ -31,6 +31,8 @@ interface CommonOptions {
 
 interface StoreOptions extends CommonOptions {
   db: string;
+  /** A postgres:// URL (or an SQLite file), instead of --db. */
+  store?: string;
 }
 
 function print(text: string): void {
@@ -94,8 +96,23 @@ async function run(command: string, options: CommonOptions, body: () => Promise<
   }
 }
 
+/** Where the data went, for reports; a URL's password is never printed. */
+function target(options: StoreOptions): string {
+  if (options.store === undefined) return options.db;
+  try {
+    const u = new URL(options.store);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return options.store;
+  }
+}
+
 async function withStore<T>(db: string, body: (store: LocationStore) => Promise<T>): Promise<T> {
-  const store = await SqliteLocationStore.open(db);
+  // A PostgreSQL store is loaded only when named, so SQLite users never load `pg`.
+  const store = /^postgres(ql)?:\/\//i.test(db)
+    ? await (await import('../../store/postgres/index.js')).PostgresLocationStore.open(db)
+    : await SqliteLocationStore.open(db);
   try {
     return await body(store);
   } finally {
@@ -118,6 +135,7 @@ export function registerDataCommands(program: Command): void {
     .description('validate location files (NDJSON, GeoJSON, CSV) and replace the dataset atomically; nothing is written unless every record is valid')
     .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv)')
     .option('--db <path>', 'SQLite database file', DEFAULT_DB)
+    .option('--store <url>', 'write to a PostgreSQL store instead (postgres://…; run `ucp-location migrate` first)')
     .option('--json', 'print one machine-readable JSON report')
     .option('--quiet', 'no progress and no summary on success');
   formatOption(importCmd, DATA_FORMATS);
@@ -133,13 +151,13 @@ export function registerDataCommands(program: Command): void {
           progress.finish();
           return reportRejected('import', checked, options, 'nothing was written, the previous data is unchanged');
         }
-        const report = await withStore(options.db, (store) => writeValidated(store, checked, importOptions));
+        const report = await withStore(options.store ?? options.db, (store) => writeValidated(store, checked, importOptions));
         progress.finish();
         const ms = performance.now() - started;
         if (options.json === true) {
-          printJson({ ok: true, command: 'import', db: options.db, ...report, durationMs: Math.round(ms) });
+          printJson({ ok: true, command: 'import', db: target(options), ...report, durationMs: Math.round(ms) });
         } else if (options.quiet !== true) {
-          print(`Imported ${report.locations.toLocaleString('en-US')} location(s) (${report.publicLocations.toLocaleString('en-US')} public) into ${options.db} in ${seconds(ms)} (${perSecond(report.records, ms)}); ${report.availability.toLocaleString('en-US')} item availability row(s); generation ${report.generation}`);
+          print(`Imported ${report.locations.toLocaleString('en-US')} location(s) (${report.publicLocations.toLocaleString('en-US')} public) into ${target(options)} in ${seconds(ms)} (${perSecond(report.records, ms)}); ${report.availability.toLocaleString('en-US')} item availability row(s); generation ${report.generation}`);
           for (const line of fileLines(report.files)) print(line);
         }
         return EXIT_OK;
@@ -180,15 +198,16 @@ export function registerDataCommands(program: Command): void {
     .description('apply an item-availability feed (CSV location_id,item_id,available or NDJSON) atomically')
     .argument('<file>', 'feed file (.csv or .ndjson/.jsonl)')
     .option('--db <path>', 'SQLite database file', DEFAULT_DB)
+    .option('--store <url>', 'write to a PostgreSQL store instead (postgres://…; run `ucp-location migrate` first)')
     .option('--json', 'print one machine-readable JSON report')
     .option('--quiet', 'no summary on success');
   formatOption(inventoryCmd, ['csv', 'ndjson']);
   usageExits(inventoryCmd).action(async (file: string, options: StoreOptions) => {
     await run('inventory', options, async () => {
       const started = performance.now();
-      const report = await withStore(options.db, (store) => applyInventoryFile(store, file, options.format));
+      const report = await withStore(options.store ?? options.db, (store) => applyInventoryFile(store, file, options.format));
       const ms = performance.now() - started;
-      if (options.json === true) printJson({ ok: true, command: 'inventory', db: options.db, ...report, durationMs: Math.round(ms) });
+      if (options.json === true) printJson({ ok: true, command: 'inventory', db: target(options), ...report, durationMs: Math.round(ms) });
       else if (options.quiet !== true) {
         print(`Applied ${report.applied.toLocaleString('en-US')} availability row(s) from ${file} (${report.rows.toLocaleString('en-US')} read) in ${seconds(ms)}; generation ${report.generation}`);
       }
