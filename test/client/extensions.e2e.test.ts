@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscoveryError, ResponseValidationError, UcpLocationClient, buildPlatformProfile, type DiscoverOptions } from '../../src/client/index.js';
 import type { Resolver } from '../../src/protocol/safe-fetch.js';
-import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION } from '../../src/protocol/types.js';
+import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION, type CapabilityEntity } from '../../src/protocol/types.js';
 import { buildBusinessProfile } from '../../src/transport/business-profile.js';
 import { json, startTestServer, type TestServer } from '../support/http-server.js';
 import { createTestPki, type TestPki } from '../support/tls.js';
@@ -30,7 +30,7 @@ const resolve: Resolver = (hostname) =>
     ? Promise.resolve([{ address: '127.0.0.1', family: 4 }])
     : Promise.reject(Object.assign(new Error(`test resolver: unknown host ${hostname}`), { code: 'ENOTFOUND' }));
 
-function extensionEntry(schema: string): Record<string, unknown> {
+function extensionEntry(schema: string): CapabilityEntity {
   return { version: UCP_VERSION, spec: 'https://example.com/ucp/parking_fee', schema, extends: SEARCH_CAPABILITY };
 }
 
@@ -62,9 +62,9 @@ beforeAll(async () => {
   const profile = buildBusinessProfile(fake.url, [SEARCH_CAPABILITY, LOOKUP_CAPABILITY]);
   profile.ucp.capabilities = {
     ...profile.ucp.capabilities,
-    [EXTENSION]: [extensionEntry(extensionUrl) as { version: string }],
+    [EXTENSION]: [extensionEntry(extensionUrl)],
     // Declared under a host that does not own the name: must be rejected before any fetch.
-    [ROGUE]: [{ ...extensionEntry(`${schemaHost.origin('example.com')}/ucp/valet.json`), spec: 'https://example.com/ucp/valet' } as { version: string }],
+    [ROGUE]: [{ ...extensionEntry(`${schemaHost.origin('example.com')}/ucp/valet.json`), spec: 'https://example.com/ucp/valet' }],
   };
   fake.server.route('/.well-known/ucp', json(profile, CACHEABLE));
 }, 60_000);
@@ -78,8 +78,8 @@ function options(): DiscoverOptions {
   const platform = buildPlatformProfile();
   platform.ucp.capabilities = {
     ...platform.ucp.capabilities,
-    [EXTENSION]: [extensionEntry(extensionUrl) as { version: string }],
-    [ROGUE]: [extensionEntry('https://parking.org/ucp/valet.json') as { version: string }],
+    [EXTENSION]: [extensionEntry(extensionUrl)],
+    [ROGUE]: [extensionEntry('https://parking.org/ucp/valet.json')],
   };
   return {
     platformProfileUrl: platformHost.publish('/platform.json', platform),
@@ -121,11 +121,11 @@ describe('negotiated extensions', () => {
     try {
       const missing = `${schemaHost.origin('example.com')}/ucp/missing.json`;
       const profile = buildBusinessProfile(other.url, [SEARCH_CAPABILITY]);
-      profile.ucp.capabilities = { ...profile.ucp.capabilities, [EXTENSION]: [extensionEntry(missing) as { version: string }] };
+      profile.ucp.capabilities = { ...profile.ucp.capabilities, [EXTENSION]: [extensionEntry(missing)] };
       other.server.route('/.well-known/ucp', json(profile, CACHEABLE));
       const opts = options();
       const platform = opts.platformProfile as ReturnType<typeof buildPlatformProfile>;
-      platform.ucp.capabilities = { ...platform.ucp.capabilities, [EXTENSION]: [extensionEntry(missing) as { version: string }] };
+      platform.ucp.capabilities = { ...platform.ucp.capabilities, [EXTENSION]: [extensionEntry(missing)] };
       let error: unknown;
       try {
         await (await UcpLocationClient.discover(other.url, opts)).close();
