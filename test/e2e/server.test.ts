@@ -15,19 +15,18 @@ import { expectNegotiationError, expectRequestError, openBinding } from './suppo
 import type { Binding, BindingName, Operation, Outcome } from './support/bindings.js';
 import { startPlatforms, testResolver } from './support/platform.js';
 import type { Platforms } from './support/platform.js';
-import { buildStoreFile } from './support/store.js';
-import type { StoreFile } from './support/store.js';
+import { openE2eStore } from './support/store.js';
 
 const BINDINGS: readonly BindingName[] = ['mcp-raw', 'mcp-sdk', 'rest'];
 const V = '2026-08-25';
 const MAX_RADIUS = 50_000;
 
-let storeFile: StoreFile;
+let storeFile: Awaited<ReturnType<typeof openE2eStore>>;
 let platforms: Platforms;
 let server: RunningServer;
 
 beforeAll(async () => {
-  storeFile = await buildStoreFile();
+  storeFile = await openE2eStore();
   platforms = await startPlatforms();
   server = await startServer({
     host: '127.0.0.1',
@@ -46,7 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await platforms?.close();
-  storeFile?.dispose();
+  await storeFile?.dispose();
 });
 
 /** Requests every binding must answer identically (shared bodies, ARCHITECTURE habit 5). */

@@ -27,3 +27,20 @@ export async function buildStoreFile(fixture = FIXTURE): Promise<StoreFile> {
   }
   return { path, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * Which store the e2e server runs on. `test/scale/e2e-postgres.test.ts` switches it to
+ * PostgreSQL before importing the e2e bodies, so the same tests run on both stores.
+ */
+let e2eStore: 'sqlite' | 'postgres' = 'sqlite';
+
+export function useE2eStore(kind: 'sqlite' | 'postgres'): void {
+  e2eStore = kind;
+}
+
+/** The fixture in the chosen store; `path` is what `startServer({ db })` takes (file or URL). */
+export async function openE2eStore(fixture = FIXTURE): Promise<{ path: string; dispose(): Promise<void> | void }> {
+  if (e2eStore === 'sqlite') return buildStoreFile(fixture);
+  const { buildPostgresStore } = await import('../../scale/support/e2e-store.js');
+  return buildPostgresStore(fixture);
+}

@@ -1,0 +1,19 @@
+/**
+ * The e2e fixture in a PostgreSQL store: a fresh database, migrated, filled through the real
+ * import pipeline; `path` is the store URL that `startServer({ db })` accepts.
+ */
+import { importFiles } from '../../../src/data/import.js';
+import { PostgresLocationStore } from '../../../src/store/postgres/index.js';
+import { createTestDatabase, withSchema } from './pg.js';
+
+export async function buildPostgresStore(fixture: string): Promise<{ path: string; dispose(): Promise<void> }> {
+  const db = await createTestDatabase('ucp_e2e');
+  const url = withSchema(db.url, 'e2e');
+  const store = await PostgresLocationStore.open(url, { migrate: true, poolMax: 2 });
+  try {
+    await importFiles(store, [fixture]);
+  } finally {
+    await store.close();
+  }
+  return { path: url, dispose: () => db.drop() };
+}
