@@ -9,11 +9,16 @@ import { createTestDatabase, withSchema } from './pg.js';
 export async function buildPostgresStore(fixture: string): Promise<{ path: string; dispose(): Promise<void> }> {
   const db = await createTestDatabase('ucp_e2e');
   const url = withSchema(db.url, 'e2e');
+  await buildPostgresStoreIn(url, fixture);
+  return { path: url, dispose: () => db.drop() };
+}
+
+/** Migrate the store at `url` and import `fixture` into it (what `migrate` + `import` do). */
+export async function buildPostgresStoreIn(url: string, fixture: string): Promise<void> {
   const store = await PostgresLocationStore.open(url, { migrate: true, poolMax: 2 });
   try {
     await importFiles(store, [fixture]);
   } finally {
     await store.close();
   }
-  return { path: url, dispose: () => db.drop() };
 }
