@@ -1,0 +1,81 @@
+/**
+ * `--cpu-prof`: a CPU profile of one contender answering one query kind, taken in a separate pass
+ * after the timed one (profiling slows code down unevenly, so it must not touch the ratios).
+ * The profile is written for Chrome DevTools and summarised as the functions with most self time.
+ */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from './children.js';
+import type { Contender, Instance } from './types.js';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+
+/** The parts of a V8 `.cpuprofile` the summary reads. */
+export interface CpuProfile {
+  nodes: ProfileNode[];
+}
+
+/** Functions with the most self time (samples where they were on top of the stack). */
+export function topSelfTime(profile: CpuProfile, count = 15): CpuProfileResult['top'] {
+  const self = new Map<string, { fn: string; where: string; hits: number }>();
+  let total = 0;
+  for (const node of profile.nodes) {
+    const hits = node.hitCount ?? 0;
+    total += hits;
+    const fn = node.callFrame.functionName === '' ? '(anonymous)' : node.callFrame.functionName;
+    const at = where(node.callFrame.url, node.callFrame.lineNumber);
+    const key = `${fn}@${at}`;
+    const entry = self.get(key) ?? { fn, where: at, hits: 0 };
+    entry.hits += hits;
+    self.set(key, entry);
+  }
+  return [...self.values()]
+    .sort((a, b) => b.hits - a.hits)
+    .slice(0, count)
+    .map((e) => ({ fn: e.fn, where: e.where, selfPercent: total === 0 ? 0 : (100 * e.hits) / total }));
+}
+
+export interface CpuProfileResult {
+  file: string;
+  top: { fn: string; where: string; selfPercent: number }[];
+}
+
+function where(url: string, line: number): string {
+  if (url === '') return '(native)';
+  let path = url;
+  try {
+    path = url.startsWith('file:') ? fileURLToPath(url) : url;
+  } catch {
+    /* keep the URL */
+  }
+  const rel = relative(REPO_ROOT, path);
+  return `${rel.startsWith('..') ? path : rel}:${line + 1}`;
+}
+
+/** Profile `contender` running `instances` round-robin for `seconds`; write `file`. */
+export async function profileContender(contender: Contender, instances: readonly Instance[], seconds: number, file: string): Promise<CpuProfileResult> {
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 200 });
+    await session.post('Profiler.start');
+    const end = performance.now() + seconds * 1000;
+    for (let i = 0; performance.now() < end; i++) {
+      const r = contender.run(instances[i % instances.length] as Instance);
+      if (r instanceof Promise) await r;
+    }
+    const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
+    writeFileSync(file, JSON.stringify(profile));
+    return { file, top: topSelfTime(profile) };
+  } finally {
+    await session.post('Profiler.disable').catch(() => undefined);
+    session.disconnect();
+  }
+}

@@ -1,0 +1,283 @@
+/**
+ * The results of one run and how they are written: `latest.json` (everything, machine-readable),
+ * `latest.md` (tables for people) and `latency-vs-size.svg` (the chart).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CellStatus } from './measure.js';
+import { GROWTH_QUERY, HEADLINE_QUERY } from './queries.js';
+import { latencyChart, type Panel } from './svg.js';
+
+export interface LatencyRow {
+  size: number;
+  query: string;
+  contender: string;
+  status: CellStatus;
+  reason?: string;
+  n?: number;
+  p50?: number;
+  p99?: number;
+  mean?: number;
+}
+
+export interface ImportRow {
+  size: number;
+  records: number;
+  seconds: number;
+  locationsPerSecond: number;
+  maxRssMiB: number;
+  phases: Record<string, number>;
+}
+
+export interface E2eTarget {
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  maxRssMiB?: number;
+}
+
+export interface E2eResult {
+  size: number;
+  connections: number;
+  secondsPerTarget: number;
+  mcp: E2eTarget;
+  echo: E2eTarget;
+  /** Null when the run is valid; otherwise why the comparison does not count. */
+  failure: string | null;
+}
+
+export interface SetupRow {
+  size: number;
+  datasetBytes: number;
+  naiveLoadSeconds: number;
+  postgisLoadSeconds?: number;
+  enginePostgresImportSeconds?: number;
+}
+
+export interface ProfileSummary {
+  query: string;
+  size: number;
+  contender: string;
+  file: string;
+  /** Top functions by self time. */
+  top: { fn: string; where: string; selfPercent: number }[];
+  postgisPlan?: string;
+  /** The MCP server under end-to-end load (node --cpu-prof in the server child). */
+  server?: { file: string; top: { fn: string; where: string; selfPercent: number }[] };
+}
+
+export interface Ratio {
+  value: number | null;
+  target: string;
+  met: boolean | null;
+  /** How it was computed, from which cells. */
+  basis: string;
+}
+
+export interface BenchResults {
+  machine: string;
+  generatedAt: string;
+  mode: 'quick' | 'full' | 'custom';
+  command: string;
+  seed: string;
+  sizes: number[];
+  settings: { budgetSecondsPerCell: number; instancesPerQuery: number; e2eSeconds: number; connections: number };
+  ratios: Record<string, Ratio>;
+  queries: { name: string; label: string }[];
+  contenders: { name: string; description: string }[];
+  latency: LatencyRow[];
+  imports: ImportRow[];
+  setup: SetupRow[];
+  e2e: E2eResult | { skipped: string } | null;
+  profile: ProfileSummary | null;
+  notes: string[];
+}
+
+function find(rows: readonly LatencyRow[], size: number, query: string, contender: string): LatencyRow | undefined {
+  return rows.find((r) => r.size === size && r.query === query && r.contender === contender);
+}
+
+function ok(row: LatencyRow | undefined): number | null {
+  return row !== undefined && row.status === 'ok' && row.p50 !== undefined ? row.p50 : null;
+}
+
+function ratio(value: number | null, target: string, test: (v: number) => boolean, basis: string): Ratio {
+  return { value, target, met: value === null ? null : test(value), basis };
+}
+
+export function sizeLabel(n: number): string {
+  if (n >= 1_000_000 && n % 1_000_000 === 0) return `${n / 1_000_000}M`;
+  if (n >= 1000 && n % 1000 === 0) return `${n / 1000}k`;
+  return String(n);
+}
+
+/** The headline ratios, each from cells measured side by side in this run. */
+export function computeRatios(latency: readonly LatencyRow[], imports: readonly ImportRow[], e2e: BenchResults['e2e'], sizes: readonly number[]): Record<string, Ratio> {
+  const largest = Math.max(...sizes);
+  const smallest = Math.min(...sizes);
+  const at = sizeLabel(largest);
+  const engine = ok(find(latency, largest, HEADLINE_QUERY, 'engine-sqlite'));
+  const div = (a: number | null, b: number | null): number | null => (a === null || b === null || b === 0 ? null : a / b);
+  const out: Record<string, Ratio> = {
+    engine_vs_naive: ratio(div(ok(find(latency, largest, HEADLINE_QUERY, 'naive')), engine), '>= 100', (v) => v >= 100, `naive p50 / engine-sqlite p50, ${HEADLINE_QUERY} @ ${at}`),
+    engine_vs_floor: ratio(div(engine, ok(find(latency, largest, HEADLINE_QUERY, 'floor'))), '<= 3', (v) => v <= 3, `engine-sqlite p50 / floor p50, ${HEADLINE_QUERY} @ ${at}`),
+    engine_vs_postgis: ratio(div(ok(find(latency, largest, HEADLINE_QUERY, 'postgis')), engine), '>= 2', (v) => v >= 2, `postgis p50 / engine-sqlite p50, ${HEADLINE_QUERY} @ ${at}`),
+    mcp_vs_echo: ratio(
+      e2e !== null && 'mcp' in e2e && e2e.failure === null ? e2e.mcp.requestsPerSecond / e2e.echo.requestsPerSecond : null,
+      '>= 0.5',
+      (v) => v >= 0.5,
+      e2e !== null && 'mcp' in e2e ? `MCP tools/call search_locations req/s / echo req/s, ${e2e.connections} connections @ ${sizeLabel(e2e.size)}` : 'end-to-end not run',
+    ),
+    growth_10k_1m: ratio(
+      sizes.includes(10_000) && sizes.includes(1_000_000)
+        ? div(ok(find(latency, 1_000_000, GROWTH_QUERY, 'engine-sqlite')), ok(find(latency, 10_000, GROWTH_QUERY, 'engine-sqlite')))
+        : null,
+      '<= 2',
+      (v) => v <= 2,
+      `engine-sqlite p50 @ 1M / @ 10k, ${GROWTH_QUERY}${sizes.includes(1_000_000) && sizes.includes(10_000) ? '' : ' (needs both sizes in --sizes)'}`,
+    ),
+  };
+  if (largest !== smallest) {
+    out[`growth_${sizeLabel(smallest).toLowerCase()}_${at.toLowerCase()}`] ??= ratio(
+      div(ok(find(latency, largest, GROWTH_QUERY, 'engine-sqlite')), ok(find(latency, smallest, GROWTH_QUERY, 'engine-sqlite'))),
+      'informative',
+      () => true,
+      `engine-sqlite p50 @ ${at} / @ ${sizeLabel(smallest)}, ${GROWTH_QUERY}`,
+    );
+  }
+  const engineSmall = ok(find(latency, smallest, HEADLINE_QUERY, 'engine-sqlite'));
+  if (largest !== smallest) {
+    out[`growth_headline_${sizeLabel(smallest).toLowerCase()}_${at.toLowerCase()}`] = ratio(div(engine, engineSmall), 'informative', () => true, `engine-sqlite p50 @ ${at} / @ ${sizeLabel(smallest)}, ${HEADLINE_QUERY}`);
+  }
+  const pgEngine = ok(find(latency, largest, HEADLINE_QUERY, 'engine-postgres'));
+  if (pgEngine !== null) {
+    out['engine_postgres_vs_postgis'] = ratio(div(ok(find(latency, largest, HEADLINE_QUERY, 'postgis')), pgEngine), 'informative', () => true, `postgis p50 / engine-postgres p50, ${HEADLINE_QUERY} @ ${at}`);
+  }
+  const imp = imports.find((r) => r.size === largest);
+  out['import_rate'] = ratio(imp === undefined ? null : imp.locationsPerSecond, largest >= 1_000_000 ? '>= 50000 loc/s' : 'informative (target is for 1M)', (v) => (largest >= 1_000_000 ? v >= 50_000 : true), `locations/s through importFiles into SQLite @ ${at}, peak RSS ${imp === undefined ? '?' : `${imp.maxRssMiB.toFixed(0)} MiB`}`);
+  return out;
+}
+
+function fmtMs(v: number | undefined): string {
+  if (v === undefined || !Number.isFinite(v)) return '–';
+  if (v >= 100) return v.toFixed(0);
+  if (v >= 10) return v.toFixed(1);
+  if (v >= 1) return v.toFixed(2);
+  return v.toFixed(3);
+}
+
+function fmtRatio(v: number | null): string {
+  if (v === null) return 'n/a';
+  return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
+}
+
+export function renderMarkdown(r: BenchResults): string {
+  const lines: string[] = [];
+  const contenders = r.contenders.map((c) => c.name);
+  lines.push('# Benchmark results', '');
+  lines.push(`- Machine: ${r.machine}`);
+  lines.push(`- Run: ${r.generatedAt}, mode \`${r.mode}\`, \`${r.command}\`, seed \`${r.seed}\``);
+  lines.push(`- Per cell: up to ${r.settings.budgetSecondsPerCell} s of calls per contender, ${r.settings.instancesPerQuery} instances per query kind, contenders interleaved round-robin on the same instances`);
+  lines.push('- Every timed answer was checked against the engine’s reference answer; a mismatch fails the contender for that cell.', '');
+  lines.push('## Headline ratios', '', '| ratio | value | target | met | basis |', '|---|---:|---|---|---|');
+  for (const [name, x] of Object.entries(r.ratios)) {
+    const value = name === 'import_rate' && x.value !== null ? `${Math.round(x.value)} loc/s` : fmtRatio(x.value);
+    lines.push(`| ${name} | ${value} | ${x.target} | ${x.met === null ? 'n/a' : x.met ? 'yes' : '**no**'} | ${x.basis} |`);
+  }
+  lines.push('');
+  for (const size of r.sizes) {
+    lines.push(`## Latency @ ${sizeLabel(size)} locations (ms: p50 / p99, n samples)`, '');
+    lines.push(`| query | ${contenders.join(' | ')} |`, `|---|${contenders.map(() => '---:').join('|')}|`);
+    for (const q of r.queries) {
+      const cells = contenders.map((c) => {
+        const row = find(r.latency, size, q.name, c);
+        if (row === undefined) return '–';
+        if (row.status === 'ok') return `${fmtMs(row.p50)} / ${fmtMs(row.p99)} (${row.n})`;
+        return row.status === 'skipped' ? 'n/a' : `**${row.status}**`;
+      });
+      lines.push(`| ${q.name} | ${cells.join(' | ')} |`);
+    }
+    lines.push('');
+  }
+  lines.push('## Import (our pipeline: validate, then stream into SQLite; child process)', '', '| size | records | seconds | locations/s | peak RSS (MiB) |', '|---:|---:|---:|---:|---:|');
+  for (const i of r.imports) lines.push(`| ${sizeLabel(i.size)} | ${i.records} | ${i.seconds.toFixed(1)} | ${Math.round(i.locationsPerSecond)} | ${i.maxRssMiB.toFixed(0)} |`);
+  lines.push('');
+  lines.push('## End to end (MCP over HTTP vs bare JSON-RPC echo, autocannon)', '');
+  if (r.e2e === null) lines.push('Not run.');
+  else if ('skipped' in r.e2e) lines.push(`Skipped: ${r.e2e.skipped}`);
+  else {
+    const e = r.e2e;
+    lines.push(`${e.connections} connections, ${e.secondsPerTarget} s per target (ABBA order), store of ${sizeLabel(e.size)} locations, query mix: ${HEADLINE_QUERY}.`, '');
+    lines.push('| target | req/s | p50 ms | p99 ms | requests | non-2xx | errors | server peak RSS (MiB) |', '|---|---:|---:|---:|---:|---:|---:|---:|');
+    for (const [name, t] of [['MCP tools/call search_locations', e.mcp], ['echo', e.echo]] as const) {
+      lines.push(`| ${name} | ${t.requestsPerSecond.toFixed(0)} | ${t.latencyP50Ms.toFixed(1)} | ${t.latencyP99Ms.toFixed(1)} | ${t.requests} | ${t.non2xx} | ${t.errors + t.timeouts} | ${t.maxRssMiB?.toFixed(0) ?? '–'} |`);
+    }
+    if (e.failure !== null) lines.push('', `**Not counted:** ${e.failure}`);
+  }
+  lines.push('');
+  const problems = r.latency.filter((row) => row.status !== 'ok');
+  if (problems.length > 0) {
+    lines.push('## Contenders not timed', '', '| size | query | contender | status | reason |', '|---:|---|---|---|---|');
+    const seen = new Set<string>();
+    for (const p of problems) {
+      // Skips repeat per size and query; list each distinct reason once per contender.
+      const key = p.status === 'skipped' ? `${p.contender}|${p.reason}` : `${p.size}|${p.query}|${p.contender}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const where = p.status === 'skipped' ? ['all', r.latency.filter((x) => x.contender === p.contender && x.reason === p.reason).map((x) => x.query).filter((q, i, l) => l.indexOf(q) === i).join(', ')] : [sizeLabel(p.size), p.query];
+      lines.push(`| ${where[0]} | ${where[1]} | ${p.contender} | ${p.status} | ${(p.reason ?? '').replace(/\|/g, '\\|').slice(0, 400)} |`);
+    }
+    lines.push('');
+  }
+  if (r.setup.length > 0) {
+    lines.push('## Setup (not timed as queries)', '', '| size | dataset MiB | naive load s | PostGIS load s | engine-postgres import s |', '|---:|---:|---:|---:|---:|');
+    for (const s of r.setup) {
+      lines.push(`| ${sizeLabel(s.size)} | ${(s.datasetBytes / 2 ** 20).toFixed(0)} | ${s.naiveLoadSeconds.toFixed(1)} | ${s.postgisLoadSeconds === undefined ? '–' : s.postgisLoadSeconds === 0 ? 'cached' : s.postgisLoadSeconds.toFixed(0)} | ${s.enginePostgresImportSeconds?.toFixed(0) ?? '–'} |`);
+    }
+    lines.push('');
+  }
+  if (r.profile !== null) {
+    const p = r.profile;
+    lines.push(`## Where the time goes (${p.contender}, ${p.query} @ ${sizeLabel(p.size)}, --cpu-prof)`, '', `Profile: \`${p.file}\` (open in Chrome DevTools → Performance).`, '', '| self % | function | where |', '|---:|---|---|');
+    for (const t of p.top) lines.push(`| ${t.selfPercent.toFixed(1)} | \`${t.fn}\` | ${t.where} |`);
+    if (p.server !== undefined) {
+      lines.push('', `MCP server under end-to-end load (\`${p.server.file}\`):`, '', '| self % | function | where |', '|---:|---|---|');
+      for (const t of p.server.top) lines.push(`| ${t.selfPercent.toFixed(1)} | \`${t.fn}\` | ${t.where} |`);
+    }
+    if (p.postgisPlan !== undefined) lines.push('', 'PostGIS plan for one instance (EXPLAIN ANALYZE):', '', '```', p.postgisPlan, '```');
+    lines.push('');
+  }
+  if (r.notes.length > 0) lines.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
+  lines.push('## Contenders', '', ...r.contenders.map((c) => `- **${c.name}**: ${c.description}`), '');
+  lines.push('## Query kinds', '', ...r.queries.map((q) => `- **${q.name}**: ${q.label}`), '');
+  return `${lines.join('\n')}\n`;
+}
+
+const CHART_QUERIES = [HEADLINE_QUERY, 'radius-10km', 'serves-point', 'lookup-10'];
+
+export function renderChart(r: BenchResults): string {
+  const panels: Panel[] = CHART_QUERIES.map((q) => ({
+    title: r.queries.find((x) => x.name === q)?.label ?? q,
+    series: r.contenders.map((c) => ({
+      contender: c.name,
+      points: r.sizes
+        .map((size) => ({ size, row: find(r.latency, size, q, c.name) }))
+        .filter((x): x is { size: number; row: LatencyRow & { p50: number } } => x.row?.status === 'ok' && x.row.p50 !== undefined)
+        .map((x) => ({ size: x.size, ms: x.row.p50 })),
+    })).filter((s) => s.points.length > 0),
+  }));
+  return latencyChart('p50 latency vs dataset size (log–log; lower is better)', panels, r.sizes);
+}
+
+export function writeResults(dir: string, r: BenchResults): { json: string; md: string; svg: string } {
+  mkdirSync(dir, { recursive: true });
+  const paths = { json: join(dir, 'latest.json'), md: join(dir, 'latest.md'), svg: join(dir, 'latency-vs-size.svg') };
+  writeFileSync(paths.json, `${JSON.stringify(r, null, 2)}\n`);
+  writeFileSync(paths.md, renderMarkdown(r));
+  writeFileSync(paths.svg, renderChart(r));
+  return paths;
+}
