@@ -6,6 +6,12 @@
 import type { Message } from '../domain/requests.js';
 import { UCP_VERSION } from '../protocol/types.js';
 
+/**
+ * Retry-After, seconds, for a store or dependency that failed transiently without saying when to
+ * come back. One value for both bindings, so MCP and REST clients back off alike.
+ */
+export const TRANSIENT_RETRY_AFTER_SECONDS = 5;
+
 export interface ErrorResponse {
   ucp: { version: string; status: 'error' };
   messages: [Message, ...Message[]];

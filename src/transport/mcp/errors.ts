@@ -20,6 +20,7 @@
  * (`/meta`, `/location/distance/max`).
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { TRANSIENT_RETRY_AFTER_SECONDS } from '../error-response.js';
 import { ForbiddenError, RateLimitedError, ServiceUnavailableError, StoreError, UcpNegotiationError, UcpRequestError } from '../../errors.js';
 
 /** JSON-RPC code the UCP overview assigns to discovery and version failures. */
@@ -39,8 +40,6 @@ export class RpcError extends McpError {
   }
 }
 
-/** Seconds a client should wait when a dependency reports a transient failure without a hint. */
-const TRANSIENT_RETRY_SECONDS = 5;
 
 export interface MappedMcpError {
   /** What becomes `error` in the JSON-RPC response. */
@@ -92,7 +91,7 @@ export function toMcpError(err: unknown, pointerBase: string): MappedMcpError {
     return retryLater(503, err.message, err.retryAfterSeconds);
   }
   if (err instanceof StoreError && err.transient) {
-    return { ...retryLater(503, 'Service temporarily unavailable; retry later', TRANSIENT_RETRY_SECONDS), unexpected: true };
+    return { ...retryLater(503, 'Service temporarily unavailable; retry later', TRANSIENT_RETRY_AFTER_SECONDS), unexpected: true };
   }
   if (err instanceof ForbiddenError) {
     return { error: new RpcError(UCP_PROTOCOL_ERROR, err.message), httpStatus: 403, unexpected: false };

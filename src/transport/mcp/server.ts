@@ -33,6 +33,7 @@ import { UcpNegotiationError } from '../../errors.js';
 import type { Logger } from '../../logging.js';
 import { summarizeRequest } from '../../logging.js';
 import { executeOperation } from '../operations.js';
+import { elapsedMs } from '../timing.js';
 import type { OperationDeps } from '../operations.js';
 import { invalidParams, RpcError, toMcpError } from './errors.js';
 import type { MappedMcpError } from './errors.js';
@@ -160,7 +161,7 @@ async function callTool(
     const { location } = app.operations.validate.toolArguments(name as ToolName, argumentsObject);
     pointerBase = '/location';
     const result = await executeOperation(app.operations, { operation, profileUrl, request: location, clientIp: ctx.clientIp });
-    log.info({ durationMs: elapsed(started), outcome: result.outcome, results: result.resultCount, request: summary }, 'tools/call');
+    log.info({ durationMs: elapsedMs(started), outcome: result.outcome, results: result.resultCount, request: summary }, 'tools/call');
     return {
       structuredContent: result.payload as unknown as Record<string, unknown>,
       content: [{ type: 'text', text: JSON.stringify(result.payload) }],
@@ -168,7 +169,7 @@ async function callTool(
   } catch (err) {
     const mapped = toMcpError(err, pointerBase);
     ctx.onFailure?.(mapped);
-    const fields = { durationMs: elapsed(started), code: mapped.error.code, httpStatus: mapped.httpStatus, request: summary };
+    const fields = { durationMs: elapsedMs(started), code: mapped.error.code, httpStatus: mapped.httpStatus, request: summary };
     if (mapped.unexpected) log.error({ ...fields, err }, 'tools/call failed');
     else log.info({ ...fields, reason: mapped.error.message }, 'tools/call refused');
     throw mapped.error;
@@ -203,9 +204,6 @@ function requireProfileUrl(meta: unknown): string {
   return profile;
 }
 
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 100) / 100;
-}
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);

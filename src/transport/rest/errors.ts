@@ -32,7 +32,7 @@ import {
   UcpRequestError,
 } from '../../errors.js';
 import type { NegotiationErrorCode } from '../../errors.js';
-import { errorMessage, errorResponse } from '../error-response.js';
+import { errorMessage, errorResponse, TRANSIENT_RETRY_AFTER_SECONDS } from '../error-response.js';
 import type { ErrorResponse } from '../error-response.js';
 import { pointerToJsonPath } from '../json-path.js';
 
@@ -51,7 +51,6 @@ export const NEGOTIATION_STATUS: Readonly<Record<NegotiationErrorCode, number>> 
   version_unsupported: 422,
 };
 
-const TRANSIENT_RETRY_SECONDS = 5;
 
 export function restError(status: number, code: string, content: string, severity: 'recoverable' | 'unrecoverable'): MappedRestError {
   return { status, body: errorResponse([errorMessage(code, content, severity)]), unexpected: false };
@@ -79,7 +78,7 @@ export function toRestError(err: unknown, requestId: string): MappedRestError {
   if (err instanceof StoreError && err.transient) {
     return {
       ...restError(503, 'service_unavailable', 'Service temporarily unavailable; retry later.', 'recoverable'),
-      retryAfterSeconds: TRANSIENT_RETRY_SECONDS,
+      retryAfterSeconds: TRANSIENT_RETRY_AFTER_SECONDS,
       unexpected: true,
     };
   }

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../logging.js';
 import { summarizeRequest } from '../../logging.js';
 import { readJsonBody } from '../http-body.js';
+import { elapsedMs } from '../timing.js';
 import { executeOperation, validateRequest } from '../operations.js';
 import type { Operation, OperationDeps } from '../operations.js';
 import { restError, toRestError } from './errors.js';
@@ -48,7 +49,7 @@ export class RestEndpoint {
       const request = validateRequest(this.operations, operation, body.value);
       const result = await executeOperation(this.operations, { operation, profileUrl, request, clientIp: ctx.clientIp });
       writeJson(res, 200, result.payload);
-      log.info({ durationMs: elapsed(started), status: 200, outcome: result.outcome, results: result.resultCount, request: summary }, 'rest');
+      log.info({ durationMs: elapsedMs(started), status: 200, outcome: result.outcome, results: result.resultCount, request: summary }, 'rest');
     } catch (err) {
       const mapped = toRestError(err, ctx.requestId);
       this.fail(res, log, started, summary, mapped, err);
@@ -58,7 +59,7 @@ export class RestEndpoint {
   private fail(res: ServerResponse, log: Logger, started: number, summary: Record<string, unknown>, mapped: MappedRestError, err?: unknown): void {
     if (mapped.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(mapped.retryAfterSeconds));
     if (!res.headersSent) writeJson(res, mapped.status, mapped.body);
-    const fields = { durationMs: elapsed(started), status: mapped.status, code: mapped.body.messages[0].code, request: summary };
+    const fields = { durationMs: elapsedMs(started), status: mapped.status, code: mapped.body.messages[0].code, request: summary };
     if (mapped.unexpected) log.error({ ...fields, err }, 'rest failed');
     else log.info({ ...fields, reason: mapped.body.messages[0].content }, 'rest refused');
   }
@@ -72,6 +73,3 @@ export function writeJson(res: ServerResponse, status: number, payload: unknown)
   res.end(text);
 }
 
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 100) / 100;
-}
