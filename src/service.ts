@@ -315,19 +315,23 @@ export class LocationService {
   }
 
   private scheduleFor(c: Candidate): CompiledSchedule {
-    let s = this.schedules.get(c.key);
+    // Keyed by content identity when the store gives one (chains share schedules), else by
+    // Location key. Negative numbers keep the two key spaces apart.
+    const cacheKey = c.scheduleKey ?? -1 - c.key;
+    let s = this.schedules.get(cacheKey);
     if (s === undefined) {
       // No stored schedule = unknown hours: compiles to never open (R-S6).
       const raw = c.schedule === undefined || c.schedule === null ? {} : (JSON.parse(c.schedule) as Schedule);
       s = compileSchedule(raw);
       if (this.schedules.size >= COMPILED_CACHE_LIMIT) this.schedules.clear();
-      this.schedules.set(c.key, s);
+      this.schedules.set(cacheKey, s);
     }
     return s;
   }
 
   private coverageFor(c: Candidate): CompiledCoverage | null {
-    let cov = this.coverages.get(c.key);
+    const cacheKey = c.coverageKey ?? -1 - c.key;
+    let cov = this.coverages.get(cacheKey);
     if (cov === undefined) {
       cov = null;
       if (c.coverage !== undefined && c.coverage !== null) {
@@ -339,7 +343,7 @@ export class LocationService {
         }
       }
       if (this.coverages.size >= COMPILED_CACHE_LIMIT) this.coverages.clear();
-      this.coverages.set(c.key, cov);
+      this.coverages.set(cacheKey, cov);
     }
     return cov;
   }

@@ -282,16 +282,22 @@ export class FuzzyVocabulary {
     if (maxEdits <= 0 || limit <= 0) return [];
     const grams = trigrams(word);
     const threshold = grams.length - 3 * maxEdits;
-    const counts = new Map<number, number>();
-    for (const g of grams) {
-      const list = this.postings.get(g);
-      if (list === undefined) continue;
-      for (const idx of list) counts.set(idx, (counts.get(idx) ?? 0) + 1);
+    let candidates: Iterable<number>;
+    if (threshold <= 0) {
+      // Very short word, many edits: a match may share no trigram at all, so check every term
+      // (maxEditsFor never asks for this; the class stays exact for any caller).
+      candidates = this.terms.keys();
+    } else {
+      const counts = new Map<number, number>();
+      for (const g of grams) {
+        const list = this.postings.get(g);
+        if (list === undefined) continue;
+        for (const idx of list) counts.set(idx, (counts.get(idx) ?? 0) + 1);
+      }
+      candidates = [...counts].filter(([, shared]) => shared >= threshold).map(([idx]) => idx);
     }
     const out: FuzzyMatch[] = [];
-    for (const [idx, shared] of counts) {
-      // A threshold ≤ 0 would make the filter vacuous; maxEditsFor keeps it ≥ 2 in practice.
-      if (shared < Math.max(1, threshold)) continue;
+    for (const idx of candidates) {
       const term = this.terms[idx] as string;
       if (term === word) continue;
       const d = boundedLevenshtein(word, term, maxEdits);

@@ -56,7 +56,11 @@ export interface TextQuery {
 }
 
 export interface Candidate {
-  /** Internal row key, stable for the life of a dataset generation. */
+  /**
+   * Internal row key, stable for the life of a dataset generation. (The SQLite store never
+   * reuses a key, not even across replaceAll, so a key read just before a swap cannot name
+   * another Location just after it; PostgreSQL should do the same with a sequence.)
+   */
   key: number;
   /** Canonical Location id (stable tiebreak key). */
   id: string;
@@ -67,6 +71,14 @@ export interface Candidate {
   schedule?: string | null;
   /** JSON of {radius_m?, areas?} when `withCoverage`. */
   coverage?: string | null;
+  /**
+   * Optional identity of `schedule`'s content: candidates with the same scheduleKey have the
+   * same schedule, so the engine compiles it once. Must never name different content later
+   * (never reuse a value, also across replaceAll) — stores that cannot promise this omit it.
+   */
+  scheduleKey?: number;
+  /** Optional identity of `coverage`'s content, with the same promise as `scheduleKey`. */
+  coverageKey?: number;
 }
 
 export interface ImportProgress {

@@ -78,10 +78,10 @@ function textSubquery(text: TextPlan, params: unknown[]): string {
 
 type Driver = 'keys' | 'regions' | 'text' | 'coverage' | 'locality' | 'items' | 'amenities' | 'all';
 
-function chooseDriver(q: CandidateQuery, text: TextPlan | null): Driver {
+function chooseDriver(q: CandidateQuery, text: TextPlan | null, textDriverMax: number): Driver {
   if (q.keys !== undefined) return 'keys';
   const spatial = q.regions !== undefined || q.coverageProbe !== undefined || q.locality !== undefined;
-  if (text !== null && (!spatial || text.estimate <= TEXT_DRIVER_MAX_ESTIMATE)) return 'text';
+  if (text !== null && (!spatial || text.estimate <= textDriverMax)) return 'text';
   if (q.regions !== undefined) return 'regions';
   if (text !== null) return 'text';
   if (q.coverageProbe !== undefined) return 'coverage';
@@ -93,11 +93,16 @@ function chooseDriver(q: CandidateQuery, text: TextPlan | null): Driver {
 
 /**
  * Build the statement. `text` is the planned text query (null when the query has no text);
+ * `textDriverMax` is the estimated hit count up to which text drives a spatial query;
  * `q.regions` must be non-empty when present (an empty union matches nothing — the caller
  * short-circuits that case).
  */
-export function buildCandidateSql(q: CandidateQuery, text: TextPlan | null): CandidateSql {
-  const driver = chooseDriver(q, text);
+export function buildCandidateSql(
+  q: CandidateQuery,
+  text: TextPlan | null,
+  textDriverMax: number = TEXT_DRIVER_MAX_ESTIMATE,
+): CandidateSql {
+  const driver = chooseDriver(q, text, textDriverMax);
   const params: unknown[] = [];
   let driverCte = '';
   let from = 'locations l';
@@ -112,7 +117,7 @@ export function buildCandidateSql(q: CandidateQuery, text: TextPlan | null): Can
       driverCte = (q.regions ?? [])
         .map((b) => {
           params.push(...boxParams(b));
-          return `SELECT key FROM geo_rtree WHERE ${boxCondition('')}`;
+          return `SELECT gkey FROM geo_rtree WHERE ${boxCondition('')}`;
         })
         .join(' UNION ');
       break;
@@ -127,19 +132,25 @@ export function buildCandidateSql(q: CandidateQuery, text: TextPlan | null): Can
       driverCte = localitySubquery(q.locality as NonNullable<CandidateQuery['locality']>, params);
       break;
     case 'items':
-      driverCte = 'SELECT key FROM availability WHERE item = ? AND available = 1';
+      driverCte = 'SELECT key FROM availability WHERE iid = (SELECT iid FROM item_keys WHERE item = ?) AND available = 1';
       params.push(q.items?.[0]);
       break;
     case 'amenities':
-      driverCte = 'SELECT key FROM amenities WHERE amenity = ?';
+      driverCte = 'SELECT key FROM amenities WHERE aid = (SELECT aid FROM amenity_keys WHERE amenity = ?)';
       params.push(q.amenities?.[0]);
       break;
     case 'all':
       break;
   }
-  if (driver !== 'all') from = 'drv CROSS JOIN locations l ON l.key = drv.key';
+  if (driver === 'regions') {
+    // geo_points holds only public Locations, in the R*Tree's own (Hilbert) order, with the
+    // same column names as `locations`: the rest of the statement does not need to know.
+    from = 'drv CROSS JOIN geo_points l ON l.gkey = drv.gkey';
+  } else if (driver !== 'all') {
+    from = 'drv CROSS JOIN locations l ON l.key = drv.key';
+  }
 
-  const where: string[] = ['l.public = 1'];
+  const where: string[] = driver === 'regions' ? [] : ['l.public = 1'];
   const filterParams: unknown[] = [];
   if (driver !== 'regions' && q.regions !== undefined) {
     where.push(
@@ -159,16 +170,20 @@ export function buildCandidateSql(q: CandidateQuery, text: TextPlan | null): Can
   }
   (q.items ?? []).forEach((item, i) => {
     if (driver === 'items' && i === 0) return;
-    where.push('EXISTS (SELECT 1 FROM availability v WHERE v.item = ? AND v.key = l.key AND v.available = 1)');
+    where.push('EXISTS (SELECT 1 FROM availability v WHERE v.iid = (SELECT iid FROM item_keys WHERE item = ?) AND v.key = l.key AND v.available = 1)');
     filterParams.push(item);
   });
   (q.amenities ?? []).forEach((amenity, i) => {
     if (driver === 'amenities' && i === 0) return;
-    where.push('EXISTS (SELECT 1 FROM amenities a WHERE a.amenity = ? AND a.key = l.key)');
+    where.push('EXISTS (SELECT 1 FROM amenities a WHERE a.aid = (SELECT aid FROM amenity_keys WHERE amenity = ?) AND a.key = l.key)');
     filterParams.push(amenity);
   });
 
-  const extra = `${q.withSchedule === true ? ', l.schedule AS schedule' : ''}${q.withCoverage === true ? ', l.coverage AS coverage' : ''}`;
+  // Schedule / coverage documents are shared between Locations; their ids identify the content.
+  const extra =
+    (q.withSchedule === true ? ', l.sid AS sid, (SELECT json FROM schedules WHERE sid = l.sid) AS schedule' : '') +
+    (q.withCoverage === true ? ', l.cid AS cid, (SELECT json FROM coverages WHERE cid = l.cid) AS coverage' : '');
+  const extraOuter = (q.withSchedule === true ? ', sid, schedule' : '') + (q.withCoverage === true ? ', cid, coverage' : '');
   const probeText = text !== null && driver !== 'text';
   const selectParams: unknown[] = [];
   let probeColumns = '';
@@ -189,16 +204,16 @@ export function buildCandidateSql(q: CandidateQuery, text: TextPlan | null): Can
   let sql: string;
   if (probeText) {
     // Materialise so each probe runs once per row, then keep rows with any text hit.
-    const base = `base AS MATERIALIZED (SELECT l.key AS key, l.id AS id, l.lat AS lat, l.lon AS lon${extra}${probeColumns} FROM ${from} WHERE ${where.join(' AND ')})`;
+    const base = `base AS MATERIALIZED (SELECT l.key AS key, l.id AS id, l.lat AS lat, l.lon AS lon${extra}${probeColumns} FROM ${from}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''})`;
     sql =
       `WITH ${cte === '' ? '' : `${cte}, `}${base} ` +
-      `SELECT key, id, lat, lon${extra.replace(/l\.(\w+) AS \w+/g, '$1')}, coalesce(rs, 0) + coalesce(rf, 0) AS relevance ` +
+      `SELECT key, id, lat, lon${extraOuter}, coalesce(rs, 0) + coalesce(rf, 0) AS relevance ` +
       `FROM base WHERE rs IS NOT NULL OR rf IS NOT NULL${limit ? ' ORDER BY relevance DESC, id LIMIT ?' : ''}`;
     params.push(...selectParams, ...filterParams);
   } else {
     sql =
       `${cte === '' ? '' : `WITH ${cte} `}SELECT l.key AS key, l.id AS id, l.lat AS lat, l.lon AS lon${extra}, ${relevance} AS relevance ` +
-      `FROM ${from} WHERE ${where.join(' AND ')}` +
+      `FROM ${from}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}` +
       (limit ? (relevance === '0' ? ' ORDER BY l.id LIMIT ?' : ` ORDER BY relevance DESC, l.id LIMIT ?`) : '');
     params.push(...filterParams);
   }

@@ -1,10 +1,12 @@
 /**
  * What one LocationRecord becomes in the SQLite tables. Pure: no database access, so the mapping
- * can be tested on its own and reused by other stores.
+ * is testable on its own. Written for bulk imports (a million records): each JSON fragment is
+ * serialised once and reused, and no intermediate objects are built that are not stored.
  */
 import { isUsableGeo } from '../../domain/geodesy.js';
-import { toPublicLocation, type BBox, type LocationRecord } from '../../domain/location.js';
-import { compileCoverage, normalizeCountryCode, normalizePostalCode, normalizeRegion } from '../../domain/serves.js';
+import type { BBox, LocationRecord } from '../../domain/location.js';
+import { normalizeCountryCode, normalizePostalCode, normalizeRegion } from '../../domain/serves.js';
+import { coverageExtents } from './extents.js';
 
 export interface DerivedRow {
   id: string;
@@ -15,7 +17,7 @@ export interface DerivedRow {
   schedule: string | null;
   /** JSON {radius_m?, areas?}; null when the record declares neither. */
   coverage: string | null;
-  /** Public Location JSON (toPublicLocation). */
+  /** Public Location JSON, byte-identical to JSON.stringify(toPublicLocation(record)). */
   doc: string;
   aliases: string[];
   amenities: string[];
@@ -30,12 +32,39 @@ export interface DerivedRow {
   text: [name: string, keywords: string, locality: string, region: string, street: string, amenities: string];
 }
 
-function distinct<T>(values: Iterable<T>): T[] {
-  return [...new Set(values)];
+/** Distinct values, first occurrence order; a linear scan beats a Set for short lists. */
+function distinct(values: readonly string[]): string[] {
+  if (values.length > 16) return [...new Set(values)];
+  const out: string[] = [];
+  for (const v of values) if (!out.includes(v)) out.push(v);
+  return out;
 }
 
 function joinText(...parts: (string | undefined)[]): string {
-  return parts.filter((p): p is string => typeof p === 'string' && p.length > 0).join(' ');
+  let s = '';
+  for (const p of parts) {
+    if (typeof p !== 'string' || p.length === 0) continue;
+    s = s.length === 0 ? p : `${s} ${p}`;
+  }
+  return s;
+}
+
+function pairs(map: Record<string, string[]> | undefined, normalize: (value: string, country: string) => string): [string, string][] {
+  const out: [string, string][] = [];
+  if (map === undefined) return out;
+  const seen = new Set<string>();
+  for (const [country, list] of Object.entries(map)) {
+    const cc = normalizeCountryCode(country);
+    if (cc === null) continue;
+    for (const v of list) {
+      const n = normalize(v, cc);
+      const id = `${cc}\u0000${n}`;
+      if (n === '' || seen.has(id)) continue;
+      seen.add(id);
+      out.push([cc, n]);
+    }
+  }
+  return out;
 }
 
 /**
@@ -44,73 +73,75 @@ function joinText(...parts: (string | undefined)[]): string {
  */
 export function deriveRow(record: LocationRecord): DerivedRow {
   const geo = record.geo !== undefined && isUsableGeo(record.geo) ? record.geo : null;
-  const hasSchedule = record.hours !== undefined || record.exception_hours !== undefined;
-  const schedule = hasSchedule
-    ? JSON.stringify({
-        ...(record.timezone !== undefined ? { timezone: record.timezone } : {}),
-        ...(record.hours !== undefined ? { hours: record.hours } : {}),
-        ...(record.exception_hours !== undefined ? { exception_hours: record.exception_hours } : {}),
-      })
-    : null;
+
+  // Serialise each public member once; the doc and the schedule share the schedule parts.
+  const hours = record.hours !== undefined ? JSON.stringify(record.hours) : undefined;
+  const exceptions = record.exception_hours !== undefined ? JSON.stringify(record.exception_hours) : undefined;
+  const timezone = record.timezone !== undefined ? JSON.stringify(record.timezone) : undefined;
+  // Same members, same order as toPublicLocation (a unit test keeps the two identical).
+  let doc = `{"id":${JSON.stringify(record.id)},"name":${JSON.stringify(record.name)}`;
+  if (record.address !== undefined) doc += `,"address":${JSON.stringify(record.address)}`;
+  if (record.geo !== undefined) doc += `,"geo":${JSON.stringify(record.geo)}`;
+  if (record.amenities !== undefined) doc += `,"amenities":${JSON.stringify(record.amenities)}`;
+  if (hours !== undefined) doc += `,"hours":${hours}`;
+  if (exceptions !== undefined) doc += `,"exception_hours":${exceptions}`;
+  if (timezone !== undefined) doc += `,"timezone":${timezone}`;
+  doc += '}';
+
+  let schedule: string | null = null;
+  if (hours !== undefined || exceptions !== undefined) {
+    const parts: string[] = [];
+    if (timezone !== undefined) parts.push(`"timezone":${timezone}`);
+    if (hours !== undefined) parts.push(`"hours":${hours}`);
+    if (exceptions !== undefined) parts.push(`"exception_hours":${exceptions}`);
+    schedule = `{${parts.join(',')}}`;
+  }
 
   const serves = record.serves;
-  const spatial =
-    serves !== undefined && (serves.radius_m !== undefined || serves.areas !== undefined)
-      ? {
-          ...(serves.radius_m !== undefined ? { radius_m: serves.radius_m } : {}),
-          ...(serves.areas !== undefined ? { areas: serves.areas } : {}),
-        }
-      : null;
-  const coverageExtents = spatial === null ? [] : compileCoverage(spatial).extents(geo);
+  let coverage: string | null = null;
+  let extents: BBox[] = [];
+  if (serves !== undefined && (serves.radius_m !== undefined || serves.areas !== undefined)) {
+    const spatial = {
+      ...(serves.radius_m !== undefined ? { radius_m: serves.radius_m } : {}),
+      ...(serves.areas !== undefined ? { areas: serves.areas } : {}),
+    };
+    extents = coverageExtents(spatial, geo);
+    coverage = JSON.stringify(spatial);
+  }
 
   const countries: string[] = [];
-  const regions: [string, string][] = [];
-  const postalCodes: [string, string][] = [];
   for (const c of serves?.countries ?? []) {
     const cc = normalizeCountryCode(c);
-    if (cc !== null) countries.push(cc);
-  }
-  for (const [country, list] of Object.entries(serves?.regions ?? {})) {
-    const cc = normalizeCountryCode(country);
-    if (cc === null) continue;
-    for (const r of list) {
-      const nr = normalizeRegion(r, cc);
-      if (nr !== '') regions.push([cc, nr]);
-    }
-  }
-  for (const [country, list] of Object.entries(serves?.postal_codes ?? {})) {
-    const cc = normalizeCountryCode(country);
-    if (cc === null) continue;
-    for (const p of list) {
-      const np = normalizePostalCode(p);
-      if (np !== '') postalCodes.push([cc, np]);
-    }
+    if (cc !== null && !countries.includes(cc)) countries.push(cc);
   }
 
   const address = record.address;
-  const amenityKeys = Object.keys(record.amenities ?? {});
+  const amenities = record.amenities;
+  const amenityKeys = amenities === undefined ? [] : Object.keys(amenities);
+  let amenityText = '';
+  for (const k of amenityKeys) amenityText = joinText(amenityText, amenities?.[k]?.description);
   return {
     id: record.id,
     isPublic: record.visibility !== 'private',
     lat: geo === null ? null : geo.latitude,
     lon: geo === null ? null : geo.longitude,
     schedule,
-    coverage: spatial === null ? null : JSON.stringify(spatial),
-    doc: JSON.stringify(toPublicLocation(record)),
-    aliases: distinct((record.aliases ?? []).filter((a) => a !== record.id)),
-    amenities: distinct(amenityKeys),
-    items: distinct(record.items ?? []),
-    countries: distinct(countries),
-    regions: distinct(regions.map((r) => JSON.stringify(r))).map((s) => JSON.parse(s) as [string, string]),
-    postalCodes: distinct(postalCodes.map((p) => JSON.stringify(p))).map((s) => JSON.parse(s) as [string, string]),
-    coverageExtents,
+    coverage,
+    doc,
+    aliases: record.aliases === undefined ? [] : distinct(record.aliases.filter((a) => a !== record.id)),
+    amenities: amenityKeys,
+    items: record.items === undefined ? [] : distinct(record.items),
+    countries,
+    regions: pairs(serves?.regions, normalizeRegion),
+    postalCodes: pairs(serves?.postal_codes, (p) => normalizePostalCode(p)),
+    coverageExtents: extents,
     text: [
       record.name,
-      joinText(...(record.keywords ?? [])),
+      record.keywords === undefined ? '' : joinText(...record.keywords),
       joinText(address?.address_locality, address?.postal_code),
       joinText(address?.address_region, address?.address_country),
       joinText(address?.street_address, address?.extended_address),
-      joinText(...Object.values(record.amenities ?? {}).map((a) => a.description)),
+      amenityText,
     ],
   };
 }

@@ -10,11 +10,13 @@
  *    free for the next swap because dropping a table drops its indexes).
  *
  * Invariants:
- *  - `locations.key` values come from `meta.next_key` and are never reused, across datasets too,
- *    so a key read before a swap can never name a different Location after it;
- *  - only *public* Locations appear in the search indexes (geo and coverage R*Trees, FTS,
- *    amenities, locality tables); `locations` and `availability` hold private ones as well so
- *    that inventory for them is accepted. Every read path also checks `locations.public = 1`.
+ *  - `locations.key`, `schedules.sid` and `coverages.cid` all come from `meta.next_key` and are
+ *    never reused, across datasets too: a key read before a swap can never name different data
+ *    after it, so caches keyed by them (the engine's compiled schedules) are never wrong;
+ *  - only *public* Locations appear in the search indexes (geo and coverage R*Trees, geo_points,
+ *    FTS, amenities, locality tables); `locations` and `availability` hold private ones as well so
+ *    that inventory for them is accepted. Every read path either reads such an index or checks
+ *    `locations.public = 1`.
  */
 import type Database from 'better-sqlite3';
 import { StoreError } from '../../errors.js';
@@ -28,31 +30,51 @@ export const FTS_WEIGHTS = [10, 5, 3, 2, 1, 2] as const;
 export function datasetTablesDdl(suffix: string): string[] {
   const s = suffix;
   return [
-    // Small columns first: candidate scans read key/id/public/lat/lon and stop before the JSON.
+    // Small fixed-size rows so that candidate look-ups by key touch few pages. `sid` / `cid`
+    // point at deduplicated schedule / coverage documents (chains share them).
     `CREATE TABLE locations${s} (
        key INTEGER PRIMARY KEY,
        id TEXT NOT NULL,
        public INTEGER NOT NULL,
        lat REAL,
        lon REAL,
-       schedule TEXT,
-       coverage TEXT
+       sid INTEGER,
+       cid INTEGER
      )`,
+    // Distinct schedule JSON {timezone?, hours?, exception_hours?}; ids come from the key allocator.
+    `CREATE TABLE schedules${s} (sid INTEGER PRIMARY KEY, json TEXT NOT NULL)`,
+    // Distinct coverage JSON {radius_m?, areas?}.
+    `CREATE TABLE coverages${s} (cid INTEGER PRIMARY KEY, json TEXT NOT NULL)`,
     // Public Location JSON, read only for the page being returned.
     `CREATE TABLE docs${s} (key INTEGER PRIMARY KEY, doc TEXT NOT NULL)`,
-    `CREATE TABLE aliases${s} (alias TEXT NOT NULL, key INTEGER NOT NULL)`,
-    `CREATE TABLE amenities${s} (amenity TEXT NOT NULL, key INTEGER NOT NULL)`,
-    `CREATE TABLE availability${s} (item TEXT NOT NULL, key INTEGER NOT NULL, available INTEGER NOT NULL)`,
-    `CREATE TABLE cov_country${s} (country TEXT NOT NULL, key INTEGER NOT NULL)`,
-    `CREATE TABLE cov_region${s} (country TEXT NOT NULL, region TEXT NOT NULL, key INTEGER NOT NULL)`,
-    `CREATE TABLE cov_postal${s} (country TEXT NOT NULL, postal TEXT NOT NULL, key INTEGER NOT NULL)`,
-    // R*Tree over Location geo: one point-sized box per public Location (rowid = key). SQLite
-    // stores 32-bit floats rounded outwards, so the box always contains the exact point.
-    `CREATE VIRTUAL TABLE geo_rtree${s} USING rtree(key, min_lon, max_lon, min_lat, max_lat)`,
+    `CREATE TABLE aliases${s} (alias TEXT NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (alias, key)) WITHOUT ROWID`,
+    // Amenity and item ids are interned: the per-Location rows are then a few bytes each.
+    `CREATE TABLE amenity_keys${s} (aid INTEGER PRIMARY KEY, amenity TEXT NOT NULL)`,
+    `CREATE TABLE amenities${s} (aid INTEGER NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (aid, key)) WITHOUT ROWID`,
+    `CREATE TABLE item_keys${s} (iid INTEGER PRIMARY KEY, item TEXT NOT NULL)`,
+    `CREATE TABLE availability${s} (iid INTEGER NOT NULL, key INTEGER NOT NULL, available INTEGER NOT NULL, PRIMARY KEY (iid, key)) WITHOUT ROWID`,
+    `CREATE TABLE cov_country${s} (country TEXT NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (country, key)) WITHOUT ROWID`,
+    `CREATE TABLE cov_region${s} (country TEXT NOT NULL, region TEXT NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (country, region, key)) WITHOUT ROWID`,
+    `CREATE TABLE cov_postal${s} (country TEXT NOT NULL, postal TEXT NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (country, postal, key)) WITHOUT ROWID`,
+    // R*Tree over Location geo: one point-sized box per public Location. SQLite stores 32-bit
+    // floats rounded outwards, so the box always contains the exact point. Its rowid `gkey` is
+    // the Location's rank on a Hilbert curve, and `geo_points` holds the candidate columns in
+    // that order: the Locations of one area share pages, so a radius query reads few of them.
+    `CREATE VIRTUAL TABLE geo_rtree${s} USING rtree(gkey, min_lon, max_lon, min_lat, max_lat)`,
+    `CREATE TABLE geo_points${s} (
+       gkey INTEGER PRIMARY KEY,
+       key INTEGER NOT NULL,
+       id TEXT NOT NULL,
+       lat REAL NOT NULL,
+       lon REAL NOT NULL,
+       sid INTEGER,
+       cid INTEGER
+     )`,
     // R*Tree over coverage extents: several boxes per Location (radius split at the antimeridian,
     // one per polygon), hence its own rowid and the owning key as an auxiliary column.
     `CREATE VIRTUAL TABLE cov_rtree${s} USING rtree(rid, min_lon, max_lon, min_lat, max_lat, +key INTEGER)`,
-    // Contentless: only rowids (= keys) and bm25 statistics are ever read back.
+    // Contentless: only rowids (= keys) and bm25 statistics are ever read back. detail=full is
+    // required: bm25() scores every hit as 0 with detail=column.
     `CREATE VIRTUAL TABLE fts${s} USING fts5(${FTS_COLUMNS.join(', ')}, content='', tokenize='porter unicode61 remove_diacritics 2')`,
   ];
 }
@@ -60,14 +82,19 @@ export function datasetTablesDdl(suffix: string): string[] {
 /** Names of the dataset tables (live names; add the suffix for the set being built). */
 export const DATASET_TABLES = [
   'locations',
+  'schedules',
+  'coverages',
   'docs',
   'aliases',
+  'amenity_keys',
   'amenities',
+  'item_keys',
   'availability',
   'cov_country',
   'cov_region',
   'cov_postal',
   'geo_rtree',
+  'geo_points',
   'cov_rtree',
   'fts',
 ] as const;
@@ -75,12 +102,8 @@ export const DATASET_TABLES = [
 /** Secondary indexes of the live dataset tables (created after a bulk load). */
 export const DATASET_INDEXES_DDL: readonly string[] = [
   'CREATE UNIQUE INDEX locations_id ON locations(id)',
-  'CREATE INDEX aliases_alias ON aliases(alias, key)',
-  'CREATE UNIQUE INDEX amenities_amenity_key ON amenities(amenity, key)',
-  'CREATE UNIQUE INDEX availability_item_key ON availability(item, key)',
-  'CREATE UNIQUE INDEX cov_country_idx ON cov_country(country, key)',
-  'CREATE UNIQUE INDEX cov_region_idx ON cov_region(country, region, key)',
-  'CREATE UNIQUE INDEX cov_postal_idx ON cov_postal(country, postal, key)',
+  'CREATE UNIQUE INDEX amenity_keys_amenity ON amenity_keys(amenity)',
+  'CREATE UNIQUE INDEX item_keys_item ON item_keys(item)',
 ];
 
 interface Migration {
@@ -96,7 +119,8 @@ const MIGRATIONS: readonly Migration[] = [
     up(db) {
       db.exec('CREATE TABLE meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID');
       // generation: bumped by every committed data change; dataset: bumped by replaceAll only
-      // (text vocabulary and other per-dataset caches key on it); next_key: key allocator.
+      // (text vocabulary and other per-dataset caches key on it); next_key: allocator of
+      // Location keys and schedule / coverage ids, never reused.
       db.exec("INSERT INTO meta(name, value) VALUES ('generation', 0), ('dataset', 0), ('next_key', 1)");
       for (const ddl of datasetTablesDdl('')) db.exec(ddl);
       for (const ddl of DATASET_INDEXES_DDL) db.exec(ddl);

@@ -22,8 +22,8 @@ import type {
   LocationStore,
   StoreStats,
 } from '../store.js';
-import { buildCandidateSql } from './candidate-sql.js';
-import { deriveRow, type DerivedRow } from './rows.js';
+import { buildCandidateSql, TEXT_DRIVER_MAX_ESTIMATE } from './candidate-sql.js';
+import { bulkLoad } from './bulk-import.js';
 import { DATASET_INDEXES_DDL, DATASET_TABLES, datasetTablesDdl, migrate, SCHEMA_VERSION } from './schema.js';
 import { IndexVocabulary, planText } from './text-plan.js';
 
@@ -36,31 +36,34 @@ export interface SqliteStoreOptions {
   cacheSizeMiB?: number;
   /** Name used for import records in DataValidationError issues. Default 'records'. */
   recordsLabel?: string;
+  /**
+   * Page cache of the writer during replaceAll, MiB. Default 512. The R*Trees, FTS segments and
+   * key-ordered tables are updated at random places while loading; when they fit in the cache
+   * nothing is written twice, which roughly halves import time for large datasets.
+   */
+  importCacheMiB?: number;
+  /**
+   * Up to this many estimated text hits, a query with text and a spatial operand is driven by
+   * the full-text index; above it by the spatial index, probing text per row. Default 20 000.
+   * Both plans return the same candidates and relevance; this only tunes speed.
+   */
+  textDriverMaxEstimate?: number;
 }
-
-/** Records between two progress reports during replaceAll. */
-const PROGRESS_EVERY = 10_000;
 
 type Statement = Database.Statement<unknown[], unknown>;
 
-interface CandidateRow {
-  key: number;
-  id: string;
-  lat: number | null;
-  lon: number | null;
-  relevance: number;
-  schedule?: string | null;
-  coverage?: string | null;
-}
-
-function isAsyncIterable<T>(x: AsyncIterable<T> | Iterable<T>): x is AsyncIterable<T> {
-  return typeof (x as AsyncIterable<T>)[Symbol.asyncIterator] === 'function';
-}
+/**
+ * A candidate row in raw (array) form, cheaper than objects for thousands of rows:
+ * [key, id, lat, lon, (sid, schedule)?, (cid, coverage)?, relevance] — see candidate-sql.ts.
+ */
+type CandidateRow = unknown[];
 
 export class SqliteLocationStore implements LocationStore {
   readonly kind = 'sqlite';
 
   private readonly statements = new Map<string, Statement>();
+  /** Candidate statements, in raw (array) mode. */
+  private readonly candidateStatements = new Map<string, Statement>();
   private writeChain: Promise<unknown> = Promise.resolve();
   private lastDataVersion = -1;
   private cachedGeneration = 0;
@@ -72,7 +75,7 @@ export class SqliteLocationStore implements LocationStore {
   private constructor(
     private readonly reader: Database.Database,
     private readonly writer: Database.Database | null,
-    private readonly options: Required<Pick<SqliteStoreOptions, 'recordsLabel'>>,
+    private readonly options: Required<Pick<SqliteStoreOptions, 'recordsLabel' | 'importCacheMiB' | 'cacheSizeMiB' | 'textDriverMaxEstimate'>>,
     /** Directory to delete on close (the backing file of a ':memory:' store). */
     private readonly scratchDir: string | null,
   ) {}
@@ -124,7 +127,13 @@ export class SqliteLocationStore implements LocationStore {
       if (cause instanceof StoreError) throw cause;
       throw new StoreError(`Could not open the SQLite store at ${path}: ${(cause as Error).message}`, false, { cause });
     }
-    return new SqliteLocationStore(reader, writer, { recordsLabel: options.recordsLabel ?? 'records' }, scratchDir);
+    const settings = {
+      recordsLabel: options.recordsLabel ?? 'records',
+      importCacheMiB: options.importCacheMiB ?? 512,
+      cacheSizeMiB: options.cacheSizeMiB ?? 64,
+      textDriverMaxEstimate: options.textDriverMaxEstimate ?? TEXT_DRIVER_MAX_ESTIMATE,
+    };
+    return new SqliteLocationStore(reader, writer, settings, scratchDir);
   }
 
   // ───────────────────────── internals ─────────────────────────
@@ -202,24 +211,45 @@ export class SqliteLocationStore implements LocationStore {
     if (query.limit !== undefined && query.limit <= 0) return [];
     const terms = query.text?.terms ?? [];
     const text = terms.length > 0 ? planText(terms, this.currentVocabulary()) : null;
-    const { sql, params } = buildCandidateSql(query, text);
+    const { sql, params } = buildCandidateSql(query, text, this.options.textDriverMaxEstimate);
     let rows: CandidateRow[];
     try {
-      rows = this.stmt(sql).all(...params) as CandidateRow[];
+      let st = this.candidateStatements.get(sql);
+      if (st === undefined) {
+        if (this.candidateStatements.size > 500) this.candidateStatements.clear();
+        st = this.reader.prepare(sql).raw(true);
+        this.candidateStatements.set(sql, st);
+      }
+      rows = st.all(...params) as CandidateRow[];
     } catch (cause) {
       throw new StoreError(`SQLite candidate query failed: ${(cause as Error).message}`, false, { cause });
     }
-    return rows.map((r) => {
+    const withSchedule = query.withSchedule === true;
+    const withCoverage = query.withCoverage === true;
+    const coverageAt = withSchedule ? 6 : 4;
+    const relevanceAt = coverageAt + (withCoverage ? 2 : 0);
+    const out: Candidate[] = new Array<Candidate>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i] as CandidateRow;
+      const lat = r[2] as number | null;
+      const lon = r[3] as number | null;
       const c: Candidate = {
-        key: r.key,
-        id: r.id,
-        geo: r.lat === null || r.lon === null ? null : { latitude: r.lat, longitude: r.lon },
-        relevance: r.relevance,
+        key: r[0] as number,
+        id: r[1] as string,
+        geo: lat === null || lon === null ? null : { latitude: lat, longitude: lon },
+        relevance: r[relevanceAt] as number,
       };
-      if (query.withSchedule === true) c.schedule = r.schedule ?? null;
-      if (query.withCoverage === true) c.coverage = r.coverage ?? null;
-      return c;
-    });
+      if (withSchedule) {
+        c.schedule = (r[5] as string | null) ?? null;
+        if (typeof r[4] === 'number') c.scheduleKey = r[4];
+      }
+      if (withCoverage) {
+        c.coverage = (r[coverageAt + 1] as string | null) ?? null;
+        if (typeof r[coverageAt] === 'number') c.coverageKey = r[coverageAt];
+      }
+      out[i] = c;
+    }
+    return out;
   }
 
   async getLocations(keys: readonly number[]): Promise<Location[]> {
@@ -266,8 +296,8 @@ export class SqliteLocationStore implements LocationStore {
     this.refresh();
     if (items.length === 0) return new Set();
     const rows = this.stmt(
-      'SELECT j.value FROM json_each(?) j WHERE EXISTS (SELECT 1 FROM availability a CROSS JOIN locations l ON l.key = a.key ' +
-        'WHERE a.item = j.value AND l.public = 1)',
+      'SELECT j.value FROM json_each(?) j CROSS JOIN item_keys k ON k.item = j.value WHERE EXISTS ' +
+        '(SELECT 1 FROM availability a CROSS JOIN locations l ON l.key = a.key WHERE a.iid = k.iid AND l.public = 1)',
     )
       .pluck()
       .all(JSON.stringify(items)) as string[];
@@ -294,7 +324,7 @@ export class SqliteLocationStore implements LocationStore {
     this.refresh();
     const r = this.stmt(
       'SELECT (SELECT count(*) FROM locations) AS locations, (SELECT count(*) FROM locations WHERE public = 1) AS publicLocations, ' +
-        '(SELECT count(DISTINCT item) FROM availability) AS items, (SELECT count(*) FROM availability WHERE available = 1) AS availableRows, ' +
+        '(SELECT count(DISTINCT iid) FROM availability) AS items, (SELECT count(*) FROM availability WHERE available = 1) AS availableRows, ' +
         "(SELECT value FROM meta WHERE name = 'generation') AS generation",
     ).get() as StoreStats;
     return { ...r };
@@ -314,84 +344,32 @@ export class SqliteLocationStore implements LocationStore {
     onProgress?: (p: ImportProgress) => void,
   ): Promise<ImportResult> {
     const db = this.requireWriter('replaceAll');
-    const label = this.options.recordsLabel;
+    db.pragma(`cache_size = -${this.options.importCacheMiB * 1024}`);
     db.exec('BEGIN IMMEDIATE');
     try {
       for (const t of DATASET_TABLES) db.exec(`DROP TABLE IF EXISTS ${t}_next`);
       for (const ddl of datasetTablesDdl('_next')) db.exec(ddl);
-      const ins = {
-        location: db.prepare('INSERT INTO locations_next(key, id, public, lat, lon, schedule, coverage) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-        doc: db.prepare('INSERT INTO docs_next(key, doc) VALUES (?, ?)'),
-        alias: db.prepare('INSERT INTO aliases_next(alias, key) VALUES (?, ?)'),
-        amenity: db.prepare('INSERT INTO amenities_next(amenity, key) VALUES (?, ?)'),
-        item: db.prepare('INSERT INTO availability_next(item, key, available) VALUES (?, ?, 1)'),
-        country: db.prepare('INSERT INTO cov_country_next(country, key) VALUES (?, ?)'),
-        region: db.prepare('INSERT INTO cov_region_next(country, region, key) VALUES (?, ?, ?)'),
-        postal: db.prepare('INSERT INTO cov_postal_next(country, postal, key) VALUES (?, ?, ?)'),
-        geo: db.prepare('INSERT INTO geo_rtree_next(key, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)'),
-        extent: db.prepare('INSERT INTO cov_rtree_next(min_lon, max_lon, min_lat, max_lat, key) VALUES (?, ?, ?, ?, ?)'),
-        fts: db.prepare('INSERT INTO fts_next(rowid, name, keywords, locality, region, street, amenities) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-      };
-      let nextKey = (db.prepare("SELECT value FROM meta WHERE name = 'next_key'").pluck().get() as number) ?? 1;
-      const seen = new Set<string>();
-      let count = 0;
-      let publicCount = 0;
-      let availability = 0;
-
-      const write = (record: LocationRecord): void => {
-        count++;
-        if (seen.has(record.id)) {
-          throw new DataValidationError([
-            { file: label, line: count, field: 'id', message: `duplicate Location id ${JSON.stringify(record.id)}; every id must be unique` },
-          ]);
-        }
-        seen.add(record.id);
-        let row: DerivedRow;
-        try {
-          row = deriveRow(record);
-        } catch (cause) {
-          throw new DataValidationError([{ file: label, line: count, field: 'serves', message: (cause as Error).message }]);
-        }
-        const key = nextKey++;
-        ins.location.run(key, row.id, row.isPublic ? 1 : 0, row.lat, row.lon, row.schedule, row.coverage);
-        for (const item of row.items) ins.item.run(item, key);
-        availability += row.items.length;
-        if (!row.isPublic) return;
-        // Only public Locations enter the search indexes (R-S11).
-        publicCount++;
-        ins.doc.run(key, row.doc);
-        for (const a of row.aliases) ins.alias.run(a, key);
-        for (const a of row.amenities) ins.amenity.run(a, key);
-        for (const c of row.countries) ins.country.run(c, key);
-        for (const [c, r] of row.regions) ins.region.run(c, r, key);
-        for (const [c, p] of row.postalCodes) ins.postal.run(c, p, key);
-        if (row.lat !== null && row.lon !== null) ins.geo.run(key, row.lon, row.lon, row.lat, row.lat);
-        for (const b of row.coverageExtents) ins.extent.run(b.minLon, b.maxLon, b.minLat, b.maxLat, key);
-        ins.fts.run(key, ...row.text);
-        if (count % PROGRESS_EVERY === 0) onProgress?.({ phase: 'writing', done: count });
-      };
-
-      if (isAsyncIterable(records)) {
-        for await (const r of records) write(r);
-      } else {
-        for (const r of records) write(r);
-      }
-      onProgress?.({ phase: 'indexing', done: count, total: count });
+      const firstKey = db.prepare("SELECT value FROM meta WHERE name = 'next_key'").pluck().get() as number;
+      const loaded = await bulkLoad(db, records, firstKey, this.options.recordsLabel, onProgress);
+      // The swap: from here to COMMIT readers still see the old tables, then the new ones.
       for (const t of DATASET_TABLES) db.exec(`DROP TABLE ${t}`);
       for (const t of DATASET_TABLES) db.exec(`ALTER TABLE ${t}_next RENAME TO ${t}`);
       for (const ddl of DATASET_INDEXES_DDL) db.exec(ddl);
-      db.prepare("UPDATE meta SET value = ? WHERE name = 'next_key'").run(nextKey);
+      db.prepare("UPDATE meta SET value = ? WHERE name = 'next_key'").run(loaded.nextKey);
       db.exec("UPDATE meta SET value = value + 1 WHERE name IN ('generation', 'dataset')");
       const generation = db.prepare("SELECT value FROM meta WHERE name = 'generation'").pluck().get() as number;
       db.exec('COMMIT');
-      // Statistics for the planner's own choices (IN-subqueries); cheap with a limit.
+      // Planner statistics for the few choices left to SQLite (IN-subqueries); bounded cost.
       db.exec('PRAGMA analysis_limit = 1000; PRAGMA optimize;');
-      onProgress?.({ phase: 'done', done: count, total: count });
-      return { locations: count, publicLocations: publicCount, availability, generation };
+      onProgress?.({ phase: 'done', done: loaded.locations, total: loaded.locations });
+      return { locations: loaded.locations, publicLocations: loaded.publicLocations, availability: loaded.availability, generation };
     } catch (cause) {
       if (db.inTransaction) db.exec('ROLLBACK');
       if (cause instanceof DataValidationError || cause instanceof StoreError) throw cause;
       throw new StoreError(`Import failed, the previous dataset is unchanged: ${(cause as Error).message}`, false, { cause });
+    } finally {
+      // Give the import cache back (SQLite shrinks the cache when the limit drops).
+      db.pragma(`cache_size = -${this.options.cacheSizeMiB * 1024}`);
     }
   }
 
@@ -399,8 +377,10 @@ export class SqliteLocationStore implements LocationStore {
     return this.exclusive(() => {
       const db = this.requireWriter('applyInventory');
       const lookup = db.prepare('SELECT key FROM locations WHERE id = ?').pluck();
+      const internItem = db.prepare('INSERT INTO item_keys(item) VALUES (?) ON CONFLICT(item) DO NOTHING');
+      const itemId = db.prepare('SELECT iid FROM item_keys WHERE item = ?').pluck();
       const upsert = db.prepare(
-        'INSERT INTO availability(item, key, available) VALUES (?, ?, ?) ON CONFLICT(item, key) DO UPDATE SET available = excluded.available',
+        'INSERT INTO availability(iid, key, available) VALUES (?, ?, ?) ON CONFLICT(iid, key) DO UPDATE SET available = excluded.available',
       );
       const run = db.transaction((): { applied: number; generation: number } => {
         const keys: number[] = [];
@@ -419,7 +399,10 @@ export class SqliteLocationStore implements LocationStore {
         }
         // Check everything before writing anything: the batch applies whole or not at all.
         if (issues.length > 0) throw new DataValidationError(issues);
-        rows.forEach((r, i) => upsert.run(r.item_id, keys[i], r.available ? 1 : 0));
+        rows.forEach((r, i) => {
+          internItem.run(r.item_id);
+          upsert.run(itemId.get(r.item_id), keys[i], r.available ? 1 : 0);
+        });
         db.exec("UPDATE meta SET value = value + 1 WHERE name = 'generation'");
         return { applied: rows.length, generation: db.prepare("SELECT value FROM meta WHERE name = 'generation'").pluck().get() as number };
       });
@@ -437,6 +420,7 @@ export class SqliteLocationStore implements LocationStore {
     await this.writeChain;
     this.closed = true;
     this.statements.clear();
+    this.candidateStatements.clear();
     this.reader.close();
     this.writer?.close();
     if (this.scratchDir !== null) rmSync(this.scratchDir, { recursive: true, force: true });

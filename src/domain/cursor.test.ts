@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { UcpRequestError } from '../errors.js';
+import { canonicalJson, decodeCursor, encodeCursor, requestFingerprint, type CursorState } from './cursor.js';
+
+const SECRET = 'unit-test-secret-for-cursors';
+
+function expectInvalid(fn: () => unknown): void {
+  let caught: unknown;
+  try {
+    fn();
+  } catch (e) {
+    caught = e;
+  }
+  expect(caught).toBeInstanceOf(UcpRequestError);
+  expect(caught).toMatchObject({ code: 'invalid_cursor', pointer: '/pagination/cursor' });
+}
+
+const state = fc.record({
+  position: fc.record({
+    relevance: fc.double({ noNaN: true, noDefaultInfinity: true }),
+    distance: fc.oneof(fc.double({ min: 0, max: 4e7, noNaN: true }), fc.constant(Number.POSITIVE_INFINITY)),
+    id: fc.string({ unit: 'binary', maxLength: 40 }),
+  }),
+  served: fc.nat({ max: 1_000_000 }),
+});
+
+describe('canonicalJson / requestFingerprint', () => {
+  it('does not depend on member order, and drops undefined members', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: undefined } })).toBe('{"a":{"d":[1,{"x":1,"y":2}]},"b":1}');
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (obj) => {
+        const reversed = Object.fromEntries(Object.entries(obj).reverse());
+        expect(canonicalJson(reversed)).toBe(canonicalJson(obj));
+      }),
+    );
+  });
+
+  it('ignores pagination and distinguishes operations and queries', () => {
+    const a = requestFingerprint('search', { query: 'x', pagination: { limit: 3, cursor: 'c' } });
+    expect(a).toBe(requestFingerprint('search', { query: 'x' }));
+    expect(a).not.toBe(requestFingerprint('search', { query: 'y' }));
+    expect(a).not.toBe(requestFingerprint('lookup', { query: 'x' }));
+  });
+});
+
+describe('encodeCursor / decodeCursor (R-S9)', () => {
+  it('round-trips the keyset position exactly, Infinity included', () => {
+    fc.assert(
+      fc.property(state, (s: CursorState) => {
+        const token = encodeCursor(s, 'fp', SECRET);
+        expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+        const back = decodeCursor(token, 'fp', SECRET);
+        expect(back.served).toBe(s.served);
+        expect(back.position.id).toBe(s.position.id);
+        // JSON has no negative zero; every other double survives exactly.
+        expect(back.position.relevance).toBe(s.position.relevance === 0 ? 0 : s.position.relevance);
+        expect(back.position.distance).toBe(s.position.distance);
+      }),
+    );
+  });
+
+  it('rejects a cursor bound to another request', () => {
+    const token = encodeCursor({ position: { relevance: 0, distance: 0, id: 'a' }, served: 1 }, 'fp-1', SECRET);
+    expectInvalid(() => decodeCursor(token, 'fp-2', SECRET));
+  });
+
+  it('rejects any single-character edit, another secret and malformed tokens', () => {
+    const token = encodeCursor({ position: { relevance: 1.5, distance: 10, id: 'loc_1' }, served: 10 }, 'fp', SECRET);
+    fc.assert(
+      fc.property(fc.nat({ max: token.length - 1 }), fc.constantFrom('A', 'B', '_', '-', '0', '.'), (i, ch) => {
+        fc.pre(token[i] !== ch);
+        expectInvalid(() => decodeCursor(token.slice(0, i) + ch + token.slice(i + 1), 'fp', SECRET));
+      }),
+    );
+    expectInvalid(() => decodeCursor(token, 'fp', 'another-secret'));
+    for (const bad of ['', 'abc', '.', 'a.b.c', `${token}=`, 'x'.repeat(5000)]) expectInvalid(() => decodeCursor(bad, 'fp', SECRET));
+  });
+
+  it('rejects a correctly signed body of the wrong shape', async () => {
+    const { createHmac } = await import('node:crypto');
+    const body = Buffer.from(JSON.stringify({ v: 1, f: 'fp', r: 'x', d: null, i: 'a', n: -1 })).toString('base64url');
+    const sig = createHmac('sha256', SECRET).update('ucp-location/cursor/v1\n').update(body).digest('base64url');
+    expectInvalid(() => decodeCursor(`${body}.${sig}`, 'fp', SECRET));
+  });
+});

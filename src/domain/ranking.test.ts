@@ -1,0 +1,78 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compareIds, compareRank, indexAfter, pageAfter, type RankKey } from './ranking.js';
+
+const rankKey = fc.record({
+  relevance: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 100, noNaN: true })),
+  distance: fc.oneof(fc.constant(0), fc.constant(Number.POSITIVE_INFINITY), fc.double({ min: 0, max: 2e7, noNaN: true })),
+  id: fc.string({ unit: 'grapheme', maxLength: 6 }),
+});
+
+/** Distinct ids, as in a real result. */
+const rankKeys = fc.uniqueArray(rankKey, { selector: (k) => k.id, maxLength: 40 });
+
+describe('compareIds', () => {
+  it('orders like the UTF-8 bytes (SQLite BINARY, PostgreSQL "C"), including astral characters', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (a, b) => {
+        const bytes = Math.sign(Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
+        expect(Math.sign(compareIds(a, b))).toBe(bytes);
+      }),
+      { numRuns: 3000 },
+    );
+    // U+FF21 (BMP, above surrogates) sorts before U+1F600 by code point, unlike UTF-16 order.
+    expect(compareIds('\uFF21', '\u{1F600}')).toBeLessThan(0);
+  });
+});
+
+describe('compareRank', () => {
+  it('is a total order: antisymmetric and consistent with sorting (ranking)', () => {
+    fc.assert(
+      fc.property(rankKey, rankKey, (a, b) => {
+        expect(Math.sign(compareRank(a, b))).toBe(-Math.sign(compareRank(b, a)));
+        if (compareRank(a, b) === 0) expect(a.id).toBe(b.id);
+      }),
+    );
+  });
+
+  it('puts relevance first (desc), then distance (asc, Infinity last), then id (asc)', () => {
+    const keys: RankKey[] = [
+      { relevance: 0, distance: 5, id: 'a' },
+      { relevance: 1, distance: 9, id: 'z' },
+      { relevance: 0, distance: Number.POSITIVE_INFINITY, id: 'b' },
+      { relevance: 0, distance: 5, id: 'b' },
+    ];
+    expect([...keys].sort(compareRank).map((k) => `${k.relevance}/${k.distance}/${k.id}`)).toEqual(['1/9/z', '0/5/a', '0/5/b', '0/Infinity/b']);
+  });
+});
+
+describe('pageAfter', () => {
+  it('pages of any sizes concatenate to the whole order, with no duplicate or gap (R-S9)', () => {
+    fc.assert(
+      fc.property(rankKeys, fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 8 }), (keys, sizes) => {
+        const sorted = [...keys].sort(compareRank);
+        const seen: RankKey[] = [];
+        let after: RankKey | null = null;
+        for (let i = 0; i < 200; i++) {
+          const page = pageAfter(sorted, after, sizes[i % sizes.length] as number);
+          seen.push(...page.items);
+          if (!page.hasMore) break;
+          after = page.items[page.items.length - 1] as RankKey;
+        }
+        expect(seen).toEqual(sorted);
+      }),
+    );
+  });
+
+  it('resumes after a position that is no longer in the list', () => {
+    const sorted = [1, 2, 4, 5].map((d) => ({ relevance: 0, distance: d, id: `k${d}` }));
+    expect(indexAfter(sorted, { relevance: 0, distance: 3, id: 'gone' })).toBe(2);
+    expect(pageAfter(sorted, { relevance: 0, distance: 3, id: 'gone' }, 10).items.map((k) => k.id)).toEqual(['k4', 'k5']);
+  });
+
+  it('reads no further than `available`', () => {
+    const sorted = [1, 2, 3, 4].map((d) => ({ relevance: 0, distance: d, id: `k${d}` }));
+    expect(pageAfter(sorted, null, 10, 3)).toEqual({ items: sorted.slice(0, 3), hasMore: false });
+    expect(pageAfter(sorted, null, 2, 3).hasMore).toBe(true);
+  });
+});
