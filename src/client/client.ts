@@ -135,13 +135,14 @@ export class UcpLocationClient {
       fetcher,
       allowLoopback,
     });
+    // No transport because the service entries failed binding: say so before fetching any schema.
+    const lostService = serviceBindingFailure(discovery.decision);
+    if (lostService !== undefined) throw lostService;
     const schemas = await PayloadSchemas.compose(discovery.decision, discovery.version, {
       fetcher,
       ...(options.trust?.preApprovedSchemas !== undefined ? { preApprovedSchemas: options.trust.preApprovedSchemas } : {}),
     });
 
-    const lostService = serviceBindingFailure(discovery.decision);
-    if (lostService !== undefined) throw lostService;
     const callerOptions: CallerOptions = { timeoutMs: options.callTimeoutMs ?? 30_000, userAgent };
     const agentOptions = {
       allowLoopback,
