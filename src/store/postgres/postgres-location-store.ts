@@ -125,6 +125,7 @@ export class PostgresLocationStore implements LocationStore {
   #expansionDataset = -1;
   #locality: { generation: number; value: { postalCountries: Set<string>; regionCountries: Set<string> } } | null = null;
   #closed = false;
+  readonly #changeListeners = new Set<(c: Counters) => void>();
 
   private constructor(
     private readonly pool: Pool,
@@ -223,10 +224,33 @@ export class PostgresLocationStore implements LocationStore {
 
   // ───────────────────────── internals ─────────────────────────
 
+  /**
+   * Called whenever this process learns of a newer committed generation — from its own write,
+   * a notification from another process, or a counter read. Returns an unsubscribe function.
+   * (Caches keyed by generation can drop entries eagerly instead of at the next request.)
+   */
+  onChange(listener: (counters: { generation: number; dataset: number }) => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
   /** Keep the highest counters seen (notifications may arrive out of order with our own reads). */
   private observe(c: Counters): void {
-    if (c.generation > this.#counters.generation || (c.generation === this.#counters.generation && c.dataset > this.#counters.dataset)) {
+    const newer = c.generation > this.#counters.generation;
+    if (newer || (c.generation === this.#counters.generation && c.dataset > this.#counters.dataset)) {
       this.#counters = c;
+    }
+    if (!newer) return;
+    if (c.dataset !== this.#expansionDataset && this.#expansionDataset !== -1) {
+      this.#expansions.clear();
+      this.#expansionDataset = c.dataset;
+    }
+    for (const l of this.#changeListeners) {
+      try {
+        l({ ...c });
+      } catch {
+        // A listener's failure must not break the store.
+      }
     }
   }
 
