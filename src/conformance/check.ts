@@ -4,13 +4,14 @@
  * returns a `Verdict`. Probing checks send requests; audit checks (`audit: true`) run last and
  * judge every call the probes made.
  */
+import type { UcpLocationClient } from '../client/client.js';
 import type { Location } from '../domain/location.js';
 import type { FetchedResponse } from '../protocol/safe-fetch.js';
 import type { ProfileValidation } from '../protocol/profile.js';
 import type { UcpProfile } from '../protocol/types.js';
 import type { McpPeer, RpcExchange } from './mcp-peer.js';
 import type { Call, Operation, OperationClient } from './operation-client.js';
-import type { AliasHint, Area, CheckStatus, Evidence } from './types.js';
+import type { AliasHint, Area, BindingName, CheckStatus, Evidence } from './types.js';
 
 export interface Verdict {
   status: CheckStatus;
@@ -106,4 +107,6 @@ export interface RunContext {
   samples(): Promise<Samples>;
   /** R-G6: capability names a response to `operation` must carry, or null when not computable. */
   expectedCapabilities(operation: Operation): string[] | null;
+  /** The Platform SDK discovering this Business over `binding`, with the run's profile and network options. */
+  discoverWithSdk(binding: BindingName): Promise<UcpLocationClient>;
 }

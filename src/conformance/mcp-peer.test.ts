@@ -31,7 +31,8 @@ describe('readRpcAnswer (Streamable HTTP answers)', () => {
   });
 
   it('says why there is no message: no answer, empty body, not JSON, no response object', () => {
-    expect(readRpcAnswer({ ...answer(''), status: undefined, failure: 'ECONNREFUSED' }, 1).problem).toMatch(/ECONNREFUSED/);
+    const noAnswer: Exchange = { binding: 'mcp', label: 't', method: 'POST', url: 'https://b.example/ucp/mcp', requestHeaders: {}, requestBody: '', failure: 'ECONNREFUSED' };
+    expect(readRpcAnswer(noAnswer, 1).problem).toMatch(/ECONNREFUSED/);
     expect(readRpcAnswer(answer('', 'application/json', 202), 1).problem).toMatch(/empty body/);
     expect(readRpcAnswer(answer('<html>', 'text/html', 500), 1).problem).toMatch(/not JSON/);
     expect(readRpcAnswer(answer('{"jsonrpc":"2.0","method":"ping"}'), 1).problem).toMatch(/no JSON-RPC response/);

@@ -45,8 +45,8 @@ function related(reported: string, expected: string): boolean {
 }
 
 /**
- * The pointer (relative to the domain request) found in `data` or `message` that names
- * `expected` (e.g. `/distance/max`), or undefined when none does.
+ * The pointer found in `data` or `message` (JSONPath converted to a pointer) that names
+ * `expected` (relative to the domain request, e.g. `/distance/max`), or undefined when none does.
  */
 export function findPointer(expected: string, message: string, data: unknown): string | undefined {
   for (const s of strings(data)) {

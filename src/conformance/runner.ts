@@ -8,6 +8,7 @@ import { negotiateCapabilities, responseCapabilities } from '../protocol/negotia
 import { validateProfile } from '../protocol/profile.js';
 import { SafeFetcher } from '../protocol/safe-fetch.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION, type UcpProfile } from '../protocol/types.js';
+import { UcpLocationClient } from '../client/client.js';
 import { UcpClientError } from '../client/errors.js';
 import { parseRulePrefixes, selectChecks } from './catalogue.js';
 import type { Check, DiscoveryState, Need, PlatformState, RunContext, Samples } from './check.js';
@@ -91,6 +92,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       rawRpc,
       samples: () => (samples ??= gatherSamples(firstUsable, advertised, options.aliases ?? [])),
       expectedCapabilities: (operation) => expectedCapabilities(discovery.profile, platform.profile, operation),
+      discoverWithSdk: (binding) =>
+        UcpLocationClient.discover(options.businessUrl, {
+          platformProfileUrl: platform.url ?? '',
+          ...(platform.profile === undefined ? {} : { platformProfile: platform.profile }),
+          fetch: network,
+          transport: binding,
+          callTimeoutMs: timeoutMs,
+        }),
     };
 
     const results: CheckResult[] = [...setupResults];

@@ -4,18 +4,23 @@
  * its operation; invalid REST requests are 400s; discovery failures are transport errors while
  * `capabilities_incompatible` is a successful result with `ucp.status: "error"`.
  */
+import type { UcpLocationClient } from '../../client/client.js';
+import { UcpClientError } from '../../client/errors.js';
+import type { SearchRequest } from '../../domain/requests.js';
 import { validateErrorResponse, validateLookupResponse, validateSearchResponse } from '../../domain/request-validation.js';
 import { summarizeIssues } from '../../protocol/schemas.js';
 import { UCP_VERSION } from '../../protocol/types.js';
 import { fail, pass, skip, verdictOf, type Check } from '../check.js';
 import { callEvidence, describeOutcome, type OperationClient } from '../operation-client.js';
-import { isRecord } from '../oracle.js';
+import { isRecord, REMOTE_POINT } from '../oracle.js';
 import { findPointer } from '../pointer.js';
 import type { Evidence } from '../types.js';
 import { probeInvalidRequests } from './jsonrpc.js';
 
 /** A platform profile URL no Business can use: loopback, port 9 (discard). Stays on loopback either way. */
 export const UNUSABLE_PROFILE_URL = 'https://127.0.0.1:9/ucp-conformance/no-such-profile.json';
+/** A search that matches nothing: cheap for the Business, still a full negotiated round trip. */
+const EMPTY_SEARCH: SearchRequest = { distance: { center: REMOTE_POINT, max: 1 } };
 const NEGOTIATION_CODES = ['invalid_profile_url', 'profile_unreachable', 'profile_malformed', 'version_unsupported'];
 
 export const ENVELOPE_CHECKS: readonly Check[] = [
@@ -109,6 +114,31 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
       const statusOk = o.kind === 'negotiation_error' && (c.binding === 'mcp' ? o.code === -32001 : [400, 422, 424].includes(o.code));
       if (codeOk && statusOk) return pass(`answered ${o.kind === 'negotiation_error' ? String(o.ucpCode) : ''}`);
       return fail(describeOutcome(o), [callEvidence(call, expected, describeOutcome(o))]);
+    },
+  },
+  {
+    id: 'negotiation.sdk-round-trip',
+    rule: 'R-G4',
+    area: 'negotiation',
+    title: 'the reference Platform SDK negotiates (version, capabilities, schemas) and completes a validated call',
+    scope: 'binding',
+    needs: ['profile'],
+    run: async (ctx, client) => {
+      const binding = (client as OperationClient).binding;
+      const request = ctx.advertised.has('search') ? `search ${JSON.stringify(EMPTY_SEARCH)}` : 'lookup ["ucp-conformance-any"]';
+      let sdk: UcpLocationClient | undefined;
+      try {
+        sdk = await ctx.discoverWithSdk(binding);
+        if (ctx.advertised.has('search')) await sdk.search(EMPTY_SEARCH);
+        else await sdk.lookup(['ucp-conformance-any']);
+        return pass(`negotiated ${Object.keys(sdk.negotiated.capabilities).join(', ')}`);
+      } catch (error) {
+        const code = error instanceof UcpClientError ? ` (${error.code})` : '';
+        const message = `${error instanceof Error ? error.message : String(error)}${code}`;
+        return fail(message, [{ expected: `discovery, negotiation and a schema-valid ${binding} ${request}`, observed: message, request: `SDK discover ${ctx.discovery.profileUrl} --transport ${binding}, then ${request}` }]);
+      } finally {
+        await sdk?.close();
+      }
     },
   },
   {
