@@ -1,0 +1,200 @@
+/**
+ * SQLite-specific behaviour of the store (the shared behaviour is in test/contract/): files,
+ * WAL, migrations, read-only use, key allocation, plan equivalence and prefilter soundness.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureRecords } from '../../../test/contract/fixture.js';
+import type { BBox } from '../../domain/location.js';
+import { compileCoverage, coverageContainsPoint } from '../../domain/serves.js';
+import { tokenize } from '../../domain/text.js';
+import { StoreError } from '../../errors.js';
+import { SCHEMA_VERSION, SqliteLocationStore } from './index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ucp-location-sqlite-'));
+let n = 0;
+const file = (): string => join(dir, `t${++n}.db`);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('SqliteLocationStore: files and schema', () => {
+  it('creates a WAL database at the current schema version', async () => {
+    const path = file();
+    const store = await SqliteLocationStore.open(path);
+    await store.close();
+    const raw = new Database(path, { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    raw.close();
+  });
+
+  it('reopens an existing file with its data', async () => {
+    const path = file();
+    const a = await SqliteLocationStore.open(path);
+    await a.replaceAll(fixtureRecords());
+    const g = await a.generation();
+    await a.close();
+    const b = await SqliteLocationStore.open(path);
+    expect(await b.generation()).toBe(g);
+    expect((await b.resolveIds(['loc_downtown'])).has('loc_downtown')).toBe(true);
+    await b.close();
+  });
+
+  it('refuses a file written by a newer release, saying what to do', async () => {
+    const path = file();
+    const raw = new Database(path);
+    raw.pragma('user_version = 999');
+    raw.close();
+    await expect(SqliteLocationStore.open(path)).rejects.toThrow(/newer than this release supports/);
+  });
+
+  it('opens read-only for queries (text included) and refuses writes', async () => {
+    const path = file();
+    const w = await SqliteLocationStore.open(path);
+    await w.replaceAll(fixtureRecords());
+    await w.close();
+    const r = await SqliteLocationStore.open(path, { readonly: true });
+    const found = await r.findCandidates({ text: { raw: 'grocers', terms: ['grocers'] } });
+    expect(found.map((c) => c.id)).toEqual(['loc_valley_grocers']);
+    await expect(r.replaceAll([])).rejects.toBeInstanceOf(StoreError);
+    await expect(r.applyInventory([])).rejects.toBeInstanceOf(StoreError);
+    await r.close();
+  });
+
+  it('reports a closed store clearly', async () => {
+    const s = await SqliteLocationStore.open(':memory:');
+    await s.close();
+    await expect(s.generation()).rejects.toThrow(/closed/);
+  });
+});
+
+describe('SqliteLocationStore: keys and writes', () => {
+  it('never reuses a Location key across imports', async () => {
+    const s = await SqliteLocationStore.open(':memory:');
+    await s.replaceAll(fixtureRecords());
+    const first = new Set((await s.findCandidates({})).map((c) => c.key));
+    await s.replaceAll(fixtureRecords());
+    const second = (await s.findCandidates({})).map((c) => c.key);
+    expect(second.length).toBe(first.size);
+    for (const k of second) expect(first.has(k)).toBe(false);
+    await s.close();
+  });
+
+  it('serialises concurrent writes on one instance', async () => {
+    const s = await SqliteLocationStore.open(':memory:');
+    const g0 = await s.generation();
+    await Promise.all([
+      s.replaceAll(fixtureRecords()),
+      s.applyInventory([{ line: 1, location_id: 'loc_downtown', item_id: 'sku_x', available: true }]),
+      s.replaceAll(fixtureRecords()),
+    ]);
+    expect(await s.generation()).toBe(g0 + 3);
+    // The inventory row was applied between the imports, then replaced by the second import.
+    expect(await s.knownItems(['sku_x'])).toEqual(new Set());
+    await s.close();
+  });
+
+  it('counts and describes the dataset', async () => {
+    const s = await SqliteLocationStore.open(':memory:');
+    const result = await s.replaceAll(fixtureRecords());
+    const stats = await s.stats();
+    expect(stats.locations).toBe(result.locations);
+    expect(stats.items).toBe(3);
+    expect(await s.localityModel()).toEqual({ postalCountries: new Set(['US', 'DE']), regionCountries: new Set(['US']) });
+    await s.close();
+  });
+});
+
+describe('SqliteLocationStore: candidates', () => {
+  let both: { text: SqliteLocationStore; spatial: SqliteLocationStore };
+  const records = fixtureRecords();
+  const publicRecords = records.filter((r) => r.visibility !== 'private');
+
+  beforeAll(async () => {
+    const path = file();
+    const text = await SqliteLocationStore.open(path, { textDriverMaxEstimate: Number.MAX_SAFE_INTEGER });
+    await text.replaceAll(records);
+    both = { text, spatial: await SqliteLocationStore.open(path, { textDriverMaxEstimate: 0 }) };
+  });
+  afterAll(async () => {
+    await both.text.close();
+    await both.spatial.close();
+  });
+
+  it('text-driven and spatially driven plans give the same candidates and relevance', async () => {
+    const regions: BBox[] = [{ minLat: 33, maxLat: 35, minLon: -119, maxLon: -117 }];
+    for (const q of ['store market grocers', 'park', 'curbside pickup', 'grcery', 'coffee']) {
+      const text = { raw: q, terms: tokenize(q) };
+      const sort = (cs: { key: number; relevance: number }[]) => cs.map((c) => [c.key, c.relevance]).sort((a, b) => (a[0] as number) - (b[0] as number));
+      const a = await both.text.findCandidates({ text, regions });
+      const b = await both.spatial.findCandidates({ text, regions });
+      expect(sort(b), q).toEqual(sort(a));
+    }
+  });
+
+  it('the geo prefilter never misses a public Location inside the boxes (R-S4)', async () => {
+    const lat = fc.double({ min: -90, max: 90, noNaN: true });
+    const lon = fc.double({ min: -180, max: 180, noNaN: true });
+    await fc.assert(
+      fc.asyncProperty(lat, lat, lon, lon, async (a, b, c, d) => {
+        const box = { minLat: Math.min(a, b), maxLat: Math.max(a, b), minLon: Math.min(c, d), maxLon: Math.max(c, d) };
+        const got = new Set((await both.text.findCandidates({ regions: [box] })).map((x) => x.id));
+        for (const r of publicRecords) {
+          const g = r.geo;
+          if (g === undefined) continue;
+          if (g.latitude >= box.minLat && g.latitude <= box.maxLat && g.longitude >= box.minLon && g.longitude <= box.maxLon) expect(got.has(r.id)).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // A box whose edge is exactly a Location's coordinates (float32 rounding must not lose it).
+    const v = { latitude: 34.0522, longitude: -118.2437 };
+    const edge = await both.text.findCandidates({ regions: [{ minLat: v.latitude, maxLat: 40, minLon: v.longitude, maxLon: -100 }] });
+    expect(edge.map((x) => x.id)).toContain('loc_valley_grocers');
+  });
+
+  it('the coverage prefilter never misses a Location that serves the point (R-S5)', async () => {
+    const point = fc.oneof(
+      fc.record({ latitude: fc.double({ min: 33.8, max: 34.3, noNaN: true }), longitude: fc.double({ min: -118.6, max: -117.9, noNaN: true }) }),
+      fc.record({ latitude: fc.double({ min: 40.5, max: 40.9, noNaN: true }), longitude: fc.double({ min: -74.1, max: -73.8, noNaN: true }) }),
+      fc.record({ latitude: fc.double({ min: -17, max: -16.6, noNaN: true }), longitude: fc.constantFrom(179.8, 179.9, 180, -180, -179.9, -179.8) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(point, async (p) => {
+        const got = new Set((await both.text.findCandidates({ coverageProbe: p })).map((x) => x.id));
+        for (const r of publicRecords) {
+          const s = r.serves;
+          if (s === undefined || (s.radius_m === undefined && s.areas === undefined)) continue;
+          const cov = compileCoverage({ ...(s.radius_m !== undefined ? { radius_m: s.radius_m } : {}), ...(s.areas !== undefined ? { areas: s.areas } : {}) });
+          if (coverageContainsPoint(cov, r.geo ?? null, p)) expect(got.has(r.id), `${r.id} at ${JSON.stringify(p)}`).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('returns shared schedule identities: equal scheduleKey means equal schedule', async () => {
+    const cs = await both.text.findCandidates({ withSchedule: true });
+    const byKey = new Map<number, string | null | undefined>();
+    for (const c of cs) {
+      if (c.scheduleKey === undefined) {
+        expect(c.schedule).toBeNull();
+        continue;
+      }
+      if (byKey.has(c.scheduleKey)) expect(c.schedule).toBe(byKey.get(c.scheduleKey));
+      byKey.set(c.scheduleKey, c.schedule);
+    }
+    // The LA cluster shares one schedule document.
+    expect(byKey.size).toBeLessThan(cs.length);
+  });
+
+  it('orders a limited browse by relevance, then id in code-point order', async () => {
+    const limited = await both.text.findCandidates({ limit: 5 });
+    const all = (await both.text.findCandidates({})).map((c) => c.id).sort((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    expect(limited.map((c) => c.id)).toEqual(all.slice(0, 5));
+  });
+});
