@@ -85,6 +85,25 @@ describe('migrations', () => {
   });
 });
 
+describe('connection loss', () => {
+  it('terminated backends are not an outage: dropped connections are replaced (a read also retries once) and no request gets 503', async () => {
+    const url = withSchema(db.url, 'terminated');
+    const store = await PostgresLocationStore.open(url, { migrate: true, poolMax: 3, listen: false });
+    try {
+      await store.replaceAll([{ id: 'loc_a', name: 'A' }]);
+      const g = await store.generation();
+      for (let round = 0; round < 3; round++) {
+        await sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${db.name}' AND application_name = 'ucp-location' AND pid <> pg_backend_pid()`);
+        expect(await store.generation()).toBe(g);
+        expect((await store.resolveIds(['loc_a'])).size).toBe(1);
+      }
+      expect(await store.readiness()).toMatchObject({ ready: true });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('LISTEN/NOTIFY', () => {
   it('tells every instance about a commit by another one, without a request', async () => {
     const url = withSchema(db.url, 'notify');

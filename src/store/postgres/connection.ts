@@ -179,6 +179,16 @@ const UNAVAILABLE_SQLSTATES = new Set([
 /** Messages `pg` uses for client-side connection failures (they carry no code). */
 const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|connection error|Connection ended|read ECONNRESET|server closed the connection/i;
 
+/**
+ * True when the connection itself was lost or could not be made (as opposed to a statement
+ * that timed out): retrying once on a fresh connection is then worthwhile.
+ */
+export function isConnectionLoss(error: unknown): boolean {
+  if (!isUnavailable(error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return !(typeof code === 'string' && ['57014', '55P03', '40001', '40P01', '53300', '53400'].includes(code));
+}
+
 /** True when `error` says the database is (temporarily) unreachable or overloaded. */
 export function isUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;

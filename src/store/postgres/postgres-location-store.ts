@@ -32,7 +32,7 @@ import type {
 import { deriveRow, type DerivedRow } from '../sqlite/rows.js';
 import { buildPgCandidateSql } from './candidate-sql.js';
 import { ChangeListener, type Counters } from './change-listener.js';
-import { isUnavailable, poolConfig, resolveSettings, type PostgresStoreOptions, type ResolvedPostgresSettings } from './connection.js';
+import { isConnectionLoss, isUnavailable, poolConfig, resolveSettings, type PostgresStoreOptions, type ResolvedPostgresSettings } from './connection.js';
 import { DATASET_INDEX_NAMES, DATASET_TABLES, datasetIndexesDdl, datasetTablesDdl } from './dataset-ddl.js';
 import { CHANGE_CHANNEL, extensionSchemas, LOCK_NAMESPACE_WRITE, migrate, schemaMismatch, schemaStatus, type MigrateResult } from './migrations.js';
 import { OutageGuard } from './outage.js';
@@ -170,11 +170,10 @@ export class PostgresLocationStore implements LocationStore {
     const pool = new pg.Pool(config);
     const guard = new OutageGuard(settings.outageProbeMs, settings.retryAfterSeconds, options.logger, `postgres ${settings.schema}`);
     // An idle pooled connection that dies (server restart) emits 'error' on the pool; without a
-    // handler Node would crash the process. The next query finds out and answers 503.
-    pool.on('error', (err) => {
-      if (isUnavailable(err)) guard.failed(err);
-      else options.logger?.warn({ reason: err.message }, 'idle PostgreSQL connection failed');
-    });
+    // handler Node would crash the process. One dropped idle connection is not an outage: the
+    // next query retries on a fresh connection, and only a second loss means 503.
+    // (Not logged: during a restart every idle connection reports; the guard logs the outage once.)
+    pool.on('error', () => undefined);
     let store: PostgresLocationStore | null = null;
     const listener = settings.listen
       ? new ChangeListener(
@@ -258,22 +257,29 @@ export class PostgresLocationStore implements LocationStore {
     if (this.#closed) throw new StoreError('The PostgreSQL store is closed.');
   }
 
-  /** Run a read through the outage guard, mapping failures to the two error families. */
+  /**
+   * Run a read through the outage guard, mapping failures to the two error families. A lost
+   * connection is retried once on a fresh one (reads are idempotent): one backend terminated or
+   * one stale pooled connection is not an outage; two losses in a row are.
+   */
   private async read<T>(what: string, op: () => Promise<T>): Promise<T> {
     this.assertOpen();
     this.guard.enter();
-    try {
-      const result = await op();
-      this.guard.succeeded();
-      return result;
-    } catch (cause) {
-      if (isUnavailable(cause)) {
-        this.guard.failed(cause);
-        throw this.guard.unavailable(cause);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const result = await op();
+        this.guard.succeeded();
+        return result;
+      } catch (cause) {
+        if (isUnavailable(cause)) {
+          if (attempt === 0 && !this.guard.down && isConnectionLoss(cause)) continue;
+          this.guard.failed(cause);
+          throw this.guard.unavailable(cause);
+        }
+        this.guard.settled();
+        if (cause instanceof StoreError || cause instanceof DataValidationError || cause instanceof ServiceUnavailableError) throw cause;
+        throw new StoreError(`PostgreSQL ${what} failed: ${(cause as Error).message}`, false, { cause });
       }
-      this.guard.settled();
-      if (cause instanceof StoreError || cause instanceof DataValidationError || cause instanceof ServiceUnavailableError) throw cause;
-      throw new StoreError(`PostgreSQL ${what} failed: ${(cause as Error).message}`, false, { cause });
     }
   }
 
