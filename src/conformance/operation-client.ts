@@ -163,7 +163,7 @@ export class RestOperationClient implements OperationClient {
     if (profile !== null) headers['ucp-agent'] = ucpAgentHeader(profile);
     const exchange = await this.http.send({
       binding: 'rest',
-      label: `POST /locations/${operation}`,
+      label: operation,
       method: 'POST',
       url: `${this.endpoint}/locations/${operation}`,
       headers,
