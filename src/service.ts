@@ -9,11 +9,12 @@
  */
 import { ConfigError } from './errors.js';
 import { decodeCursor, encodeCursor, requestFingerprint, type CursorState } from './domain/cursor.js';
-import { geodesicDistanceMeters, isUsableGeo } from './domain/geodesy.js';
+import { isUsableGeo } from './domain/geodesy.js';
 import { compileSchedule, isOpenCompiled, type CompiledSchedule } from './domain/hours.js';
 import type { Coverage, Geo, LookupLocation, Schedule } from './domain/location.js';
 import { isBoundedBrowse, planPredicates, type PredicatePlan } from './domain/predicates.js';
-import { compareRank, pageAfter, type RankKey } from './domain/ranking.js';
+import { GeodesicBracket } from './domain/proximity.js';
+import { compareRank, selectPage, type Bracketed } from './domain/ranking.js';
 import type { LookupRequest, LookupResult, Message, SearchRequest, SearchResult } from './domain/requests.js';
 import {
   compileCoverage,
@@ -62,9 +63,13 @@ const BROWSE_SCAN_FACTOR = 64;
 /** Compiled schedules / coverages kept per generation before the cache restarts. */
 const COMPILED_CACHE_LIMIT = 200_000;
 
-/** A candidate that passed every predicate, with the values it is ranked by. */
-interface Ranked extends RankKey {
+/**
+ * A candidate that passed every predicate, with the values it is ranked by. Its distance to the
+ * center may still be a bracket (see domain/proximity.ts); `geo` lets it be made exact later.
+ */
+interface Survivor extends Bracketed {
   key: number;
+  geo: Geo | null;
 }
 
 function info(code: string, content: string, path?: string): Message {
@@ -130,18 +135,20 @@ export class LocationService {
     const query: CandidateQuery = this.candidateQuery(plan, locality);
     if (terms.length > 0) query.text = { raw: request.query ?? '', terms };
     const center = plan.distance?.center ?? plan.servesPoint;
+    const bracket = center === null ? null : new GeodesicBracket(center);
 
     const browse = isBoundedBrowse(plan);
-    const ranked = browse ? await this.browseSet(query, plan) : this.survivors(await this.store.findCandidates(query), plan, center);
-    ranked.sort(compareRank);
+    const ranked = browse ? await this.browseSet(query, plan) : this.survivors(await this.store.findCandidates(query), plan, bracket);
 
     // R-S2: across all pages a browse reaches at most browseCap Locations.
     const served = cursor?.served ?? 0;
     const cap = browse ? this.limits.browseCap : Number.POSITIVE_INFINITY;
     const size = Math.max(0, Math.min(pageSize, cap - served));
-    const page = pageAfter(ranked, cursor?.position ?? null, size);
+    const page = selectPage(ranked, cursor?.position ?? null, size, (r) =>
+      bracket === null || r.geo === null ? r.lower : bracket.exact(r.geo),
+    );
     const servedAfter = served + page.items.length;
-    const hasNext = page.hasMore && page.items.length > 0 && servedAfter < cap;
+    const hasNext = page.following > page.items.length && page.items.length > 0 && servedAfter < cap;
 
     const locations = await this.store.getLocations(page.items.map((r) => r.key));
     const last = page.items[page.items.length - 1];
@@ -160,14 +167,15 @@ export class LocationService {
   }
 
   /** Up to browseCap survivors of the best-ranked rows (relevance, then id; no center exists). */
-  private async browseSet(query: CandidateQuery, plan: PredicatePlan): Promise<Ranked[]> {
+  private async browseSet(query: CandidateQuery, plan: PredicatePlan): Promise<Survivor[]> {
     const cap = this.limits.browseCap;
     let limit = cap;
     for (;;) {
       const rows = await this.store.findCandidates({ ...query, limit });
       const kept = this.survivors(rows, plan, null);
       if (kept.length >= cap || rows.length < limit || limit >= cap * BROWSE_SCAN_FACTOR) {
-        kept.sort(compareRank);
+        // Without a center every distance is exactly 0: plain rank order.
+        kept.sort((a, b) => compareRank({ relevance: a.relevance, distance: 0, id: a.id }, { relevance: b.relevance, distance: 0, id: b.id }));
         return kept.slice(0, cap);
       }
       limit *= 4;
@@ -223,7 +231,8 @@ export class LocationService {
     const query = this.candidateQuery(plan, locality);
     query.keys = keys;
     const center = plan.distance?.center ?? plan.servesPoint;
-    const kept = new Map(this.survivors(keys.length === 0 ? [] : await this.store.findCandidates(query), plan, center).map((r) => [r.key, r]));
+    const bracket = center === null ? null : new GeodesicBracket(center);
+    const kept = new Map(this.survivors(keys.length === 0 ? [] : await this.store.findCandidates(query), plan, bracket).map((r) => [r.key, r]));
     const keptKeys = keys.filter((k) => kept.has(k));
     const docs = new Map((await this.store.getLocations(keptKeys)).map((loc) => [loc.id, loc]));
 
@@ -291,25 +300,43 @@ export class LocationService {
 
   /**
    * The exact predicates on store candidates (which may over-approximate space): geodesic
-   * distance `<=` max (R-S4), point in coverage (R-S5), open at the instant (R-S6). Returns
-   * the survivors with their rank values; `center` (if any) gives the proximity.
+   * distance `<=` max (R-S4), point in coverage (R-S5), open at the instant (R-S6). The distance
+   * to the center is bracketed cheaply and computed exactly (Karney) only when the bracket
+   * straddles `max`; ranking later resolves the few brackets a page depends on.
    */
-  private survivors(candidates: readonly Candidate[], plan: PredicatePlan, center: Geo | null): Ranked[] {
-    const out: Ranked[] = [];
+  private survivors(candidates: readonly Candidate[], plan: PredicatePlan, bracket: GeodesicBracket | null): Survivor[] {
+    const out: Survivor[] = [];
+    const max = plan.distance?.max ?? Number.POSITIVE_INFINITY;
     for (const c of candidates) {
       const geo = c.geo !== null && isUsableGeo(c.geo) ? c.geo : null;
-      let distance = 0;
-      if (center !== null) distance = geo === null ? Number.POSITIVE_INFINITY : geodesicDistanceMeters(center, geo);
+      let lower = 0;
+      let upper = 0;
+      if (bracket !== null) {
+        if (geo === null) {
+          lower = Number.POSITIVE_INFINITY;
+          upper = Number.POSITIVE_INFINITY;
+        } else {
+          ({ lower, upper } = bracket.bracket(geo));
+        }
+      }
       if (plan.distance !== null) {
-        // `center` is distance.center here, so `distance` is the unrounded distance to it.
-        if (geo === null || !(distance <= plan.distance.max)) continue;
+        // The bracket is around distance.center here (it is the center whenever distance is set).
+        if (geo === null || lower > max) continue;
+        if (upper > max) {
+          const d = (bracket as GeodesicBracket).exact(geo);
+          if (!(d <= max)) continue;
+          lower = d;
+          upper = d;
+        }
       }
       if (plan.openAtMs !== null && !isOpenCompiled(this.scheduleFor(c), plan.openAtMs)) continue;
       if (plan.servesPoint !== null) {
         const coverage = this.coverageFor(c);
         if (coverage === null || !coverageContainsPoint(coverage, geo, plan.servesPoint)) continue;
       }
-      out.push({ key: c.key, id: c.id, relevance: c.relevance, distance });
+      const s: Survivor = { key: c.key, id: c.id, relevance: c.relevance, lower, upper, geo };
+      if (lower === upper) s.distance = lower;
+      out.push(s);
     }
     return out;
   }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareIds, compareRank, indexAfter, pageAfter, type RankKey } from './ranking.js';
+import { compareIds, compareRank, indexAfter, pageAfter, selectPage, type RankKey } from './ranking.js';
 
 const rankKey = fc.record({
   relevance: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 100, noNaN: true })),
@@ -43,6 +43,57 @@ describe('compareRank', () => {
       { relevance: 0, distance: 5, id: 'b' },
     ];
     expect([...keys].sort(compareRank).map((k) => `${k.relevance}/${k.distance}/${k.id}`)).toEqual(['1/9/z', '0/5/a', '0/5/b', '0/Infinity/b']);
+  });
+});
+
+describe('selectPage', () => {
+  /** Results with exact distances plus a random bracket around each (sometimes exact). */
+  const bracketed = fc
+    .uniqueArray(
+      fc.record({
+        relevance: fc.constantFrom(0, 1, 2.5),
+        distance: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.constant(Number.POSITIVE_INFINITY)),
+        id: fc.string({ maxLength: 4 }),
+        below: fc.integer({ min: 0, max: 6 }),
+        above: fc.integer({ min: 0, max: 6 }),
+      }),
+      { selector: (r) => r.id, maxLength: 40 },
+    )
+    .map((rs) => rs.map((r) => ({ relevance: r.relevance, id: r.id, truth: r.distance, lower: r.distance - r.below, upper: r.distance + r.above })));
+
+  it('returns exactly the pages an all-exact ranking would, whatever the brackets (ranking, R-S9)', () => {
+    fc.assert(
+      fc.property(bracketed, fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 5 }), (rs, sizes) => {
+        const exactOrder = rs.map((r) => ({ relevance: r.relevance, distance: r.truth, id: r.id })).sort(compareRank);
+        const seen: string[] = [];
+        let after: RankKey | null = null;
+        for (let step = 0; step < 100; step++) {
+          // Fresh copies: a real engine recomputes candidates for every page.
+          const items = rs.map((r) => ({ relevance: r.relevance, id: r.id, lower: Number.isFinite(r.truth) ? r.lower : r.truth, upper: Number.isFinite(r.truth) ? r.upper : r.truth, truth: r.truth }));
+          const size = sizes[step % sizes.length] as number;
+          const page = selectPage(items, after, size, (t) => t.truth);
+          for (const p of page.items) expect(p.distance).toBe(p.truth);
+          seen.push(...page.items.map((p) => p.id));
+          if (page.following <= page.items.length) break;
+          const last = page.items[page.items.length - 1] as RankKey;
+          after = { relevance: last.relevance, distance: last.distance, id: last.id };
+        }
+        expect(seen).toEqual(exactOrder.map((k) => k.id));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('computes exact distances only for the results it has to', () => {
+    const items = Array.from({ length: 1000 }, (_, i) => ({ relevance: 0, id: `k${i}`, lower: i, upper: i + 0.5 }));
+    let calls = 0;
+    const page = selectPage(items, null, 10, (t) => {
+      calls++;
+      return t.lower + 0.25;
+    });
+    expect(page.items.map((p) => p.id)).toEqual(items.slice(0, 10).map((t) => t.id));
+    expect(page.following).toBe(1000);
+    expect(calls).toBeLessThanOrEqual(11);
   });
 });
 

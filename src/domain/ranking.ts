@@ -61,6 +61,80 @@ export function indexAfter(sorted: readonly RankKey[], after: RankKey): number {
   return lo;
 }
 
+/**
+ * A result whose distance may so far only be known as a bracket [lower, upper] (see
+ * proximity.ts); `distance` is filled in once computed exactly. lower === upper means exact.
+ */
+export interface Bracketed {
+  relevance: number;
+  id: string;
+  lower: number;
+  upper: number;
+  distance?: number;
+}
+
+export interface SelectedPage<T> {
+  /** The page, in rank order, every element with its exact `distance`. */
+  items: (T & RankKey)[];
+  /** How many results follow `after` in total (the page included). */
+  following: number;
+}
+
+/**
+ * The page of at most `size` results that follows `after` in rank order — the same page
+ * `pageAfter` would return if every distance were exact — while computing exact distances
+ * (`exact`) only for results whose bracket leaves their place undecided: near the cursor
+ * position, and those competing for the page's slots.
+ */
+export function selectPage<T extends Bracketed>(
+  items: readonly T[],
+  after: RankKey | null,
+  size: number,
+  exact: (item: T) => number,
+): SelectedPage<T> {
+  const resolve = (t: T): number => {
+    if (t.distance === undefined) t.distance = t.lower === t.upper ? t.lower : exact(t);
+    return t.distance;
+  };
+  const isAfter = (t: T, a: RankKey): boolean => {
+    if (t.relevance !== a.relevance) return t.relevance < a.relevance;
+    if (t.upper < a.distance) return false;
+    if (t.lower > a.distance) return true;
+    const d = resolve(t);
+    return d > a.distance || (d === a.distance && compareIds(t.id, a.id) > 0);
+  };
+  const rest = after === null ? [...items] : items.filter((t) => isAfter(t, after));
+  // Best relevance first; inside a relevance tier by lower bound, so a scan can stop early.
+  rest.sort((a, b) => compareNumbersAsc(b.relevance, a.relevance) || compareNumbersAsc(a.lower, b.lower) || compareIds(a.id, b.id));
+
+  const page: (T & RankKey)[] = [];
+  let i = 0;
+  while (i < rest.length && page.length < size) {
+    const tierRelevance = (rest[i] as T).relevance;
+    let end = i;
+    while (end < rest.length && (rest[end] as T).relevance === tierRelevance) end++;
+    const need = size - page.length;
+    const computed: T[] = [];
+    let kth = Number.POSITIVE_INFINITY;
+    for (let m = i; m < end; m++) {
+      const t = rest[m] as T;
+      // Later results have lower bounds ≥ this one: none can beat the current need-th best.
+      if (computed.length >= need && t.lower > kth) break;
+      resolve(t);
+      computed.push(t);
+      if (computed.length >= need) {
+        computed.sort((a, b) => compareNumbersAsc(a.distance as number, b.distance as number) || compareIds(a.id, b.id));
+        computed.length = Math.min(computed.length, need);
+        kth = (computed[computed.length - 1] as T).distance as number;
+      }
+    }
+    computed.sort((a, b) => compareNumbersAsc(a.distance as number, b.distance as number) || compareIds(a.id, b.id));
+    for (const t of computed.slice(0, need)) page.push(t as T & RankKey);
+    i = end;
+  }
+  return { items: page, following: rest.length };
+}
+
 export interface Page<T> {
   items: T[];
   /** Whether elements remain after this page (within `available`). */
