@@ -23,6 +23,11 @@ export const pass = (detail?: string): Verdict => ({ status: 'pass', evidence: [
 export const skip = (detail: string): Verdict => ({ status: 'skip', detail, evidence: [] });
 export const fail = (detail: string, evidence: readonly Evidence[] = []): Verdict => ({ status: 'fail', detail, evidence: [...evidence] });
 
+/** Lets probe helpers return either what they found or the skip that explains its absence. */
+export function isVerdict(value: unknown): value is Verdict {
+  return typeof value === 'object' && value !== null && typeof (value as Verdict).status === 'string' && Array.isArray((value as Verdict).evidence);
+}
+
 /** Evidence lists are capped so one systematic failure does not drown the report. */
 export const MAX_EVIDENCE = 5;
 
@@ -82,7 +87,10 @@ export interface PlatformState {
 }
 
 export interface Samples {
-  /** Public Locations seen in search/lookup answers, by id, first occurrence kept. */
+  /**
+   * Public Locations seen in search/lookup answers, by id, first occurrence kept; never one named
+   * by `--private-id` (a leaked private Location is reported by R-S11, not probed with).
+   */
   locations: Location[];
   /** How they were gathered, for skip messages. */
   note: string;
@@ -103,7 +111,7 @@ export interface RunContext {
   readonly calls: Call[];
   /** Raw JSON-RPC exchanges (R-M1 probes, tools/list), for the JSON-RPC envelope audit. */
   readonly rawRpc: RpcExchange[];
-  /** Public Locations to probe with, gathered once on first use. */
+  /** Public Locations to probe with, gathered once on first use (private ids excluded). */
   samples(): Promise<Samples>;
   /** R-G6: capability names a response to `operation` must carry, or null when not computable. */
   expectedCapabilities(operation: Operation): string[] | null;

@@ -73,7 +73,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const platform = needsBindings ? await platformState(options, resources, network) : { url: null, profile: undefined, searchOnlyUrl: undefined };
     const advertised = advertisedOperations(discovery.profile);
     const { clients, mcp } = needsBindings && discovery.profile !== undefined
-      ? await openBindings(discovery, platform, calls, resources, timeoutMs, network, setupResults)
+      ? await openBindings(discovery, platform, calls, rawRpc, resources, timeoutMs, network, setupResults)
       : { clients: [], mcp: undefined };
 
     let samples: Promise<Samples> | undefined;
@@ -90,7 +90,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       mcp,
       calls,
       rawRpc,
-      samples: () => (samples ??= gatherSamples(firstUsable, advertised, options.aliases ?? [])),
+      samples: () => (samples ??= gatherSamples(firstUsable, advertised, options.aliases ?? [], options.privateIds ?? [])),
       expectedCapabilities: (operation) => expectedCapabilities(discovery.profile, platform.profile, operation),
       discoverWithSdk: (binding) =>
         UcpLocationClient.discover(options.businessUrl, {
@@ -158,6 +158,7 @@ async function openBindings(
   discovery: DiscoveryState,
   platform: PlatformState,
   calls: Call[],
+  rawRpc: RpcExchange[],
   resources: Resources,
   timeoutMs: number,
   network: { allowLoopback: boolean; resolve?: ConformanceOptions['resolve']; ca?: ConformanceOptions['ca'] },
@@ -180,6 +181,8 @@ async function openBindings(
       mcp = new McpPeer(http, endpoint);
       resources.peers.push(mcp);
       await mcp.open();
+      // The initialize answer is JSON-RPC like any other; the envelope audit judges it too.
+      if (mcp.initialize !== undefined) rawRpc.push(mcp.initialize);
       clients.push(new McpOperationClient(mcp, platform.url, calls));
     } else {
       resources.peers.push(http);

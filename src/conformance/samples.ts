@@ -18,12 +18,17 @@ function asLocation(value: Record<string, unknown>): Location | undefined {
   return typeof value['id'] === 'string' && typeof value['name'] === 'string' ? (value as unknown as Location) : undefined;
 }
 
-export async function gatherSamples(client: OperationClient | undefined, advertised: ReadonlySet<Operation>, aliases: readonly AliasHint[]): Promise<Samples> {
+export async function gatherSamples(
+  client: OperationClient | undefined,
+  advertised: ReadonlySet<Operation>,
+  aliases: readonly AliasHint[],
+  privateIds: readonly string[],
+): Promise<Samples> {
   const byId = new Map<string, Location>();
   const add = (call: Call): void => {
     for (const raw of locationsOf(call.outcome)) {
       const loc = asLocation(raw);
-      if (loc !== undefined && !byId.has(loc.id)) byId.set(loc.id, loc);
+      if (loc !== undefined && !byId.has(loc.id) && !privateIds.includes(loc.id)) byId.set(loc.id, loc);
     }
   };
   if (client === undefined) return { locations: [], note: 'no binding could be used' };
@@ -36,7 +41,7 @@ export async function gatherSamples(client: OperationClient | undefined, adverti
       if (cursor === undefined) break;
     }
   }
-  const canonical = [...new Set(aliases.map((a) => a.id))].filter((id) => !byId.has(id));
+  const canonical = [...new Set(aliases.map((a) => a.id))].filter((id) => !byId.has(id) && !privateIds.includes(id));
   if (advertised.has('lookup') && canonical.length > 0) add(await client.call('lookup', { ids: canonical.slice(0, 10) }));
   const note = `${byId.size} public Location(s) seen in a bounded browse${canonical.length > 0 ? ' and alias lookups' : ''}`;
   return { locations: [...byId.values()], note };

@@ -4,7 +4,7 @@
  * unresolved ids just yield fewer Locations, refinement applies distance and hours after
  * resolution, and an oversize batch processes exactly the first N distinct ids.
  */
-import { fail, pass, skip, verdictOf, type Check, type RunContext, type Verdict } from '../check.js';
+import { fail, isVerdict, pass, skip, verdictOf, type Check, type RunContext, type Verdict } from '../check.js';
 import { callEvidence, describeOutcome, locationsOf, type Call, type OperationClient } from '../operation-client.js';
 import { EXCLUSION_STEP_M, formatInstant, hoursProbe, isRecord, radiusProbe } from '../oracle.js';
 import { withGeo, withHoursProbe } from '../samples.js';
@@ -32,11 +32,9 @@ function byId(call: Call): Map<string, Record<string, unknown>[]> {
 
 async function publicIds(ctx: RunContext, count: number): Promise<string[] | Verdict> {
   const samples = await ctx.samples();
-  const ids = samples.locations.map((l) => l.id).filter((id) => !ctx.privateIds.includes(id));
+  const ids = samples.locations.map((l) => l.id);
   return ids.length >= count ? ids.slice(0, count) : skip(`needs ${count} public Location id(s); ${samples.note}`);
 }
-
-const isVerdict = (v: unknown): v is Verdict => isRecord(v) && typeof v['status'] === 'string' && Array.isArray(v['evidence']);
 
 /** A variant of `id` that a normalising Business would fold onto it (case, surrounding space). */
 export function idVariant(id: string): string {
@@ -141,9 +139,8 @@ export const LOOKUP_CHECKS: readonly Check[] = [
     needs: ['profile', 'lookup'],
     run: async (ctx, client) => {
       const samples = await ctx.samples();
-      const candidates = { ...samples, locations: samples.locations.filter((l) => !ctx.privateIds.includes(l.id)) };
       // Prefer a Location whose hours read differently in UTC, so both refinements are probed.
-      const loc = withHoursProbe(candidates, ctx.now())?.location ?? withGeo(candidates)[0];
+      const loc = withHoursProbe(samples, ctx.now())?.location ?? withGeo(samples)[0];
       if (loc === undefined) return skip(`no sampled Location publishes a usable geo (${samples.note})`);
       const c = client as OperationClient;
       const cases: [Record<string, unknown>, boolean, string][] = [];

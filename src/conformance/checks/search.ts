@@ -8,7 +8,7 @@
  *    the reverse), one of them written with a numeric offset;
  *  - R-S1: a predicate the Location meets combined with one it fails must exclude it.
  */
-import { fail, pass, skip, verdictOf, type Check, type RunContext, type Verdict } from '../check.js';
+import { fail, isVerdict, pass, skip, verdictOf, type Check, type RunContext, type Verdict } from '../check.js';
 import { callEvidence, describeOutcome, locationsOf, type Call, type OperationClient } from '../operation-client.js';
 import { EXCLUSION_STEP_M, farProbe, formatInstant, predicatesOf, predicateViolations, radiusProbe, REMOTE_POINT, isRecord } from '../oracle.js';
 import { SAMPLE_PAGE, walkSearch, withGeo, withHoursProbe, type GeoLocation } from '../samples.js';
@@ -40,16 +40,10 @@ async function expectMembership(client: OperationClient, request: Record<string,
   return callEvidence(r.last, expected, included ? `${id} is missing from the results` : `${id} is returned`);
 }
 
-function pickGeo(ctx: RunContext, locations: GeoLocation[]): GeoLocation | undefined {
-  return locations.find((l) => !ctx.privateIds.includes(l.id));
-}
-
 async function sampleWithGeo(ctx: RunContext): Promise<GeoLocation | Verdict> {
   const samples = await ctx.samples();
-  return pickGeo(ctx, withGeo(samples)) ?? skip(`no sampled Location publishes a usable geo (${samples.note})`);
+  return withGeo(samples)[0] ?? skip(`no sampled Location publishes a usable geo (${samples.note})`);
 }
-
-const isVerdict = (v: unknown): v is Verdict => isRecord(v) && typeof v['status'] === 'string' && Array.isArray(v['evidence']);
 
 const atPoint = (geo: Geo): { center: Geo; max: number } => ({ center: geo, max: AT_POINT_M });
 
@@ -108,7 +102,7 @@ export const SEARCH_CHECKS: readonly Check[] = [
     needs: ['profile', 'search'],
     run: async (ctx, client) => {
       const samples = await ctx.samples();
-      const geoLocations = withGeo(samples).filter((l) => !ctx.privateIds.includes(l.id));
+      const geoLocations = withGeo(samples);
       const loc = geoLocations.find((l) => isRecord(l.amenities) && Object.keys(l.amenities).length > 0) ?? geoLocations[0];
       if (loc === undefined) return skip(`no sampled Location publishes a usable geo (${samples.note})`);
       const c = client as OperationClient;
@@ -141,7 +135,7 @@ export const SEARCH_CHECKS: readonly Check[] = [
     needs: ['profile', 'search'],
     run: async (ctx, client) => {
       const samples = await ctx.samples();
-      const found = withHoursProbe({ ...samples, locations: samples.locations.filter((l) => !ctx.privateIds.includes(l.id)) }, ctx.now());
+      const found = withHoursProbe(samples, ctx.now());
       if (found === undefined) return skip(`no sampled Location has geo and a schedule that reads differently in UTC (${samples.note})`);
       const { location: loc, probe } = found;
       const c = client as OperationClient;
