@@ -137,7 +137,7 @@ async function platformState(options: ConformanceOptions, resources: Resources, 
     return { url: resources.served.url, profile: resources.served.profile, searchOnlyUrl: resources.served.searchOnlyUrl };
   }
   const url = options.platformProfileUrl as string;
-  // Knowing the Platform's capabilities makes the R-G6 expectation exact; without it the check skips.
+  // Knowing the Platform's capabilities makes the R-G6 expectation exact; without it only ucp.version is judged.
   let profile: UcpProfile | undefined;
   try {
     const doc = await new SafeFetcher(network).fetchDocument(url);
