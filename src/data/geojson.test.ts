@@ -45,6 +45,19 @@ describe('GeoJSON FeatureCollection scanner', () => {
     );
   });
 
+  it('keeps escaped quotes and backslashes inside strings when a chunk boundary falls anywhere in them', () => {
+    const tricky = feature('a', 1, 2, { title: 'a\\"b\\\\"c\\\\\\', note: '}{][' });
+    const text = JSON.stringify({ type: 'FeatureCollection', features: [tricky, feature('b', 3, 4)] });
+    for (let cut = 0; cut <= text.length; cut++) {
+      for (const second of [cut, Math.min(text.length, cut + 1), Math.min(text.length, cut + 2)]) {
+        expect(scanInChunks(text, [cut, second])).toEqual([
+          { feature: 1, value: tricky },
+          { feature: 2, value: feature('b', 3, 4) },
+        ]);
+      }
+    }
+  });
+
   it('reports a broken feature by its number and goes on with the next', () => {
     const text = `{"type":"FeatureCollection","features":[${JSON.stringify(feature('a', 1, 2))},{"type":"Feature","properties":{"id":"b",}},${JSON.stringify(feature('c', 1, 2))}]}`;
     const entries = scanGeoJson(text);

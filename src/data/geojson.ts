@@ -58,30 +58,53 @@ class ValueCapture {
       this.parts.push(text.slice(from, i));
       return i < text.length ? i : -1;
     }
-    for (; i < text.length; i++) {
-      const c = text.charCodeAt(i);
+    while (i < text.length) {
       if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (c === 0x5c /* \ */) this.escaped = true;
-        else if (c === 0x22 /* " */) {
-          this.inString = false;
-          if (this.kind === 's') {
-            this.parts.push(text.slice(from, i + 1));
-            return i + 1;
-          }
+        // String contents are most of a feature's text: jump to the next quote natively.
+        const q = text.indexOf('"', i);
+        const end = q === -1 ? text.length : q;
+        const escapedAtEnd = this.escapeStateAt(text, i, end);
+        if (q === -1) {
+          this.escaped = escapedAtEnd;
+          break;
         }
-      } else if (c === 0x22) this.inString = true;
-      else if (c === 0x7b || c === 0x5b) this.depth++;
-      else if (c === 0x7d || c === 0x5d) {
+        this.escaped = false;
+        i = q + 1;
+        if (escapedAtEnd) continue; // \" inside the string
+        this.inString = false;
+        if (this.kind === 's') {
+          this.parts.push(text.slice(from, i));
+          return i;
+        }
+        continue;
+      }
+      const c = text.charCodeAt(i);
+      i++;
+      if (c === 0x22 /* " */) this.inString = true;
+      else if (c === 0x7b || c === 0x5b /* { [ */) this.depth++;
+      else if (c === 0x7d || c === 0x5d /* } ] */) {
         this.depth--;
         if (this.depth === 0) {
-          this.parts.push(text.slice(from, i + 1));
-          return i + 1;
+          this.parts.push(text.slice(from, i));
+          return i;
         }
       }
     }
     this.parts.push(text.slice(from));
     return -1;
+  }
+
+  /**
+   * Whether the character at `end` is escaped, given string contents text[start..end) and the
+   * escape state carried into `start`: only the run of backslashes just before `end` matters,
+   * and each backslash flips the state.
+   */
+  private escapeStateAt(text: string, start: number, end: number): boolean {
+    let k = end;
+    while (k > start && text.charCodeAt(k - 1) === 0x5c) k--;
+    const run = end - k;
+    const carried = k === start ? this.escaped : false;
+    return carried !== (run % 2 === 1);
   }
 
   text(first: string): string {
@@ -135,8 +158,23 @@ export class FeatureCollectionScanner {
     if (!this.sawFeatures) out.push({ line: 0, issue: { field: 'features', message: 'the FeatureCollection has no "features" array' } });
   }
 
+  /** Memo of the first '\n' at or after `nlFrom` in `nlText` (Infinity: none), so a chunk without line breaks is searched once, not once per feature. */
+  private nlText = '';
+  private nlFrom = 0;
+  private nlAt = -1;
+
+  private nextNewline(text: string, from: number): number {
+    if (text !== this.nlText || from < this.nlFrom || from > this.nlAt) {
+      const k = text.indexOf('\n', from);
+      this.nlText = text;
+      this.nlFrom = from;
+      this.nlAt = k === -1 ? Infinity : k;
+    }
+    return this.nlAt;
+  }
+
   private countLines(text: string, from: number, to: number): void {
-    for (let k = text.indexOf('\n', from); k !== -1 && k < to; k = text.indexOf('\n', k + 1)) this.line++;
+    for (let k = this.nextNewline(text, from); k < to; k = this.nextNewline(text, k + 1)) this.line++;
   }
 
   private fail(message: string, out: GeoJsonEntry[]): void {
