@@ -9,7 +9,7 @@
  * ```
  *
  * Data source, in order: `store` (yours, not closed by us) → `db` (an SQLite file made with
- * `ucp-location data import`, or a `postgres://` URL of a migrated PostgreSQL store) → `data`
+ * `ucp-location import`, or a `postgres://` URL of a migrated PostgreSQL store) → `data`
  * (files imported into a temporary store at start) → the bundled demo dataset.
  *
  * Fleet: with `redis` (a `redis://` URL) request budgets, the discovery budget and the Platform
@@ -30,6 +30,7 @@ import type { Logger } from './logging.js';
 import { PlatformProfileResolver } from './protocol/profile-resolver.js';
 import type { RateLimitBackend } from './protocol/rate-limit.js';
 import type { Resolver } from './protocol/safe-fetch.js';
+import type { UcpProfile } from './protocol/types.js';
 import type { SharedState } from './shared-state/index.js';
 import { LocationService } from './service.js';
 import { SqliteLocationStore } from './store/sqlite/index.js';
@@ -52,6 +53,15 @@ export const DEFAULT_PORT = 8080;
 
 /** The demo dataset shipped with the package (same relative path from src/ and dist/). */
 export const DEMO_DATASET = fileURLToPath(new URL('../data/demo.ndjson', import.meta.url));
+
+/**
+ * The example Platform profile URL of seed 000's envelope examples. When the server runs the demo
+ * dataset, this URL is pre-approved with a bundled profile (`data/demo-platform-profile.json`), so the
+ * seed's requests work against the demo out of the box without any network access. Never used for
+ * real data (`--db`, `--data`, `--store`), where only the configured registry is trusted.
+ */
+export const DEMO_PLATFORM_PROFILE_URL = 'https://platform.example/profiles/v2026-01/agent.json';
+const DEMO_PLATFORM_PROFILE = fileURLToPath(new URL('../data/demo-platform-profile.json', import.meta.url));
 
 export interface ServerOptions {
   /** Configuration object, or the path of a JSON configuration file. Default: all defaults. */
@@ -225,9 +235,10 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
       logger.info('cursorSecret is not configured: pagination cursors are signed with a per-process key (they stop working after a restart, and across instances)');
     }
     const service: LocationOperations = new LocationService(data.store, { limits: config.limits, cursorSecret });
+    const trusted = data.demo ? withDemoPlatform(config.trustedPlatforms, logger) : config.trustedPlatforms;
     const profileSource = new PlatformProfileResolver({
       allowLoopback: options.allowLoopbackProfiles === true,
-      trusted: config.trustedPlatforms,
+      trusted,
       fetcherOptions: {
         totalTimeoutMs: config.profileFetch.timeoutMs,
         maxBodyBytes: config.profileFetch.maxBytes,
@@ -273,21 +284,36 @@ async function storeReadiness(store: LocationStore): Promise<Readiness> {
   }
 }
 
-async function openStore(options: ServerOptions, logger: Logger): Promise<{ store: LocationStore; owned: boolean; description: string }> {
+function withDemoPlatform(trusted: Record<string, UcpProfile>, logger: Logger): Record<string, UcpProfile> {
+  if (trusted[DEMO_PLATFORM_PROFILE_URL] !== undefined) return trusted;
+  const profile = JSON.parse(readFileSync(DEMO_PLATFORM_PROFILE, 'utf8')) as UcpProfile;
+  logger.info({ profile: DEMO_PLATFORM_PROFILE_URL }, 'demo mode: the seed example platform profile is pre-approved');
+  return { ...trusted, [DEMO_PLATFORM_PROFILE_URL]: profile };
+}
+
+interface OpenedStore {
+  store: LocationStore;
+  owned: boolean;
+  description: string;
+  /** The bundled demo dataset is being served. */
+  demo: boolean;
+}
+
+async function openStore(options: ServerOptions, logger: Logger): Promise<OpenedStore> {
   const sources = [options.store !== undefined, options.db !== undefined, options.data !== undefined && options.data.length > 0].filter(Boolean);
   if (sources.length > 1) throw new ConfigError('Give one data source: a store, --db <file> or --data <file...>, not several.');
-  if (options.store !== undefined) return { store: options.store, owned: false, description: `${options.store.kind} store` };
+  if (options.store !== undefined) return { store: options.store, owned: false, description: `${options.store.kind} store`, demo: false };
   if (options.db !== undefined && /^postgres(ql)?:\/\//i.test(options.db)) {
     // Loaded only for this store, so an SQLite deployment never loads `pg`.
     const { PostgresLocationStore, redactUrl } = await import('./store/postgres/index.js');
     const store = await PostgresLocationStore.open(options.db, { logger });
-    return { store, owned: true, description: redactUrl(options.db) };
+    return { store, owned: true, description: redactUrl(options.db), demo: false };
   }
   if (options.db !== undefined) {
     if (!existsSync(options.db)) {
-      throw new ConfigError(`The store file ${options.db} does not exist. Create it with: ucp-location data import --db ${options.db} <file.ndjson>`);
+      throw new ConfigError(`The store file ${options.db} does not exist. Create it with: ucp-location import --db ${options.db} <file.ndjson>`);
     }
-    return { store: await SqliteLocationStore.open(options.db, { readonly: true }), owned: true, description: options.db };
+    return { store: await SqliteLocationStore.open(options.db, { readonly: true }), owned: true, description: options.db, demo: false };
   }
   const files = options.data !== undefined && options.data.length > 0 ? options.data : [DEMO_DATASET];
   if (files === options.data) logger.info({ files }, 'importing data files into a temporary store');
@@ -300,7 +326,8 @@ async function openStore(options: ServerOptions, logger: Logger): Promise<{ stor
     await store.close();
     throw err;
   }
-  return { store, owned: true, description: files === options.data ? files.join(', ') : 'demo dataset' };
+  const demo = files !== options.data;
+  return { store, owned: true, description: demo ? 'demo dataset' : files.join(', '), demo };
 }
 
 let version: string | undefined;

@@ -39,7 +39,7 @@ export function registerServeCommand(program: Command): void {
     .option('--host <address>', 'address to listen on', DEFAULT_HOST)
     .option('--port <number>', 'port to listen on (0 = any free port)', String(DEFAULT_PORT))
     .option('--base-url <url>', 'public origin written into the profile (default http://<host>:<port>)')
-    .option('--db <file>', 'SQLite store made with `ucp-location data import` (opened read-only)')
+    .option('--db <file>', 'SQLite store made with `ucp-location import` (opened read-only)')
     .option('--store <url>', 'store to serve: a postgres:// URL (run `ucp-location migrate` first) or an SQLite file; same as --db')
     .option('--redis <url>', 'redis:// URL: share rate limits, discovery budget and profile cache across instances')
     .option('--workers <n>', 'run n server processes on the same port (node:cluster); share --redis between them for fleet-wide limits')
