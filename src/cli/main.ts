@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
  * `ucp-location` command line. Each verb lives in its own module under ./commands and
- * registers itself on the program; this file only wires them together.
+ * registers itself on the program; this file only wires them together, loading just the
+ * module of the verb being run so that start-up stays fast.
  */
 import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
-import { COMMANDS } from './commands/index.js';
+import { loadCommands } from './commands/index.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -14,6 +15,8 @@ const program = new Command('ucp-location')
   .version(pkg.version)
   .showHelpAfterError();
 
-for (const register of COMMANDS) register(program);
+// The verb is the first argument that is not an option (`ucp-location --help` has none).
+const verb = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+for (const register of await loadCommands(verb)) register(program);
 
 await program.parseAsync(process.argv);

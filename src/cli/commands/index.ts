@@ -1,12 +1,35 @@
 import type { Command } from 'commander';
-import { registerConformanceCommand } from './conformance.js';
-import { registerDataCommands } from './data.js';
-import { registerMigrateCommand } from './migrate.js';
-import { registerPlatformCommands } from './platform.js';
-import { registerServeCommand } from './serve.js';
 
 /** A CLI verb adds itself (and its options/action) to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-// Each verb module is owned separately; add new verbs here.
-export const COMMANDS: RegisterCommand[] = [registerDataCommands, registerServeCommand, registerPlatformCommands, registerMigrateCommand, registerConformanceCommand];
+/**
+ * Verb modules, loaded on demand: a verb's module pulls in heavy dependencies (the server and SQLite
+ * for `serve`, the MCP client for `search`, pg for `migrate`), so `ucp-location search …` loads only
+ * what `search` needs. Add new verbs here: every verb name maps to the loader of its module.
+ */
+const data = async (): Promise<RegisterCommand> => (await import('./data.js')).registerDataCommands;
+const serve = async (): Promise<RegisterCommand> => (await import('./serve.js')).registerServeCommand;
+const platform = async (): Promise<RegisterCommand> => (await import('./platform.js')).registerPlatformCommands;
+const migrate = async (): Promise<RegisterCommand> => (await import('./migrate.js')).registerMigrateCommand;
+const conformance = async (): Promise<RegisterCommand> => (await import('./conformance.js')).registerConformanceCommand;
+
+export const VERB_LOADERS: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
+  import: data,
+  validate: data,
+  inventory: data,
+  serve,
+  discover: platform,
+  search: platform,
+  lookup: platform,
+  'platform-profile': platform,
+  migrate,
+  conformance,
+};
+
+/** Register the module of `verb` only, or every verb (help, unknown verbs) when it is not known. */
+export async function loadCommands(verb: string | undefined): Promise<RegisterCommand[]> {
+  const loader = verb === undefined ? undefined : VERB_LOADERS[verb];
+  const loaders = loader !== undefined ? [loader] : [...new Set(Object.values(VERB_LOADERS))];
+  return Promise.all(loaders.map((load) => load()));
+}
