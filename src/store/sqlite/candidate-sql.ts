@@ -78,14 +78,29 @@ function textSubquery(text: TextPlan, params: unknown[]): string {
 
 type Driver = 'keys' | 'regions' | 'text' | 'coverage' | 'locality' | 'items' | 'amenities' | 'all';
 
-function chooseDriver(q: CandidateQuery, text: TextPlan | null, textDriverMax: number): Driver {
+/**
+ * How a limited browse (no ids, text or spatial operand) with item / amenity filters is driven:
+ * from one filter's (small) key list, or by scanning Locations in id order until `limit`
+ * survivors are found (best when every filter is common). Chosen by the store from counts.
+ */
+export type BrowsePlan = { kind: 'items' | 'amenities'; value: string } | 'scan';
+
+export interface CandidateSqlOptions {
+  /** Estimated text hits up to which text drives a query that also has a spatial operand. */
+  textDriverMax?: number;
+  browse?: BrowsePlan;
+}
+
+function chooseDriver(q: CandidateQuery, text: TextPlan | null, options: CandidateSqlOptions): Driver {
   if (q.keys !== undefined) return 'keys';
   const spatial = q.regions !== undefined || q.coverageProbe !== undefined || q.locality !== undefined;
-  if (text !== null && (!spatial || text.estimate <= textDriverMax)) return 'text';
+  if (text !== null && (!spatial || text.estimate <= (options.textDriverMax ?? TEXT_DRIVER_MAX_ESTIMATE))) return 'text';
   if (q.regions !== undefined) return 'regions';
   if (text !== null) return 'text';
   if (q.coverageProbe !== undefined) return 'coverage';
   if (q.locality !== undefined) return 'locality';
+  if (options.browse === 'scan') return 'all';
+  if (options.browse !== undefined) return options.browse.kind;
   if (q.items !== undefined && q.items.length > 0) return 'items';
   if (q.amenities !== undefined && q.amenities.length > 0) return 'amenities';
   return 'all';
@@ -93,16 +108,20 @@ function chooseDriver(q: CandidateQuery, text: TextPlan | null, textDriverMax: n
 
 /**
  * Build the statement. `text` is the planned text query (null when the query has no text);
- * `textDriverMax` is the estimated hit count up to which text drives a spatial query;
  * `q.regions` must be non-empty when present (an empty union matches nothing — the caller
  * short-circuits that case).
  */
-export function buildCandidateSql(
-  q: CandidateQuery,
-  text: TextPlan | null,
-  textDriverMax: number = TEXT_DRIVER_MAX_ESTIMATE,
-): CandidateSql {
-  const driver = chooseDriver(q, text, textDriverMax);
+export function buildCandidateSql(q: CandidateQuery, text: TextPlan | null, options: CandidateSqlOptions = {}): CandidateSql {
+  const driver = chooseDriver(q, text, options);
+  // The filter value the driver already applies (skipped among the EXISTS probes below).
+  const driverValue =
+    options.browse !== undefined && options.browse !== 'scan' && options.browse.kind === driver
+      ? options.browse.value
+      : driver === 'items'
+        ? q.items?.[0]
+        : driver === 'amenities'
+          ? q.amenities?.[0]
+          : undefined;
   const params: unknown[] = [];
   let driverCte = '';
   let from = 'locations l';
@@ -133,11 +152,11 @@ export function buildCandidateSql(
       break;
     case 'items':
       driverCte = 'SELECT key FROM availability WHERE iid = (SELECT iid FROM item_keys WHERE item = ?) AND available = 1';
-      params.push(q.items?.[0]);
+      params.push(driverValue);
       break;
     case 'amenities':
       driverCte = 'SELECT key FROM amenities WHERE aid = (SELECT aid FROM amenity_keys WHERE amenity = ?)';
-      params.push(q.amenities?.[0]);
+      params.push(driverValue);
       break;
     case 'all':
       break;
@@ -168,13 +187,13 @@ export function buildCandidateSql(
   if (driver !== 'locality' && q.locality !== undefined) {
     where.push(`l.key IN (${localitySubquery(q.locality, filterParams)})`);
   }
-  (q.items ?? []).forEach((item, i) => {
-    if (driver === 'items' && i === 0) return;
+  (q.items ?? []).forEach((item) => {
+    if (driver === 'items' && item === driverValue) return;
     where.push('EXISTS (SELECT 1 FROM availability v WHERE v.iid = (SELECT iid FROM item_keys WHERE item = ?) AND v.key = l.key AND v.available = 1)');
     filterParams.push(item);
   });
-  (q.amenities ?? []).forEach((amenity, i) => {
-    if (driver === 'amenities' && i === 0) return;
+  (q.amenities ?? []).forEach((amenity) => {
+    if (driver === 'amenities' && amenity === driverValue) return;
     where.push('EXISTS (SELECT 1 FROM amenities a WHERE a.aid = (SELECT aid FROM amenity_keys WHERE amenity = ?) AND a.key = l.key)');
     filterParams.push(amenity);
   });

@@ -192,6 +192,22 @@ describe('SqliteLocationStore: candidates', () => {
     expect(byKey.size).toBeLessThan(cs.length);
   });
 
+  it('a limited browse with item / amenity filters gives the same rows driven by a list or by a scan', async () => {
+    const path = file();
+    const a = await SqliteLocationStore.open(path, { browseDriverMax: 1_000_000 });
+    await a.replaceAll(records);
+    const b = await SqliteLocationStore.open(path, { browseDriverMax: 0 });
+    for (const q of [{ amenities: ['dev.ucp.amenity.parking'] }, { items: ['sku_milk'] }, { items: ['sku_milk', 'sku_bread'], amenities: ['dev.ucp.amenity.parking'] }]) {
+      for (const limit of [1, 2, 100]) {
+        const ra = (await a.findCandidates({ ...q, limit })).map((c) => c.id);
+        expect((await b.findCandidates({ ...q, limit })).map((c) => c.id)).toEqual(ra);
+        expect(ra.length).toBeGreaterThan(0);
+      }
+    }
+    await a.close();
+    await b.close();
+  });
+
   it('orders a limited browse by relevance, then id in code-point order', async () => {
     const limited = await both.text.findCandidates({ limit: 5 });
     const all = (await both.text.findCandidates({})).map((c) => c.id).sort((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b))));

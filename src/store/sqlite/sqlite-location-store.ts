@@ -22,7 +22,7 @@ import type {
   LocationStore,
   StoreStats,
 } from '../store.js';
-import { buildCandidateSql, TEXT_DRIVER_MAX_ESTIMATE } from './candidate-sql.js';
+import { buildCandidateSql, TEXT_DRIVER_MAX_ESTIMATE, type BrowsePlan } from './candidate-sql.js';
 import { bulkLoad } from './bulk-import.js';
 import { DATASET_INDEXES_DDL, DATASET_TABLES, datasetTablesDdl, migrate, SCHEMA_VERSION } from './schema.js';
 import { IndexVocabulary, planText } from './text-plan.js';
@@ -48,9 +48,18 @@ export interface SqliteStoreOptions {
    * Both plans return the same candidates and relevance; this only tunes speed.
    */
   textDriverMaxEstimate?: number;
+  /**
+   * A limited browse filtered by items / amenities is driven by the rarest filter's list when it
+   * has at most this many rows, else by an id-ordered scan. Default 20 000; both plans give the
+   * same rows.
+   */
+  browseDriverMax?: number;
 }
 
 type Statement = Database.Statement<unknown[], unknown>;
+
+/** Default of SqliteStoreOptions.browseDriverMax. */
+const BROWSE_DRIVER_MAX = 20_000;
 
 /**
  * A candidate row in raw (array) form, cheaper than objects for thousands of rows:
@@ -75,7 +84,7 @@ export class SqliteLocationStore implements LocationStore {
   private constructor(
     private readonly reader: Database.Database,
     private readonly writer: Database.Database | null,
-    private readonly options: Required<Pick<SqliteStoreOptions, 'recordsLabel' | 'importCacheMiB' | 'cacheSizeMiB' | 'textDriverMaxEstimate'>>,
+    private readonly options: Required<Pick<SqliteStoreOptions, 'recordsLabel' | 'importCacheMiB' | 'cacheSizeMiB' | 'textDriverMaxEstimate' | 'browseDriverMax'>>,
     /** Directory to delete on close (the backing file of a ':memory:' store). */
     private readonly scratchDir: string | null,
   ) {}
@@ -132,6 +141,7 @@ export class SqliteLocationStore implements LocationStore {
       importCacheMiB: options.importCacheMiB ?? 512,
       cacheSizeMiB: options.cacheSizeMiB ?? 64,
       textDriverMaxEstimate: options.textDriverMaxEstimate ?? TEXT_DRIVER_MAX_ESTIMATE,
+      browseDriverMax: options.browseDriverMax ?? BROWSE_DRIVER_MAX,
     };
     return new SqliteLocationStore(reader, writer, settings, scratchDir);
   }
@@ -211,7 +221,11 @@ export class SqliteLocationStore implements LocationStore {
     if (query.limit !== undefined && query.limit <= 0) return [];
     const terms = query.text?.terms ?? [];
     const text = terms.length > 0 ? planText(terms, this.currentVocabulary()) : null;
-    const { sql, params } = buildCandidateSql(query, text, this.options.textDriverMaxEstimate);
+    const browse = text === null ? this.browsePlan(query) : undefined;
+    const { sql, params } = buildCandidateSql(query, text, {
+      textDriverMax: this.options.textDriverMaxEstimate,
+      ...(browse !== undefined ? { browse } : {}),
+    });
     let rows: CandidateRow[];
     try {
       let st = this.candidateStatements.get(sql);
@@ -250,6 +264,31 @@ export class SqliteLocationStore implements LocationStore {
       out[i] = c;
     }
     return out;
+  }
+
+  /**
+   * For a limited browse filtered by items / amenities only: drive from the rarest filter when it
+   * has at most browseDriverMax rows (sorting them is cheap), else scan Locations in id order,
+   * which stops after `limit` survivors because every filter is common. Counts are bounded.
+   */
+  private browsePlan(q: CandidateQuery): BrowsePlan | undefined {
+    if (q.limit === undefined || q.keys !== undefined || q.regions !== undefined || q.coverageProbe !== undefined || q.locality !== undefined) {
+      return undefined;
+    }
+    let best: { kind: 'items' | 'amenities'; value: string; count: number } | undefined;
+    const max = this.options.browseDriverMax;
+    const count = (sql: string, value: string): number =>
+      this.stmt(`SELECT count(*) FROM (${sql} LIMIT ${max + 1})`).pluck().get(value) as number;
+    for (const value of q.items ?? []) {
+      const n = count('SELECT 1 FROM availability WHERE iid = (SELECT iid FROM item_keys WHERE item = ?) AND available = 1', value);
+      if (best === undefined || n < best.count) best = { kind: 'items', value, count: n };
+    }
+    for (const value of q.amenities ?? []) {
+      const n = count('SELECT 1 FROM amenities WHERE aid = (SELECT aid FROM amenity_keys WHERE amenity = ?)', value);
+      if (best === undefined || n < best.count) best = { kind: 'amenities', value, count: n };
+    }
+    if (best === undefined) return undefined;
+    return best.count <= max ? { kind: best.kind, value: best.value } : 'scan';
   }
 
   async getLocations(keys: readonly number[]): Promise<Location[]> {
