@@ -34,8 +34,18 @@ export type {
   SearchResponse,
   UcpResponseMeta,
 } from './domain/requests.js';
-export { isOpenAt } from './domain/hours.js';
-export { geodesicDistanceMeters } from './domain/geodesy.js';
+export { isOpenAt, nextChange, parseInstant, validateSchedule } from './domain/hours.js';
+export type { ScheduleProblem, StateChange } from './domain/hours.js';
+export { geodesicDistanceMeters, geodesicDestination } from './domain/geodesy.js';
+export { checkAuthorityBinding } from './protocol/authority.js';
+export type { AuthorityBinding } from './protocol/authority.js';
+export { checkNamingConvention, isReverseDomainName, REVERSE_DOMAIN_PATTERN } from './protocol/names.js';
+export { intersectCapabilities, responseCapabilities } from './protocol/negotiation.js';
+export { selectVersion } from './protocol/versions.js';
+export { validateProfile } from './protocol/profile.js';
+export type { ProfileValidation } from './protocol/profile.js';
+export type { CapabilityEntity, ServiceBinding, UcpEntity, UcpProfile, UcpProfileBody } from './protocol/types.js';
+export { LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION } from './protocol/types.js';
 export {
   ConfigError,
   DataValidationError,
