@@ -10,6 +10,15 @@ describe('resolveSettings', () => {
     expect(s.display).not.toContain('secret');
   });
 
+  it('reads pool tuning from the URL (explicit options win) and keeps it away from pg', () => {
+    const s = resolveSettings('postgres://h/db?pool_max=25&statement_timeout_ms=2500&connect_timeout_ms=800&application_name=x');
+    expect(s).toMatchObject({ poolMax: 25, statementTimeoutMs: 2500, connectTimeoutMs: 800 });
+    expect(s.connectionString).toBe('postgres://h/db?application_name=x');
+    expect(resolveSettings('postgres://h/db?pool_max=25', { poolMax: 3 }).poolMax).toBe(3);
+    expect(() => resolveSettings('postgres://h/db?pool_max=lots')).toThrow(/pool_max must be a positive integer/);
+    expect(() => resolveSettings('postgres://h/db?pool_max=0')).toThrow(/poolMax must be an integer >= 1/);
+  });
+
   it('refuses schema names that would need quoting, with what is allowed', () => {
     expect(() => resolveSettings('postgres://h/db?schema=Robert%27);DROP')).toThrow(ConfigError);
     expect(() => resolveSettings('postgres://h/db', { schema: 'Upper' })).toThrow(/lower-case letters, digits and _/);

@@ -90,8 +90,27 @@ function positiveInt(name: string, value: number | undefined, fallback: number, 
 }
 
 /**
- * Validate the URL and options. The URL may carry `?schema=name`; an explicit `options.schema`
- * wins. Throws ConfigError with the reason (never echoing a password).
+ * Our own URL parameters (removed before the URL reaches `pg`), so an operator can tune a
+ * deployment from `--store` alone: `schema`, `pool_max`, `statement_timeout_ms`,
+ * `connect_timeout_ms`. Explicit options win over the URL.
+ */
+const URL_PARAMS = {
+  pool_max: 'poolMax',
+  statement_timeout_ms: 'statementTimeoutMs',
+  connect_timeout_ms: 'connectTimeoutMs',
+} as const;
+
+function urlNumber(parsed: URL, name: keyof typeof URL_PARAMS): number | undefined {
+  const raw = parsed.searchParams.get(name);
+  parsed.searchParams.delete(name);
+  if (raw === null) return undefined;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`PostgreSQL URL parameter ${name} must be a positive integer; got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+/**
+ * Validate the URL and options. The URL may carry `?schema=name` and the tuning parameters
+ * above; explicit options win. Throws ConfigError with the reason (never echoing a password).
  */
 export function resolveSettings(url: string, options: PostgresStoreOptions = {}): ResolvedPostgresSettings {
   if (!isPostgresUrl(url)) {
@@ -105,19 +124,24 @@ export function resolveSettings(url: string, options: PostgresStoreOptions = {})
   }
   const fromUrl = parsed.searchParams.get('schema');
   parsed.searchParams.delete('schema');
+  const tuned: Partial<Record<(typeof URL_PARAMS)[keyof typeof URL_PARAMS], number>> = {};
+  for (const [param, option] of Object.entries(URL_PARAMS) as [keyof typeof URL_PARAMS, (typeof URL_PARAMS)[keyof typeof URL_PARAMS]][]) {
+    const v = urlNumber(parsed, param);
+    if (v !== undefined) tuned[option] = v;
+  }
   const schema = options.schema ?? fromUrl ?? DEFAULT_SCHEMA;
   if (!IDENTIFIER.test(schema)) {
     throw new ConfigError(
       `PostgreSQL schema name ${JSON.stringify(schema)} is not allowed: use lower-case letters, digits and _ (start with a letter or _; at most 63 characters).`,
     );
   }
-  const statementTimeoutMs = positiveInt('statementTimeoutMs', options.statementTimeoutMs, 5000);
+  const statementTimeoutMs = positiveInt('statementTimeoutMs', options.statementTimeoutMs ?? tuned.statementTimeoutMs, 5000);
   return {
     connectionString: parsed.toString(),
     schema,
-    poolMax: positiveInt('poolMax', options.poolMax, 10),
+    poolMax: positiveInt('poolMax', options.poolMax ?? tuned.poolMax, 10),
     statementTimeoutMs,
-    connectTimeoutMs: positiveInt('connectTimeoutMs', options.connectTimeoutMs, 2000),
+    connectTimeoutMs: positiveInt('connectTimeoutMs', options.connectTimeoutMs ?? tuned.connectTimeoutMs, 2000),
     idleTimeoutMs: positiveInt('idleTimeoutMs', options.idleTimeoutMs, 30_000),
     outageProbeMs: positiveInt('outageProbeMs', options.outageProbeMs, 1000),
     retryAfterSeconds: positiveInt('retryAfterSeconds', options.retryAfterSeconds, 2),
