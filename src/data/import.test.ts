@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, DataValidationError, type DataIssue } from '../errors.js';
 import { toPublicLocation, type Location, type LocationRecord } from '../domain/location.js';
-import type { LocationStore, StoreStats } from '../store/store.js';
+import type { ImportProgress, LocationStore, StoreStats } from '../store/store.js';
 import { SqliteLocationStore } from '../store/sqlite/index.js';
 import { toCsv, toGeoJSON } from './export.js';
 import { importFiles, readRecords, validateFiles, writeValidated } from './import.js';
@@ -99,6 +99,21 @@ describe('importFiles', () => {
     expect(downtown).toEqual(toPublicLocation(byId.get('loc_downtown') as LocationRecord));
     const available = await store.findCandidates({ keys: resolved.get('loc_downtown') ?? [], items: ['item_id_phone_15_pro'] });
     expect(available.map((c) => c.id)).toEqual(['loc_downtown']);
+  });
+
+  it('reports progress: reading while validating, then writing with the total known from validation', async () => {
+    const n = 25_000; // enough for the store to report writing progress
+    const big = file('many.ndjson', Array.from({ length: n }, (_, i) => `{"id":"loc_${i}","name":"Store ${i}"}\n`).join(''));
+    const store = await newStore();
+    const seen: ImportProgress[] = [];
+    await importFiles(store, [big], { onProgress: (p) => seen.push(p) });
+    const reading = seen.filter((p) => p.phase === 'reading');
+    expect(reading.at(-1)).toEqual({ phase: 'reading', done: n, total: n });
+    expect(reading.slice(0, -1).every((p) => p.total === undefined && p.done <= n)).toBe(true);
+    const writing = seen.filter((p) => p.phase === 'writing');
+    expect(writing.length).toBeGreaterThan(0);
+    for (const p of writing) expect(p.total).toBe(n);
+    expect(seen.at(-1)).toMatchObject({ phase: 'done', done: n });
   });
 
   it('importing the same file twice gives the same store, one generation later', async () => {

@@ -176,6 +176,9 @@ export async function writeValidated(store: LocationStore, checked: ValidationRe
     }
   }
 
-  const result = await store.replaceAll(secondPass(), options.onProgress);
+  // The record count is known from pass 1, so the writing phase can show a percentage.
+  const progress = options.onProgress;
+  const onProgress = progress === undefined ? undefined : (p: ImportProgress): void => progress(p.phase === 'writing' && p.total === undefined ? { ...p, total: expected } : p);
+  const result = await store.replaceAll(secondPass(), onProgress);
   return { ...result, files: checked.files, records: checked.records };
 }
