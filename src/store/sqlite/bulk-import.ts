@@ -14,6 +14,8 @@ import { deriveRow, type DerivedRow } from './rows.js';
 
 /** Records between two progress reports. */
 const PROGRESS_EVERY = 10_000;
+/** Bits of geo_points.amask: exact integers in both JS numbers and SQLite. */
+export const AMENITY_BITS = 53;
 
 export interface BulkLoadResult {
   locations: number;
@@ -89,41 +91,44 @@ class BoxBuffer {
 
 /** Public Locations with geo, buffered for the Hilbert-ordered geo_rtree / geo_points load. */
 class PointBuffer {
-  private num = new Float64Array(5 * 1024);
+  private num = new Float64Array(6 * 1024);
   private ids: string[] = [];
   length = 0;
 
   /** sid / cid: -1 stands for NULL. */
-  push(key: number, id: string, lat: number, lon: number, sid: number | null, cid: number | null): void {
-    if (5 * this.length === this.num.length) {
+  push(key: number, id: string, lat: number, lon: number, sid: number | null, cid: number | null, amask: number): void {
+    if (6 * this.length === this.num.length) {
       const n = new Float64Array(this.num.length * 2);
       n.set(this.num);
       this.num = n;
     }
-    const o = 5 * this.length++;
+    const o = 6 * this.length++;
     this.num[o] = key;
     this.num[o + 1] = lat;
     this.num[o + 2] = lon;
     this.num[o + 3] = sid ?? -1;
     this.num[o + 4] = cid ?? -1;
+    this.num[o + 5] = amask;
     this.ids.push(id);
   }
 
   /** Visit points in Hilbert order; `rank` (1-based) is the point's position on the curve. */
-  forEachSorted(visit: (rank: number, key: number, id: string, lat: number, lon: number, sid: number | null, cid: number | null) => void): void {
+  forEachSorted(
+    visit: (rank: number, key: number, id: string, lat: number, lon: number, sid: number | null, cid: number | null, amask: number) => void,
+  ): void {
     const order = new Uint32Array(this.length);
     const h = new Float64Array(this.length);
     for (let i = 0; i < this.length; i++) {
       order[i] = i;
-      h[i] = hilbertIndex(this.num[5 * i + 2]!, this.num[5 * i + 1]!);
+      h[i] = hilbertIndex(this.num[6 * i + 2]!, this.num[6 * i + 1]!);
     }
     order.sort((a, b) => h[a]! - h[b]! || a - b);
     let rank = 0;
     for (const i of order) {
-      const o = 5 * i;
+      const o = 6 * i;
       const sid = this.num[o + 3]!;
       const cid = this.num[o + 4]!;
-      visit(++rank, this.num[o]!, this.ids[i]!, this.num[o + 1]!, this.num[o + 2]!, sid < 0 ? null : sid, cid < 0 ? null : cid);
+      visit(++rank, this.num[o]!, this.ids[i]!, this.num[o + 1]!, this.num[o + 2]!, sid < 0 ? null : sid, cid < 0 ? null : cid, this.num[o + 5]!);
     }
   }
 }
@@ -154,7 +159,7 @@ export async function bulkLoad(
     region: db.prepare('INSERT OR IGNORE INTO cov_region_next(country, region, key) VALUES (?, ?, ?)'),
     postal: db.prepare('INSERT OR IGNORE INTO cov_postal_next(country, postal, key) VALUES (?, ?, ?)'),
     geo: db.prepare('INSERT INTO geo_rtree_next(gkey, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)'),
-    point: db.prepare('INSERT INTO geo_points_next(gkey, key, id, lat, lon, sid, cid) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    point: db.prepare('INSERT INTO geo_points_next(gkey, key, id, lat, lon, sid, cid, amask) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
     extent: db.prepare('INSERT INTO cov_rtree_next(min_lon, max_lon, min_lat, max_lat, key) VALUES (?, ?, ?, ?, ?)'),
     fts: db.prepare('INSERT INTO fts_next(rowid, name, keywords, locality, region, street, amenities) VALUES (?, ?, ?, ?, ?, ?, ?)'),
   };
@@ -164,6 +169,8 @@ export async function bulkLoad(
   const coverages = new Map<string, number>();
   const amenityIds = new Map<string, number>();
   const itemIds = new Map<string, number>();
+  /** aid → bit in geo_points.amask: interning rank mod AMENITY_BITS. */
+  const amenityBits = new Map<number, number>();
   const seen = new Set<string>();
   const points = new PointBuffer();
   const extentBoxes = new BoxBuffer();
@@ -207,11 +214,23 @@ export async function bulkLoad(
       publicCount++;
       ins.doc.run(key, row.doc);
       for (const a of row.aliases) ins.alias.run(a, key);
-      for (const a of row.amenities) ins.amenity.run(intern(amenityIds, a, ins.amenityKey), key);
+      let amask = 0;
+      for (const a of row.amenities) {
+        const known = amenityIds.size;
+        const aid = intern(amenityIds, a, ins.amenityKey);
+        ins.amenity.run(aid, key);
+        let bit = amenityBits.get(aid);
+        if (bit === undefined) {
+          bit = known % AMENITY_BITS;
+          amenityBits.set(aid, bit);
+        }
+        // Sum of distinct powers of two (JS bit operators stop at 32 bits).
+        if (Math.floor(amask / 2 ** bit) % 2 === 0) amask += 2 ** bit;
+      }
       for (const c of row.countries) ins.country.run(c, key);
       for (const [c, r] of row.regions) ins.region.run(c, r, key);
       for (const [c, p] of row.postalCodes) ins.postal.run(c, p, key);
-      if (row.lat !== null && row.lon !== null) points.push(key, row.id, row.lat, row.lon, sid, cid);
+      if (row.lat !== null && row.lon !== null) points.push(key, row.id, row.lat, row.lon, sid, cid, amask);
       for (const b of row.coverageExtents) extentBoxes.push(key, b.minLon, b.maxLon, b.minLat, b.maxLat);
       ins.fts.run(key, ...row.text);
     }
@@ -224,9 +243,9 @@ export async function bulkLoad(
     for (const r of records) write(r);
   }
   onProgress?.({ phase: 'indexing', done: count, total: count });
-  points.forEachSorted((rank, key, id, lat, lon, sid, cid) => {
+  points.forEachSorted((rank, key, id, lat, lon, sid, cid, amask) => {
     ins.geo.run(rank, lon, lon, lat, lat);
-    ins.point.run(rank, key, id, lat, lon, sid, cid);
+    ins.point.run(rank, key, id, lat, lon, sid, cid, amask);
   });
   extentBoxes.forEachSorted((key, minLon, maxLon, minLat, maxLat) => ins.extent.run(minLon, maxLon, minLat, maxLat, key));
   return { locations: count, publicLocations: publicCount, availability, nextKey };

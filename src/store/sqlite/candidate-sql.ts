@@ -89,6 +89,11 @@ export interface CandidateSqlOptions {
   /** Estimated text hits up to which text drives a query that also has a spatial operand. */
   textDriverMax?: number;
   browse?: BrowsePlan;
+  /**
+   * Bits of the requested amenities in `geo_points.amask`; `exact` when every amenity of the
+   * dataset has a bit of its own (then the mask alone decides and no per-row probe is needed).
+   */
+  amenityMask?: { mask: number; exact: boolean };
 }
 
 function chooseDriver(q: CandidateQuery, text: TextPlan | null, options: CandidateSqlOptions): Driver {
@@ -192,17 +197,23 @@ export function buildCandidateSql(q: CandidateQuery, text: TextPlan | null, opti
     where.push('EXISTS (SELECT 1 FROM availability v WHERE v.iid = (SELECT iid FROM item_keys WHERE item = ?) AND v.key = l.key AND v.available = 1)');
     filterParams.push(item);
   });
+  const mask = driver === 'regions' ? options.amenityMask : undefined;
+  if (mask !== undefined && mask.mask !== 0) {
+    // geo_points carries a bit per amenity (a Bloom filter once there are more than 53).
+    where.push('(l.amask & ?) = ?');
+    filterParams.push(mask.mask, mask.mask);
+  }
   (q.amenities ?? []).forEach((amenity) => {
+    if (mask?.exact === true) return;
     if (driver === 'amenities' && amenity === driverValue) return;
     where.push('EXISTS (SELECT 1 FROM amenities a WHERE a.aid = (SELECT aid FROM amenity_keys WHERE amenity = ?) AND a.key = l.key)');
     filterParams.push(amenity);
   });
 
-  // Schedule / coverage documents are shared between Locations; their ids identify the content.
-  const extra =
-    (q.withSchedule === true ? ', l.sid AS sid, (SELECT json FROM schedules WHERE sid = l.sid) AS schedule' : '') +
-    (q.withCoverage === true ? ', l.cid AS cid, (SELECT json FROM coverages WHERE cid = l.cid) AS coverage' : '');
-  const extraOuter = (q.withSchedule === true ? ', sid, schedule' : '') + (q.withCoverage === true ? ', cid, coverage' : '');
+  // Only the ids of the shared schedule / coverage documents: the store resolves them from its
+  // cache, so thousands of candidates do not each materialise the same JSON text.
+  const extra = (q.withSchedule === true ? ', l.sid AS sid' : '') + (q.withCoverage === true ? ', l.cid AS cid' : '');
+  const extraOuter = (q.withSchedule === true ? ', sid' : '') + (q.withCoverage === true ? ', cid' : '');
   const probeText = text !== null && driver !== 'text';
   const selectParams: unknown[] = [];
   let probeColumns = '';

@@ -49,6 +49,7 @@ export function datasetTablesDdl(suffix: string): string[] {
     `CREATE TABLE docs${s} (key INTEGER PRIMARY KEY, doc TEXT NOT NULL)`,
     `CREATE TABLE aliases${s} (alias TEXT NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (alias, key)) WITHOUT ROWID`,
     // Amenity and item ids are interned: the per-Location rows are then a few bytes each.
+    // An amenity's bit in geo_points.amask is (aid rank in this table − 1) mod 53.
     `CREATE TABLE amenity_keys${s} (aid INTEGER PRIMARY KEY, amenity TEXT NOT NULL)`,
     `CREATE TABLE amenities${s} (aid INTEGER NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (aid, key)) WITHOUT ROWID`,
     `CREATE TABLE item_keys${s} (iid INTEGER PRIMARY KEY, item TEXT NOT NULL)`,
@@ -68,7 +69,8 @@ export function datasetTablesDdl(suffix: string): string[] {
        lat REAL NOT NULL,
        lon REAL NOT NULL,
        sid INTEGER,
-       cid INTEGER
+       cid INTEGER,
+       amask INTEGER NOT NULL
      )`,
     // R*Tree over coverage extents: several boxes per Location (radius split at the antimeridian,
     // one per polygon), hence its own rowid and the owning key as an auxiliary column.

@@ -208,6 +208,26 @@ describe('SqliteLocationStore: candidates', () => {
     await b.close();
   });
 
+  it('amenity filters stay exact when there are more amenities than mask bits (R-S7)', async () => {
+    const s = await SqliteLocationStore.open(':memory:');
+    const names = Array.from({ length: 70 }, (_, i) => `com.example.amenity.a${i}`);
+    const recs = Array.from({ length: 200 }, (_, i) => ({
+      id: `loc_${i}`,
+      name: `Store ${i}`,
+      geo: { latitude: 10 + (i % 20) * 0.01, longitude: 20 + Math.floor(i / 20) * 0.01 },
+      amenities: Object.fromEntries(names.filter((_, j) => (i * 7 + j * 3) % 11 < 3).map((n) => [n, { description: n }])),
+    }));
+    await s.replaceAll(recs);
+    const regions = [{ minLat: 0, maxLat: 50, minLon: 0, maxLon: 50 }];
+    for (const wanted of [[names[0] as string], [names[53] as string], [names[1] as string, names[54] as string], [names[69] as string, names[16] as string]]) {
+      const expected = recs.filter((r) => wanted.every((w) => w in r.amenities)).map((r) => r.id).sort();
+      const got = (await s.findCandidates({ regions, amenities: wanted })).map((c) => c.id).sort();
+      expect(got, wanted.join(',')).toEqual(expected);
+    }
+    expect(await s.findCandidates({ regions, amenities: ['com.example.amenity.unknown'] })).toEqual([]);
+    await s.close();
+  });
+
   it('orders a limited browse by relevance, then id in code-point order', async () => {
     const limited = await both.text.findCandidates({ limit: 5 });
     const all = (await both.text.findCandidates({})).map((c) => c.id).sort((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b))));

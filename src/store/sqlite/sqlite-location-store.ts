@@ -23,7 +23,7 @@ import type {
   StoreStats,
 } from '../store.js';
 import { buildCandidateSql, TEXT_DRIVER_MAX_ESTIMATE, type BrowsePlan } from './candidate-sql.js';
-import { bulkLoad } from './bulk-import.js';
+import { AMENITY_BITS, bulkLoad } from './bulk-import.js';
 import { DATASET_INDEXES_DDL, DATASET_TABLES, datasetTablesDdl, migrate, SCHEMA_VERSION } from './schema.js';
 import { IndexVocabulary, planText } from './text-plan.js';
 
@@ -63,9 +63,19 @@ const BROWSE_DRIVER_MAX = 20_000;
 
 /**
  * A candidate row in raw (array) form, cheaper than objects for thousands of rows:
- * [key, id, lat, lon, (sid, schedule)?, (cid, coverage)?, relevance] — see candidate-sql.ts.
+ * [key, id, lat, lon, sid?, cid?, relevance] — see candidate-sql.ts.
  */
 type CandidateRow = unknown[];
+
+/** Schedule / coverage documents kept in memory per store before the cache restarts. */
+const DOCUMENT_CACHE_LIMIT = 100_000;
+
+function* idsAt(rows: readonly CandidateRow[], index: number): Generator<number> {
+  for (const r of rows) {
+    const v = r[index];
+    if (typeof v === 'number') yield v;
+  }
+}
 
 export class SqliteLocationStore implements LocationStore {
   readonly kind = 'sqlite';
@@ -78,6 +88,14 @@ export class SqliteLocationStore implements LocationStore {
   private cachedGeneration = 0;
   private cachedDataset = -1;
   private vocabulary: IndexVocabulary | null = null;
+  /** amenity → bit in geo_points.amask for the current dataset (see bulk-import.ts). */
+  private amenityBits: Map<string, number> | null = null;
+  /**
+   * Shared schedule / coverage JSON by id. Ids are never reused, so entries never go stale;
+   * the maps are dropped with the dataset only to free memory.
+   */
+  private readonly scheduleJson = new Map<number, string>();
+  private readonly coverageJson = new Map<number, string>();
   private locality: { postalCountries: Set<string>; regionCountries: Set<string> } | null = null;
   private closed = false;
 
@@ -184,7 +202,12 @@ export class SqliteLocationStore implements LocationStore {
       else dataset = r.value;
     }
     if (generation !== this.cachedGeneration) this.locality = null;
-    if (dataset !== this.cachedDataset) this.vocabulary = null;
+    if (dataset !== this.cachedDataset) {
+      this.vocabulary = null;
+      this.amenityBits = null;
+      this.scheduleJson.clear();
+      this.coverageJson.clear();
+    }
     this.cachedGeneration = generation;
     this.cachedDataset = dataset;
   }
@@ -197,6 +220,26 @@ export class SqliteLocationStore implements LocationStore {
       this.vocabulary = new IndexVocabulary(entries);
     }
     return this.vocabulary;
+  }
+
+  private currentAmenityBits(): Map<string, number> {
+    if (this.amenityBits === null) {
+      const names = this.stmt('SELECT amenity FROM amenity_keys ORDER BY aid').pluck().all() as string[];
+      this.amenityBits = new Map(names.map((name, rank) => [name, rank % AMENITY_BITS]));
+    }
+    return this.amenityBits;
+  }
+
+  /** Fill `cache` with the JSON of the given ids that it lacks. */
+  private loadDocuments(cache: Map<number, string>, ids: Iterable<number>, table: 'schedules' | 'coverages', idColumn: 'sid' | 'cid'): void {
+    const missing: number[] = [];
+    for (const id of ids) if (!cache.has(id)) missing.push(id);
+    if (missing.length === 0) return;
+    if (cache.size + missing.length > DOCUMENT_CACHE_LIMIT) cache.clear();
+    const rows = this.stmt(`SELECT t.${idColumn}, t.json FROM json_each(?) j CROSS JOIN ${table} t ON t.${idColumn} = j.value`)
+      .raw(true)
+      .all(JSON.stringify([...new Set(missing)])) as [number, string][];
+    for (const [id, json] of rows) cache.set(id, json);
   }
 
   private requireWriter(operation: string): Database.Database {
@@ -221,10 +264,23 @@ export class SqliteLocationStore implements LocationStore {
     if (query.limit !== undefined && query.limit <= 0) return [];
     const terms = query.text?.terms ?? [];
     const text = terms.length > 0 ? planText(terms, this.currentVocabulary()) : null;
+    // Amenity keys only public Locations have: an unknown one matches nothing at all.
+    let amenityMask: { mask: number; exact: boolean } | undefined;
+    if (query.amenities !== undefined && query.amenities.length > 0) {
+      const bits = this.currentAmenityBits();
+      let mask = 0;
+      for (const a of query.amenities) {
+        const bit = bits.get(a);
+        if (bit === undefined) return [];
+        if (Math.floor(mask / 2 ** bit) % 2 === 0) mask += 2 ** bit;
+      }
+      amenityMask = { mask, exact: bits.size <= AMENITY_BITS };
+    }
     const browse = text === null ? this.browsePlan(query) : undefined;
     const { sql, params } = buildCandidateSql(query, text, {
       textDriverMax: this.options.textDriverMaxEstimate,
       ...(browse !== undefined ? { browse } : {}),
+      ...(amenityMask !== undefined ? { amenityMask } : {}),
     });
     let rows: CandidateRow[];
     try {
@@ -240,8 +296,10 @@ export class SqliteLocationStore implements LocationStore {
     }
     const withSchedule = query.withSchedule === true;
     const withCoverage = query.withCoverage === true;
-    const coverageAt = withSchedule ? 6 : 4;
-    const relevanceAt = coverageAt + (withCoverage ? 2 : 0);
+    const coverageAt = withSchedule ? 5 : 4;
+    const relevanceAt = coverageAt + (withCoverage ? 1 : 0);
+    if (withSchedule) this.loadDocuments(this.scheduleJson, idsAt(rows, 4), 'schedules', 'sid');
+    if (withCoverage) this.loadDocuments(this.coverageJson, idsAt(rows, coverageAt), 'coverages', 'cid');
     const out: Candidate[] = new Array<Candidate>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i] as CandidateRow;
@@ -254,12 +312,14 @@ export class SqliteLocationStore implements LocationStore {
         relevance: r[relevanceAt] as number,
       };
       if (withSchedule) {
-        c.schedule = (r[5] as string | null) ?? null;
-        if (typeof r[4] === 'number') c.scheduleKey = r[4];
+        const sid = r[4];
+        c.schedule = typeof sid === 'number' ? (this.scheduleJson.get(sid) ?? null) : null;
+        if (typeof sid === 'number') c.scheduleKey = sid;
       }
       if (withCoverage) {
-        c.coverage = (r[coverageAt + 1] as string | null) ?? null;
-        if (typeof r[coverageAt] === 'number') c.coverageKey = r[coverageAt];
+        const cid = r[coverageAt];
+        c.coverage = typeof cid === 'number' ? (this.coverageJson.get(cid) ?? null) : null;
+        if (typeof cid === 'number') c.coverageKey = cid;
       }
       out[i] = c;
     }
