@@ -141,7 +141,7 @@ export class PostgresLocationStore implements LocationStore {
    */
   static async open(url: string, options: OpenPostgresOptions = {}): Promise<PostgresLocationStore> {
     const settings = resolveSettings(url, options);
-    const boot = new pg.Client({ ...poolConfig(settings), types: TYPES });
+    const boot = new pg.Client({ ...adminConfig(settings), types: TYPES });
     let extSchemas: string[];
     try {
       await boot.connect();
@@ -198,7 +198,7 @@ export class PostgresLocationStore implements LocationStore {
   /** Apply pending migrations (the `migrate` CLI verb). */
   static async migrate(url: string, options: PostgresStoreOptions = {}): Promise<MigrateResult & { schema: string; display: string }> {
     const settings = resolveSettings(url, options);
-    const client = new pg.Client({ ...poolConfig(settings), types: TYPES });
+    const client = new pg.Client({ ...adminConfig(settings), types: TYPES });
     try {
       await client.connect();
     } catch (cause) {
@@ -666,6 +666,9 @@ export class PostgresLocationStore implements LocationStore {
     let broken = false;
     try {
       await w('BEGIN');
+      // Wait for a running import rather than fail (it holds the same lock), but not forever.
+      await w('SET LOCAL statement_timeout = 0');
+      await w("SET LOCAL lock_timeout = '15min'");
       await w('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_NAMESPACE_WRITE, this.settings.schema]);
       const ids = [...new Set(rows.map((r) => r.location_id))];
       const found = await w('SELECT id, key FROM locations WHERE id = ANY($1::text[])', [ids]);
@@ -722,6 +725,15 @@ export class PostgresLocationStore implements LocationStore {
     await this.listener?.close();
     await this.pool.end().catch(() => undefined);
   }
+}
+
+/**
+ * Connection settings for migrations and the start-up check: no statement or client-side read
+ * timeout (creating PostGIS or building indexes can take longer than any read may).
+ */
+function adminConfig(settings: ResolvedPostgresSettings): pg.ClientConfig {
+  const { query_timeout: _read, statement_timeout: _statement, ...rest } = poolConfig(settings);
+  return rest;
 }
 
 const COUNTERS_SQL = "SELECT name, value FROM meta WHERE name IN ('generation', 'dataset')";
