@@ -5,14 +5,25 @@
  * system user (run through runuser).
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './redis.js';
 
 const run = promisify(execFile);
-const BIN = process.env['UCP_TEST_PG_BIN'] ?? '/usr/lib/postgresql/15/bin';
+/** `UCP_TEST_PG_BIN`, else the newest Debian-style server install (/usr/lib/postgresql/<v>/bin). */
+const BIN = process.env['UCP_TEST_PG_BIN'] ?? newestServerBin();
+
+function newestServerBin(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const v of versions) {
+    const bin = join(root, v, 'bin');
+    if (existsSync(join(bin, 'initdb'))) return bin;
+  }
+  return join(root, '15', 'bin');
+}
 
 export function throwawayClusterAvailable(): boolean {
   return existsSync(join(BIN, 'initdb')) && existsSync(join(BIN, 'pg_ctl'));
