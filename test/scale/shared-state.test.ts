@@ -7,7 +7,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimitBackend, RateLimiter, type RateRule } from '../../src/protocol/rate-limit.js';
+import { SafeFetchError, SafeFetcher } from '../../src/protocol/safe-fetch.js';
 import { connectSharedState, RedisLink, type SharedState } from '../../src/shared-state/index.js';
+import { json, startTestServer } from '../support/http-server.js';
 import { ThrowawayRedis } from './support/redis.js';
 
 let redis: ThrowawayRedis;
@@ -83,6 +85,33 @@ describe('RedisRateLimitBackend', () => {
       expect(allowed.slice(5)).toEqual([false, false, false]);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('global discovery budget', () => {
+  it('is shared: once one instance spent the new-origin budget, another instance is refused too (R-G2)', async () => {
+    const [one, two] = await Promise.all([startTestServer(), startTestServer()]);
+    const [sa, sb] = await Promise.all([connectSharedState(redis.url, { keyPrefix: 'budget:' }), connectSharedState(redis.url, { keyPrefix: 'budget:' })]);
+    try {
+      one.route('/p.json', json({ ok: 1 }, { 'cache-control': 'public, max-age=300' }));
+      two.route('/p.json', json({ ok: 2 }, { 'cache-control': 'public, max-age=300' }));
+      const options = { allowLoopback: true, newOriginRate: { kind: 'token-bucket' as const, capacity: 1, refillPerSecond: 0 } };
+      const a = new SafeFetcher({ ...options, rateLimitBackend: sa.rateLimitBackend, cache: sa.cache });
+      const b = new SafeFetcher({ ...options, rateLimitBackend: sb.rateLimitBackend, cache: sb.cache });
+      expect((await a.get(`${one.origin('127.0.0.1')}/p.json`)).body).toEqual({ ok: 1 });
+      const refused = await b.get(`${two.origin('127.0.0.1')}/p.json`).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(refused).toBeInstanceOf(SafeFetchError);
+      expect((refused as SafeFetchError).reason).toBe('rate_limited');
+      expect(two.requests).toHaveLength(0);
+      // The document A fetched is served to B from the shared cache, without a fetch or budget.
+      expect(await b.get(`${one.origin('127.0.0.1')}/p.json`)).toMatchObject({ body: { ok: 1 }, source: 'cache' });
+      expect(one.requests).toHaveLength(1);
+    } finally {
+      await Promise.all([sa.close(), sb.close(), one.close(), two.close()]);
     }
   });
 });
