@@ -81,6 +81,6 @@ describe.concurrent('ucp-location serve', () => {
   it('says how to create a missing store file (exit 2)', async () => {
     const run = await cli(['--port', '0', '--db', join(dir, 'missing.db')]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('ucp-location data import --db');
+    expect(run.stderr).toContain('ucp-location import --db');
   });
 });

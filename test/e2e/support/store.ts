@@ -1,6 +1,6 @@
 /**
  * A real SQLite store file in a temporary directory, filled from an NDJSON fixture through the
- * real import pipeline — what `ucp-location data import` would produce.
+ * real import pipeline — what `ucp-location import` would produce.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
