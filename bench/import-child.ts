@@ -20,6 +20,8 @@ export interface ImportChildReport {
   locationsPerSecond: number;
   /** process.resourceUsage().maxRSS, KiB. */
   maxRssKiB: number;
+  /** CPU time of this process (user + system) during the import, seconds: with `seconds`, shows how much the machine's other load slowed it. */
+  cpuSeconds: number;
 }
 
 async function main(): Promise<void> {
@@ -34,6 +36,7 @@ async function main(): Promise<void> {
   let phase = 'start';
   let phaseStart = performance.now();
   const started = phaseStart;
+  const cpuBefore = process.cpuUsage();
   const report = await importFiles(store, [file], {
     onProgress: (p) => {
       if (p.phase === phase) return;
@@ -44,6 +47,7 @@ async function main(): Promise<void> {
     },
   });
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   phases[phase] = (phases[phase] ?? 0) + (performance.now() - phaseStart) / 1000;
   delete phases['start'];
   await store.close();
@@ -55,6 +59,7 @@ async function main(): Promise<void> {
     phases,
     locationsPerSecond: report.records / seconds,
     maxRssKiB: process.resourceUsage().maxRSS,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
   };
   process.stdout.write(`BENCH ${JSON.stringify(out)}\n`);
 }

@@ -19,7 +19,7 @@ import { ensureDataset, GENERATOR_VERSION } from './lib/dataset.js';
 import { runEndToEnd } from './lib/e2e.js';
 import { measureQuery } from './lib/measure.js';
 import { parseOptions, USAGE, type BenchOptions } from './lib/options.js';
-import { profileContender, topSelfTime, type CpuProfile } from './lib/profile.js';
+import { profileContender, topInclusive, topSelfTime, type CpuProfile } from './lib/profile.js';
 import { HEADLINE_QUERY, makeInstances, QUERIES } from './lib/queries.js';
 import { computeRatios, renderMarkdown, sizeLabel, writeResults, type BenchResults, type ImportRow, type LatencyRow, type SetupRow } from './lib/report.js';
 import type { ImportChildReport } from './import-child.js';
@@ -58,8 +58,16 @@ async function runImport(size: number, file: string, db: string): Promise<Import
   const child = startChild('bench/import-child.ts', [file, db], ['--max-old-space-size=4096']);
   const report = (await child.next()) as unknown as ImportChildReport;
   await child.exited;
-  log(`import ${sizeLabel(size)}: ${report.records} records in ${report.seconds.toFixed(1)} s = ${Math.round(report.locationsPerSecond)} loc/s, peak RSS ${(report.maxRssKiB / 1024).toFixed(0)} MiB`);
-  return { size, records: report.records, seconds: report.seconds, locationsPerSecond: report.locationsPerSecond, maxRssMiB: report.maxRssKiB / 1024, phases: report.phases };
+  log(`import ${sizeLabel(size)}: ${report.records} records in ${report.seconds.toFixed(1)} s (${report.cpuSeconds.toFixed(1)} CPU s) = ${Math.round(report.locationsPerSecond)} loc/s, peak RSS ${(report.maxRssKiB / 1024).toFixed(0)} MiB`);
+  return {
+    size,
+    records: report.records,
+    seconds: report.seconds,
+    locationsPerSecond: report.locationsPerSecond,
+    maxRssMiB: report.maxRssKiB / 1024,
+    cpuSeconds: report.cpuSeconds,
+    phases: report.phases,
+  };
 }
 
 /** The engine over PostgreSQL, when that adapter is present and a server answers. */
@@ -125,7 +133,11 @@ async function main(): Promise<void> {
     const reference = new ReferenceEngine(sqlite);
     contenders.push(engine);
 
-    if (o.pgEngine) {
+    if (o.pgEngine && size > o.pgEngineMax) {
+      const why = `not run above --pg-engine-max ${sizeLabel(o.pgEngineMax)} (importing into PostgreSQL takes minutes at this size; run without --quick or raise --pg-engine-max)`;
+      log(`engine-postgres skipped: ${why}`);
+      notes.push(`engine-postgres @ ${sizeLabel(size)} ${why}`);
+    } else if (o.pgEngine) {
       const pgEngine = await openEnginePostgres(o, size, dataset.path, fingerprint, setup).catch((error: unknown) => `engine-postgres failed to load: ${(error as Error).message}`);
       if (typeof pgEngine === 'string') {
         log(`engine-postgres skipped: ${pgEngine}`);
@@ -202,10 +214,11 @@ async function main(): Promise<void> {
       const file = join(dir, `engine-sqlite-${HEADLINE_QUERY}-${size}.cpuprofile`);
       log(`cpu profile: engine-sqlite on ${HEADLINE_QUERY} @ ${sizeLabel(size)} for ${Math.max(5, o.duration * 2)} s`);
       const p = await profileContender(engine, headlineInstances, Math.max(5, o.duration * 2), file);
-      profile = { query: HEADLINE_QUERY, size, contender: 'engine-sqlite', file, top: p.top };
+      profile = { query: HEADLINE_QUERY, size, contender: 'engine-sqlite', file, top: p.top, inclusive: p.inclusive };
       const pg = contenders.find((c): c is PostgisContender => c instanceof PostgisContender);
       if (pg !== undefined && headlineInstances[0] !== undefined) profile.postgisPlan = await pg.explain(headlineInstances[0]);
-      for (const t of p.top.slice(0, 8)) log(`  ${t.selfPercent.toFixed(1)}%  ${t.fn}  ${t.where}`);
+      for (const t of p.top.slice(0, 8)) log(`  self ${t.selfPercent.toFixed(1)}%  ${t.fn}  ${t.where}`);
+      for (const t of p.inclusive.slice(0, 8)) log(`  incl ${t.selfPercent.toFixed(1)}%  ${t.fn}  ${t.where}`);
     }
 
     if (size === largest && o.e2e) {
@@ -221,8 +234,9 @@ async function main(): Promise<void> {
         if (serverProfile !== undefined) mkdirSync(join(o.cacheDir, 'profiles'), { recursive: true });
         e2e = await runEndToEnd({ size, dbPath: db, mix, connections: o.connections, seconds: o.e2eSeconds, log, ...(serverProfile === undefined ? {} : { cpuProfileFile: serverProfile }) });
         if (serverProfile !== undefined && profile !== null && existsSync(serverProfile)) {
-          profile.server = { file: serverProfile, top: topSelfTime(JSON.parse(readFileSync(serverProfile, 'utf8')) as CpuProfile) };
-          for (const t of profile.server.top.slice(0, 8)) log(`  server ${t.selfPercent.toFixed(1)}%  ${t.fn}  ${t.where}`);
+          const serverCpu = JSON.parse(readFileSync(serverProfile, 'utf8')) as CpuProfile;
+          profile.server = { file: serverProfile, top: topSelfTime(serverCpu), inclusive: topInclusive(serverCpu) };
+          for (const t of profile.server.inclusive.slice(0, 10)) log(`  server incl ${t.selfPercent.toFixed(1)}%  ${t.fn}  ${t.where}`);
         }
         log(`e2e: MCP ${e2e.mcp.requestsPerSecond.toFixed(0)} req/s, echo ${e2e.echo.requestsPerSecond.toFixed(0)} req/s${e2e.failure === null ? '' : ` — NOT COUNTED: ${e2e.failure}`}`);
       } catch (error) {

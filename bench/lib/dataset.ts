@@ -17,7 +17,7 @@ import { AliasTable, Rng } from './rng.js';
 import { zoneFor } from './timezones.js';
 
 /** Bump when the generator's output changes, so stale cached files are not reused. */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 
 export interface DatasetFile {
   size: number;

@@ -9,7 +9,8 @@
  * affects both alike. Before the load, one request per body is answered and checked against the
  * engine's reference page; afterwards any non-2xx answer or socket error voids the comparison.
  */
-import { basename, dirname } from 'node:path';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_PLATFORM_URL } from './platform.js';
 import { startChild, stopChild, type BenchChild } from './children.js';
@@ -23,7 +24,10 @@ export interface E2eOptions {
   mix: { request: SearchRequest; firstPage: string[] }[];
   connections: number;
   seconds: number;
-  /** When set, the MCP server child writes a V8 CPU profile (node --cpu-prof) to this file. */
+  /**
+   * When set, the MCP server child runs with `node --cpu-prof` and its main thread's profile is
+   * moved to this file (Node writes one profile per thread, the tsx loader thread included).
+   */
   cpuProfileFile?: string;
   log: (message: string) => void;
 }
@@ -39,7 +43,22 @@ function toolCall(request: SearchRequest, id: number): string {
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
+/** CPU seconds (user + system) a process has used so far, from /proc; undefined off Linux. */
+function cpuSecondsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after the ")" of the command name: utime and stime are the 12th and 13th, in clock ticks (100/s).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks / 100 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 interface Segment {
+  /** Server CPU seconds spent during the segment. */
+  cpuSeconds?: number;
   requests: number;
   seconds: number;
   p50: number;
@@ -49,14 +68,17 @@ interface Segment {
   timeouts: number;
 }
 
-async function load(url: string, bodies: readonly string[], connections: number, seconds: number): Promise<Segment> {
+async function load(url: string, bodies: readonly string[], connections: number, seconds: number, serverPid?: number): Promise<Segment> {
+  const cpuBefore = cpuSecondsOf(serverPid);
   const result = await autocannon({
     url,
     connections,
     duration: seconds,
     requests: bodies.map((body) => ({ method: 'POST', headers: HEADERS, body })),
   });
+  const cpuAfter = cpuSecondsOf(serverPid);
   return {
+    ...(cpuBefore !== undefined && cpuAfter !== undefined ? { cpuSeconds: cpuAfter - cpuBefore } : {}),
     requests: result['2xx'],
     seconds: result.duration,
     p50: result.latency.p50,
@@ -80,6 +102,9 @@ function combine(segments: readonly Segment[], maxRssKiB: number | undefined): E
     timeouts: segments.reduce((s, x) => s + x.timeouts, 0),
   };
   if (maxRssKiB !== undefined) t.maxRssMiB = maxRssKiB / 1024;
+  if (segments.every((x) => x.cpuSeconds !== undefined) && requests > 0) {
+    t.cpuMsPerRequest = (1000 * segments.reduce((s, x) => s + (x.cpuSeconds ?? 0), 0)) / requests;
+  }
   return t;
 }
 
@@ -114,10 +139,20 @@ async function stop(child: BenchChild): Promise<number | undefined> {
   return typeof v === 'number' ? v : undefined;
 }
 
+/**
+ * Node names profiles CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile; the main thread has
+ * thread id 0. Keep that one as `target`, drop the directory.
+ */
+function keepMainThreadProfile(dir: string, target: string): void {
+  const main = readdirSync(dir).find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f));
+  if (main !== undefined) renameSync(join(dir, main), target);
+  rmSync(dir, { recursive: true, force: true });
+}
+
 export async function runEndToEnd(o: E2eOptions): Promise<E2eResult> {
   const bodies = o.mix.map((m, i) => toolCall(m.request, i + 1));
-  const profileFlags =
-    o.cpuProfileFile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dirname(o.cpuProfileFile)}`, `--cpu-prof-name=${basename(o.cpuProfileFile)}`];
+  const profileDir = o.cpuProfileFile === undefined ? undefined : mkdtempSync(join(dirname(o.cpuProfileFile), 'server-'));
+  const profileFlags = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
   const mcp = await startServer(['mcp', o.dbPath], profileFlags);
   const echo = await startServer(['echo']).catch(async (error: unknown) => {
     await stop(mcp.child);
@@ -137,11 +172,13 @@ export async function runEndToEnd(o: E2eOptions): Promise<E2eResult> {
     const segs: Record<'mcp' | 'echo', Segment[]> = { mcp: [], echo: [] };
     for (const target of ['echo', 'mcp', 'mcp', 'echo'] as const) {
       o.log(`e2e: ${target} for ${half} s at ${o.connections} connections`);
-      segs[target].push(await load(target === 'mcp' ? mcpUrl : echoUrl, bodies, o.connections, half));
+      const server = target === 'mcp' ? mcp : echo;
+      segs[target].push(await load(target === 'mcp' ? mcpUrl : echoUrl, bodies, o.connections, half, server.child.process.pid));
     }
     if (failure === null) failure = await checkMcp(mcpUrl, o.mix.slice(0, 3));
     const mcpRss = await stop(mcp.child);
     const echoRss = await stop(echo.child);
+    if (profileDir !== undefined && o.cpuProfileFile !== undefined) keepMainThreadProfile(profileDir, o.cpuProfileFile);
     const result: E2eResult = {
       size: o.size,
       connections: o.connections,

@@ -17,6 +17,8 @@ export interface BenchOptions {
   outDir: string;
   postgis: boolean;
   pgEngine: boolean;
+  /** Largest size the engine-over-PostgreSQL contender runs at (its import takes minutes at 100k+). */
+  pgEngineMax: number;
   e2e: boolean;
   pgHost: string;
   pgDatabase: string;
@@ -37,6 +39,8 @@ export const USAGE = `npm run bench -- [options]
   --out <dir>         where latest.json/.md/.svg go (default bench/results)
   --no-postgis        skip the PostGIS contender
   --no-pg-engine      skip the engine over the PostgreSQL store
+  --pg-engine-max <n> largest size for the engine over PostgreSQL (default: all sizes; quick 10k),
+                      since importing into PostgreSQL takes minutes at 100k and more (cached afterwards)
   --no-e2e            skip the end-to-end HTTP benchmark
   --pg-host <path>    PostgreSQL host or socket directory (default /var/run/postgresql)
   --pg-database <db>  (default test)      --pg-user <user>  (default postgres)
@@ -77,6 +81,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
       out: { type: 'string' },
       'no-postgis': { type: 'boolean' },
       'no-pg-engine': { type: 'boolean' },
+      'pg-engine-max': { type: 'string' },
       'no-e2e': { type: 'boolean' },
       'pg-host': { type: 'string' },
       'pg-database': { type: 'string' },
@@ -100,6 +105,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
     outDir: values.out ?? 'bench/results',
     postgis: values['no-postgis'] !== true,
     pgEngine: values['no-pg-engine'] !== true,
+    pgEngineMax: values['pg-engine-max'] === undefined ? (quick ? 10_000 : Number.POSITIVE_INFINITY) : parseSize(values['pg-engine-max']),
     e2e: values['no-e2e'] !== true,
     pgHost: values['pg-host'] ?? '/var/run/postgresql',
     pgDatabase: values['pg-database'] ?? 'test',

@@ -14,6 +14,7 @@ interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
+  children?: number[];
 }
 
 /** The parts of a V8 `.cpuprofile` the summary reads. */
@@ -21,11 +22,16 @@ export interface CpuProfile {
   nodes: ProfileNode[];
 }
 
-/** Functions with the most self time (samples where they were on top of the stack). */
+/**
+ * Functions with the most self time (samples where they were on top of the stack), as a share
+ * of the *busy* samples: `(idle)` — the thread waiting in the event loop — is left out, so a
+ * server profiled across load and quiet periods still shows where its CPU went.
+ */
 export function topSelfTime(profile: CpuProfile, count = 15): CpuProfileResult['top'] {
   const self = new Map<string, { fn: string; where: string; hits: number }>();
   let total = 0;
   for (const node of profile.nodes) {
+    if (node.callFrame.functionName === '(idle)') continue;
     const hits = node.hitCount ?? 0;
     total += hits;
     const fn = node.callFrame.functionName === '' ? '(anonymous)' : node.callFrame.functionName;
@@ -41,9 +47,50 @@ export function topSelfTime(profile: CpuProfile, count = 15): CpuProfileResult['
     .map((e) => ({ fn: e.fn, where: e.where, selfPercent: total === 0 ? 0 : (100 * e.hits) / total }));
 }
 
+/**
+ * Inclusive time of our code and of the libraries it calls (frames under `src/` or
+ * `node_modules/`): the share of busy samples with the function anywhere on the stack. This is
+ * what answers "where does a request's time go" (e.g. search vs MCP SDK vs JSON schema checks).
+ */
+export function topInclusive(profile: CpuProfile, count = 15): CpuProfileResult['top'] {
+  const parent = new Map<number, number>();
+  const byId = new Map<number, ProfileNode>();
+  for (const n of profile.nodes) {
+    byId.set(n.id, n);
+    for (const c of n.children ?? []) parent.set(c, n.id);
+  }
+  const inclusive = new Map<string, { fn: string; where: string; hits: number }>();
+  let total = 0;
+  for (const node of profile.nodes) {
+    const hits = node.hitCount ?? 0;
+    if (hits === 0 || node.callFrame.functionName === '(idle)') continue;
+    total += hits;
+    const seen = new Set<string>();
+    for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
+      const frame = byId.get(id)?.callFrame;
+      if (frame === undefined) break;
+      const at = where(frame.url, frame.lineNumber);
+      if (!at.startsWith('src/') && !at.startsWith('node_modules/')) continue;
+      const fn = frame.functionName === '' ? '(anonymous)' : frame.functionName;
+      const key = `${fn}@${at}`;
+      if (seen.has(key)) continue; // recursion counts once
+      seen.add(key);
+      const entry = inclusive.get(key) ?? { fn, where: at, hits: 0 };
+      entry.hits += hits;
+      inclusive.set(key, entry);
+    }
+  }
+  return [...inclusive.values()]
+    .sort((a, b) => b.hits - a.hits)
+    .slice(0, count)
+    .map((e) => ({ fn: e.fn, where: e.where, selfPercent: total === 0 ? 0 : (100 * e.hits) / total }));
+}
+
 export interface CpuProfileResult {
   file: string;
   top: { fn: string; where: string; selfPercent: number }[];
+  /** Same shape; `selfPercent` holds the inclusive share. */
+  inclusive: { fn: string; where: string; selfPercent: number }[];
 }
 
 function where(url: string, line: number): string {
@@ -73,7 +120,7 @@ export async function profileContender(contender: Contender, instances: readonly
     }
     const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
     writeFileSync(file, JSON.stringify(profile));
-    return { file, top: topSelfTime(profile) };
+    return { file, top: topSelfTime(profile), inclusive: topInclusive(profile) };
   } finally {
     await session.post('Profiler.disable').catch(() => undefined);
     session.disconnect();

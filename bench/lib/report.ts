@@ -26,6 +26,8 @@ export interface ImportRow {
   seconds: number;
   locationsPerSecond: number;
   maxRssMiB: number;
+  /** CPU seconds the import process used (seconds ≫ cpuSeconds means it waited for a busy machine). */
+  cpuSeconds: number;
   phases: Record<string, number>;
 }
 
@@ -38,6 +40,8 @@ export interface E2eTarget {
   errors: number;
   timeouts: number;
   maxRssMiB?: number;
+  /** Server process CPU time per answered request, ms (Linux /proc; absent elsewhere). */
+  cpuMsPerRequest?: number;
 }
 
 export interface E2eResult {
@@ -63,11 +67,13 @@ export interface ProfileSummary {
   size: number;
   contender: string;
   file: string;
-  /** Top functions by self time. */
+  /** Top functions by self time (share of busy samples). */
   top: { fn: string; where: string; selfPercent: number }[];
+  /** Our code and libraries by inclusive time (share of busy samples). */
+  inclusive: { fn: string; where: string; selfPercent: number }[];
   postgisPlan?: string;
   /** The MCP server under end-to-end load (node --cpu-prof in the server child). */
-  server?: { file: string; top: { fn: string; where: string; selfPercent: number }[] };
+  server?: { file: string; top: { fn: string; where: string; selfPercent: number }[]; inclusive: { fn: string; where: string; selfPercent: number }[] };
 }
 
 export interface Ratio {
@@ -131,6 +137,14 @@ export function computeRatios(latency: readonly LatencyRow[], imports: readonly 
       '>= 0.5',
       (v) => v >= 0.5,
       e2e !== null && 'mcp' in e2e ? `MCP tools/call search_locations req/s / echo req/s, ${e2e.connections} connections @ ${sizeLabel(e2e.size)}` : 'end-to-end not run',
+    ),
+    mcp_vs_echo_cpu: ratio(
+      e2e !== null && 'mcp' in e2e && e2e.failure === null && e2e.mcp.cpuMsPerRequest !== undefined && e2e.echo.cpuMsPerRequest !== undefined && e2e.mcp.cpuMsPerRequest > 0
+        ? e2e.echo.cpuMsPerRequest / e2e.mcp.cpuMsPerRequest
+        : null,
+      'informative',
+      () => true,
+      'echo server CPU per request / MCP server CPU per request (the throughput ratio a machine with a free core per server would show)',
     ),
     growth_10k_1m: ratio(
       sizes.includes(10_000) && sizes.includes(1_000_000)
@@ -203,8 +217,8 @@ export function renderMarkdown(r: BenchResults): string {
     }
     lines.push('');
   }
-  lines.push('## Import (our pipeline: validate, then stream into SQLite; child process)', '', '| size | records | seconds | locations/s | peak RSS (MiB) |', '|---:|---:|---:|---:|---:|');
-  for (const i of r.imports) lines.push(`| ${sizeLabel(i.size)} | ${i.records} | ${i.seconds.toFixed(1)} | ${Math.round(i.locationsPerSecond)} | ${i.maxRssMiB.toFixed(0)} |`);
+  lines.push('## Import (our pipeline: validate, then stream into SQLite; child process)', '', '| size | records | seconds | locations/s | CPU seconds | peak RSS (MiB) |', '|---:|---:|---:|---:|---:|---:|');
+  for (const i of r.imports) lines.push(`| ${sizeLabel(i.size)} | ${i.records} | ${i.seconds.toFixed(1)} | ${Math.round(i.locationsPerSecond)} | ${i.cpuSeconds.toFixed(1)} | ${i.maxRssMiB.toFixed(0)} |`);
   lines.push('');
   lines.push('## End to end (MCP over HTTP vs bare JSON-RPC echo, autocannon)', '');
   if (r.e2e === null) lines.push('Not run.');
@@ -212,9 +226,9 @@ export function renderMarkdown(r: BenchResults): string {
   else {
     const e = r.e2e;
     lines.push(`${e.connections} connections, ${e.secondsPerTarget} s per target (ABBA order), store of ${sizeLabel(e.size)} locations, query mix: ${HEADLINE_QUERY}.`, '');
-    lines.push('| target | req/s | p50 ms | p99 ms | requests | non-2xx | errors | server peak RSS (MiB) |', '|---|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push('| target | req/s | p50 ms | p99 ms | requests | non-2xx | errors | server CPU ms/request | server peak RSS (MiB) |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const [name, t] of [['MCP tools/call search_locations', e.mcp], ['echo', e.echo]] as const) {
-      lines.push(`| ${name} | ${t.requestsPerSecond.toFixed(0)} | ${t.latencyP50Ms.toFixed(1)} | ${t.latencyP99Ms.toFixed(1)} | ${t.requests} | ${t.non2xx} | ${t.errors + t.timeouts} | ${t.maxRssMiB?.toFixed(0) ?? '–'} |`);
+      lines.push(`| ${name} | ${t.requestsPerSecond.toFixed(0)} | ${t.latencyP50Ms.toFixed(1)} | ${t.latencyP99Ms.toFixed(1)} | ${t.requests} | ${t.non2xx} | ${t.errors + t.timeouts} | ${t.cpuMsPerRequest?.toFixed(3) ?? '–'} | ${t.maxRssMiB?.toFixed(0) ?? '–'} |`);
     }
     if (e.failure !== null) lines.push('', `**Not counted:** ${e.failure}`);
   }
@@ -242,11 +256,16 @@ export function renderMarkdown(r: BenchResults): string {
   }
   if (r.profile !== null) {
     const p = r.profile;
-    lines.push(`## Where the time goes (${p.contender}, ${p.query} @ ${sizeLabel(p.size)}, --cpu-prof)`, '', `Profile: \`${p.file}\` (open in Chrome DevTools → Performance).`, '', '| self % | function | where |', '|---:|---|---|');
-    for (const t of p.top) lines.push(`| ${t.selfPercent.toFixed(1)} | \`${t.fn}\` | ${t.where} |`);
+    const table = (title: string, rows: readonly { fn: string; where: string; selfPercent: number }[], head: string): void => {
+      lines.push('', title, '', `| ${head} | function | where |`, '|---:|---|---|');
+      for (const t of rows) lines.push(`| ${t.selfPercent.toFixed(1)} | \`${t.fn}\` | ${t.where} |`);
+    };
+    lines.push(`## Where the time goes (${p.contender}, ${p.query} @ ${sizeLabel(p.size)}, --cpu-prof)`, '', `Profile: \`${p.file}\` (open in Chrome DevTools → Performance). Shares are of busy samples.`);
+    table('Engine, self time:', p.top, 'self %');
+    table('Engine, inclusive time of our code and libraries:', p.inclusive, 'incl. %');
     if (p.server !== undefined) {
-      lines.push('', `MCP server under end-to-end load (\`${p.server.file}\`):`, '', '| self % | function | where |', '|---:|---|---|');
-      for (const t of p.server.top) lines.push(`| ${t.selfPercent.toFixed(1)} | \`${t.fn}\` | ${t.where} |`);
+      table(`MCP server under end-to-end load (\`${p.server.file}\`), self time:`, p.server.top, 'self %');
+      table('MCP server, inclusive time of our code and libraries:', p.server.inclusive, 'incl. %');
     }
     if (p.postgisPlan !== undefined) lines.push('', 'PostGIS plan for one instance (EXPLAIN ANALYZE):', '', '```', p.postgisPlan, '```');
     lines.push('');

@@ -129,6 +129,17 @@ function brazilZone(lon: number, lat: number): string {
   return 'America/Sao_Paulo';
 }
 
+function russiaZone(lon: number, lat: number): string {
+  if (lon < 23 && lat < 56) return 'Europe/Kaliningrad';
+  if (lon < 110) {
+    return band(lon, [[48, 'Europe/Moscow'], [54, 'Europe/Samara'], [66, 'Asia/Yekaterinburg'], [79, 'Asia/Omsk'], [88, 'Asia/Novosibirsk'], [100, 'Asia/Krasnoyarsk'], [110, 'Asia/Irkutsk']]);
+  }
+  if (lon < 130) return lat < 56 ? 'Asia/Chita' : 'Asia/Yakutsk';
+  if (lon < 142) return lat < 55 ? 'Asia/Vladivostok' : 'Asia/Yakutsk';
+  if (lon < 156) return lat < 50 ? 'Asia/Sakhalin' : 'Asia/Magadan';
+  return 'Asia/Kamchatka';
+}
+
 function mexicoZone(lon: number, lat: number): string {
   if (lon < -114.5 && lat > 28) return 'America/Tijuana';
   if (lon < -108.5 && lat > 26.5) return 'America/Hermosillo';
@@ -152,12 +163,7 @@ function fromCountry(country: string, admin: string, lon: number, lat: number): 
     case 'MX':
       return mexicoZone(lon, lat);
     case 'RU':
-      if (lon < 23 && lat < 56) return 'Europe/Kaliningrad';
-      return band(lon, [
-        [48, 'Europe/Moscow'], [54, 'Europe/Samara'], [66, 'Asia/Yekaterinburg'], [79, 'Asia/Omsk'],
-        [88, 'Asia/Novosibirsk'], [105, 'Asia/Krasnoyarsk'], [118, 'Asia/Irkutsk'], [133, 'Asia/Yakutsk'],
-        [142, 'Asia/Vladivostok'], [156, 'Asia/Magadan'], [180, 'Asia/Kamchatka'],
-      ]);
+      return russiaZone(lon, lat);
     case 'ID':
       return band(lon, [[115, 'Asia/Jakarta'], [125, 'Asia/Makassar'], [180, 'Asia/Jayapura']]);
     case 'KZ':
