@@ -14,6 +14,7 @@ import { SqliteLocationStore } from '../store/sqlite/index.js';
 import { toCsv, toGeoJSON } from './export.js';
 import { importFiles, readRecords, validateFiles, writeValidated } from './import.js';
 import { applyInventoryFile, readInventory } from './inventory.js';
+import { DOWNTOWN } from './test-support/canonical-record.js';
 
 const DEMO = fileURLToPath(new URL('../../data/demo.ndjson', import.meta.url));
 const DEMO_INVENTORY = fileURLToPath(new URL('../../data/demo-inventory.csv', import.meta.url));
@@ -99,6 +100,20 @@ describe('importFiles', () => {
     expect(downtown).toEqual(toPublicLocation(byId.get('loc_downtown') as LocationRecord));
     const available = await store.findCandidates({ keys: resolved.get('loc_downtown') ?? [], items: ['item_id_phone_15_pro'] });
     expect(available.map((c) => c.id)).toEqual(['loc_downtown']);
+  });
+
+  it('the demo holds the seed examples: the contract record exactly, and Valley Grocers in LA open Mondays at 10:00', async () => {
+    const byId = new Map((await demoRecords()).map((r) => [r.id, r]));
+    expect(byId.get('loc_downtown')).toEqual(DOWNTOWN);
+    const valley = byId.get('loc_valley_grocers');
+    expect(valley).toMatchObject({ name: 'Valley Grocers', timezone: 'America/Los_Angeles', address: { address_region: 'CA', address_country: 'US' } });
+    expect(valley?.hours).toContainEqual(expect.objectContaining({ day: 'monday', opens: '10:00' }));
+    expect(valley?.keywords).toContain('grocery');
+    // Demo coverage: several zones, private locations, the antimeridian.
+    const records = [...byId.values()];
+    expect(new Set(records.map((r) => r.timezone)).size).toBeGreaterThanOrEqual(10);
+    expect(records.filter((r) => r.visibility === 'private').length).toBeGreaterThan(0);
+    expect(records.some((r) => r.timezone === 'Asia/Kolkata') && records.some((r) => r.timezone === 'Pacific/Fiji')).toBe(true);
   });
 
   it('reports progress: reading while validating, then writing with the total known from validation', async () => {

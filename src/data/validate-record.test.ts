@@ -1,30 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { LocationRecord } from '../domain/location.js';
 import { DatasetChecker, identityOf } from './dataset-checks.js';
 import { validateRecord } from './validate-record.js';
+import { DOWNTOWN } from './test-support/canonical-record.js';
 
 const POS = { file: 'stores.ndjson', line: 7 };
-
-/** The issue contract's canonical record. */
-const DOWNTOWN: LocationRecord = {
-  id: 'loc_downtown',
-  name: 'Downtown Store',
-  aliases: ['downtown-store'],
-  address: { street_address: '100 Broadway', address_locality: 'New York', address_region: 'NY', address_country: 'US', postal_code: '10005' },
-  geo: { latitude: 40.707, longitude: -74.011 },
-  amenities: { 'dev.ucp.amenity.parking': { description: 'Parking' } },
-  timezone: 'America/New_York',
-  hours: [{ day: 'monday', opens: '09:00', closes: '21:00' }],
-  exception_hours: [{ title: 'Thanksgiving', valid_from: '2026-11-26', valid_through: '2026-11-26' }],
-  visibility: 'public',
-  keywords: ['electronics', 'phones'],
-  serves: {
-    radius_m: 8000,
-    areas: [{ type: 'Polygon', coordinates: [[[-74.02, 40.7], [-74.0, 40.7], [-74.0, 40.72], [-74.02, 40.7]]] }],
-    postal_codes: { US: ['10005', '10004'] },
-  },
-  items: ['item_id_phone_15_pro'],
-};
 
 function fieldsOf(raw: unknown): string[] {
   return validateRecord(raw, POS).issues.map((i) => i.field);

@@ -2,50 +2,21 @@
  * The data verbs as a user runs them: the real CLI in a child process, in a temp working
  * directory, with exit statuses 0 (ok) / 1 (data rejected) / 2 (usage) and --json reports.
  */
-import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SqliteLocationStore } from '../../src/store/sqlite/index.js';
+import { runCli, type CliRun } from '../client/support/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-function newestMtime(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
-    const path = join(dir, entry.name);
-    return Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }, 0);
+function cli(cwd: string, ...args: string[]): Promise<CliRun> {
+  return runCli(args, { cwd });
 }
 
-/**
- * The built CLI (`npm test` builds first) when it is at least as new as every source file;
- * otherwise the sources through tsx, so a stale dist/ is never what gets tested.
- */
-function cliCommand(): [string, string[]] {
-  const built = join(ROOT, 'dist/cli/main.js');
-  if (existsSync(built) && statSync(built).mtimeMs >= newestMtime(join(ROOT, 'src'))) return [process.execPath, [built]];
-  return [join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'src/cli/main.ts')]];
-}
-const [COMMAND, PREFIX] = cliCommand();
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(cwd: string, ...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(COMMAND, [...PREFIX, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-function json(run: Run): Record<string, unknown> {
+function json(run: CliRun): Record<string, unknown> {
   return JSON.parse(run.stdout) as Record<string, unknown>;
 }
 
