@@ -8,9 +8,9 @@
  *    only when the target resolves to loopback; no userinfo; redirects refused;
  *  - the hostname is resolved once, *every* resolved address is checked
  *    (address-guard.ts), and the connection is pinned to the checked address
- *    with a custom undici connector, so DNS cannot answer differently between
- *    check and connect (rebinding). TLS still verifies the certificate against
- *    the hostname (SNI = hostname);
+ *    with a custom undici connector (pinned-agent.ts), so DNS cannot answer
+ *    differently between check and connect (rebinding). TLS still verifies the
+ *    certificate against the hostname (SNI = hostname);
  *  - connect timeout, total deadline, streamed body cap, JSON and content-type checks;
  *  - an HTTP cache (fetch-cache.ts) with a 60 s floor, conditional revalidation,
  *    stale-while-revalidate and request collapsing;
@@ -21,9 +21,7 @@
  * Every failure is a `SafeFetchError` carrying the UCP negotiation code to answer
  * with (`ucpCode`) and a precise `reason` for logs and the CLI.
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
-import { Agent, buildConnector, request } from 'undici';
-import { checkAddress, isIpLiteral, stripBrackets, type AddressVerdict } from './address-guard.js';
+import { request, type Agent } from 'undici';
 import {
   DEFAULT_FRESHNESS,
   MemoryCacheBackend,
@@ -34,6 +32,7 @@ import {
   type FreshnessPolicy,
 } from './fetch-cache.js';
 import { LruMap } from './lru.js';
+import { pickPinnedAddress, pinnedAgent, type ConnectAttempt, type PinRefusals, type PinnedTarget, type Resolver } from './pinned-agent.js';
 import { FailureBackoff, RateLimiter, type BackoffOptions, type RateLimitBackend, type TokenBucketRule } from './rate-limit.js';
 import { ConfigError } from '../errors.js';
 
@@ -118,16 +117,8 @@ export class SafeFetchError extends Error {
 /** Response headers as undici delivers them: lower-case names. */
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
-/** `lookup`-style resolver: every address the name resolves to. */
-export type Resolver = (hostname: string) => Promise<readonly { address: string; family: number }[]>;
-
-export interface ConnectAttempt {
-  /** Hostname from the URL (brackets stripped for IPv6 literals). */
-  hostname: string;
-  /** The checked address the socket is pinned to. */
-  address: string;
-  port: number;
-}
+// Defined beside the pinning they describe; re-exported because callers know them from here.
+export type { ConnectAttempt, Resolver } from './pinned-agent.js';
 
 export interface SafeFetcherOptions {
   /** Local development only: allow loopback targets, and plain http to them. */
@@ -200,7 +191,7 @@ const MAX_URL_LENGTH = 2048;
 
 export class SafeFetcher {
   readonly #allowLoopback: boolean;
-  readonly #resolve: Resolver;
+  readonly #resolve: Resolver | undefined;
   readonly #ca: string | Buffer | (string | Buffer)[] | undefined;
   readonly #connectTimeoutMs: number;
   readonly #totalTimeoutMs: number;
@@ -221,7 +212,7 @@ export class SafeFetcher {
 
   constructor(options: SafeFetcherOptions = {}) {
     this.#allowLoopback = options.allowLoopback === true;
-    this.#resolve = options.resolve ?? defaultResolve;
+    this.#resolve = options.resolve;
     this.#ca = options.ca === undefined ? undefined : typeof options.ca === 'string' || Buffer.isBuffer(options.ca) ? options.ca : [...options.ca];
     this.#connectTimeoutMs = positive(options.connectTimeoutMs ?? 2_000, 'connectTimeoutMs');
     this.#totalTimeoutMs = positive(options.totalTimeoutMs ?? 5_000, 'totalTimeoutMs');
@@ -349,7 +340,13 @@ export class SafeFetcher {
     let agent: Agent | undefined;
     try {
       const target = await withDeadline(this.#pickAddress(url), deadline.signal, () => this.#timeoutError(shown));
-      agent = this.#pinnedAgent(stripBrackets(url.hostname), target.address);
+      // Connections are never reused across fetches, so one connection without pipelining suffices.
+      agent = pinnedAgent(target, {
+        connectTimeoutMs: this.#connectTimeoutMs,
+        ca: this.#ca,
+        onConnect: this.#onConnect,
+        singleConnection: true,
+      });
       const headers: Record<string, string> = {
         accept: 'application/json',
         'accept-encoding': 'identity',
@@ -422,62 +419,27 @@ export class SafeFetcher {
   }
 
   /** Resolves once, checks every address, returns the one to pin to. */
-  async #pickAddress(url: URL): Promise<AddressVerdict> {
-    const hostname = stripBrackets(url.hostname);
-    let addresses: readonly { address: string; family: number }[];
-    if (isIpLiteral(url.hostname)) {
-      addresses = [{ address: hostname, family: hostname.includes(':') ? 6 : 4 }];
-    } else {
-      try {
-        addresses = await this.#resolve(hostname);
-      } catch (error) {
+  #pickAddress(url: URL): Promise<PinnedTarget> {
+    const refusals: PinRefusals = {
+      lookupFailed: (hostname, error) => {
         const code = (error as { code?: unknown }).code;
         // "Unresolvable" is an invalid URL (overview error table); a lookup that merely failed is unreachable.
         if (code === 'ENOTFOUND' || code === 'ENODATA') {
-          throw new SafeFetchError('unresolvable', `${url.href}: the host name ${hostname} does not resolve`, { cause: error });
+          return new SafeFetchError('unresolvable', `${url.href}: the host name ${hostname} does not resolve`, { cause: error });
         }
-        throw new SafeFetchError('dns_failure', `${url.href}: resolving ${hostname} failed (${String(code ?? error)})`, { cause: error });
-      }
-      if (addresses.length === 0) throw new SafeFetchError('unresolvable', `${url.href}: the host name ${hostname} has no address`);
-    }
-    const verdicts = addresses.map((a) => checkAddress(a.address, { allowLoopback: this.#allowLoopback }));
-    const refused = verdicts.find((v) => !v.allowed);
-    if (refused) {
-      const via = refused.via ? ` via ${refused.via}` : '';
-      throw new SafeFetchError(
-        'refused_address',
-        `${url.href}: ${hostname} resolves to ${refused.address} (${refused.range}${via}), a special-use address; discovery URLs must resolve only to public addresses`,
-      );
-    }
-    if (url.protocol === 'http:' && !verdicts.every((v) => v.range === 'loopback')) {
-      throw new SafeFetchError('insecure_http', `${url.href}: plain http is allowed only for loopback development targets; use https`);
-    }
-    const first = verdicts[0];
-    if (!first) throw new SafeFetchError('unresolvable', `${url.href}: the host name ${hostname} has no address`);
-    return first;
-  }
-
-  /** An undici agent whose every connection goes to `address`, whatever the URL's hostname. */
-  #pinnedAgent(hostname: string, address: string): Agent {
-    const connector = buildConnector({
-      timeout: this.#connectTimeoutMs,
-      ...(this.#ca !== undefined ? { ca: this.#ca } : {}),
-    });
-    const onConnect = this.#onConnect;
-    return new Agent({
-      connections: 1,
-      pipelining: 1,
-      connect: (options, callback) => {
-        try {
-          onConnect?.({ hostname, address, port: Number(options.port) || (options.protocol === 'https:' ? 443 : 80) });
-        } catch (error) {
-          callback(error instanceof Error ? error : new Error(String(error)), null);
-          return;
-        }
-        // Only the socket target changes; `host` stays the URL's, so SNI and certificate checks use the hostname.
-        connector({ ...options, hostname: address }, callback);
+        return new SafeFetchError('dns_failure', `${url.href}: resolving ${hostname} failed (${String(code ?? error)})`, { cause: error });
       },
-    });
+      noAddress: (hostname) => new SafeFetchError('unresolvable', `${url.href}: the host name ${hostname} has no address`),
+      refused: (hostname, verdict) => {
+        const via = verdict.via ? ` via ${verdict.via}` : '';
+        return new SafeFetchError(
+          'refused_address',
+          `${url.href}: ${hostname} resolves to ${verdict.address} (${verdict.range}${via}), a special-use address; discovery URLs must resolve only to public addresses`,
+        );
+      },
+      plainHttp: () => new SafeFetchError('insecure_http', `${url.href}: plain http is allowed only for loopback development targets; use https`),
+    };
+    return pickPinnedAddress(url, { allowLoopback: this.#allowLoopback, resolve: this.#resolve }, refusals);
   }
 
   #timeoutError(url: string, cause?: unknown): SafeFetchError {
@@ -541,10 +503,6 @@ function classifyTransportError(url: string, error: unknown): SafeFetchError {
   }
   if (TLS_CODES.test(code)) return new SafeFetchError('tls_failed', `${url}: TLS failed (${text.trim()})`, { cause: error });
   return new SafeFetchError('connect_failed', `${url}: connection failed (${text.trim()})`, { cause: error });
-}
-
-async function defaultResolve(hostname: string): Promise<readonly { address: string; family: number }[]> {
-  return dnsLookup(hostname, { all: true, verbatim: true });
 }
 
 function withDeadline<T>(work: Promise<T>, signal: AbortSignal, onTimeout: () => Error): Promise<T> {
