@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { serializeDictionary } from 'structured-headers';
 import { request } from 'undici';
+import { readCappedBody } from '../protocol/capped-body.js';
 import { businessFailure, describeBusinessError } from './business-errors.js';
 import { isRecord, type CallerOptions, type Operation, type OperationCaller } from './caller.js';
 import type { EndpointAgent } from './endpoint-agent.js';
@@ -112,21 +113,9 @@ export class RestCaller implements OperationCaller {
 }
 
 async function readText(body: AsyncIterable<unknown> & { destroy(): unknown }, url: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      const buffer = chunk as Buffer;
-      size += buffer.length;
-      if (size > MAX_RESPONSE_BYTES) {
-        body.destroy();
-        throw new DiscoveryError('unreachable', 'endpoint', `The REST endpoint ${url} sent more than ${MAX_RESPONSE_BYTES} bytes; the response was abandoned.`, { url });
-      }
-      chunks.push(buffer);
-    }
-  } catch (error) {
-    if (error instanceof DiscoveryError) throw error;
-    throw new DiscoveryError('unreachable', 'endpoint', `Reading the response of ${url} failed: ${(error as Error).message}`, { cause: error, url });
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
+  const bytes = await readCappedBody(body, MAX_RESPONSE_BYTES, {
+    tooLarge: () => new DiscoveryError('unreachable', 'endpoint', `The REST endpoint ${url} sent more than ${MAX_RESPONSE_BYTES} bytes; the response was abandoned.`, { url }),
+    failed: (error) => new DiscoveryError('unreachable', 'endpoint', `Reading the response of ${url} failed: ${(error as Error).message}`, { cause: error, url }),
+  });
+  return bytes.toString('utf8');
 }

@@ -31,6 +31,7 @@ import {
   type CachedDocument,
   type FreshnessPolicy,
 } from './fetch-cache.js';
+import { readCappedBody } from './capped-body.js';
 import { LruMap } from './lru.js';
 import { pickPinnedAddress, pinnedAgent, type ConnectAttempt, type PinRefusals, type PinnedTarget, type Resolver } from './pinned-agent.js';
 import { FailureBackoff, RateLimiter, type BackoffOptions, type RateLimitBackend, type TokenBucketRule } from './rate-limit.js';
@@ -394,23 +395,11 @@ export class SafeFetcher {
         throw new SafeFetchError('too_large', `${shown} announces ${announced} bytes; the limit is ${this.#maxBodyBytes}`);
       }
 
-      const chunks: Buffer[] = [];
-      let size = 0;
-      try {
-        for await (const chunk of body) {
-          const buffer = chunk as Buffer;
-          size += buffer.length;
-          if (size > this.#maxBodyBytes) {
-            body.destroy();
-            throw new SafeFetchError('too_large', `${shown} sent more than ${this.#maxBodyBytes} bytes; the transfer was aborted`);
-          }
-          chunks.push(buffer);
-        }
-      } catch (error) {
-        if (error instanceof SafeFetchError) throw error;
-        throw deadline.signal.aborted ? this.#timeoutError(shown, error) : classifyTransportError(shown, error);
-      }
-      return { url: shown, status, headers: responseHeaders, body: parseJson(shown, Buffer.concat(chunks, size)) };
+      const bytes = await readCappedBody(body, this.#maxBodyBytes, {
+        tooLarge: () => new SafeFetchError('too_large', `${shown} sent more than ${this.#maxBodyBytes} bytes; the transfer was aborted`),
+        failed: (error) => (deadline.signal.aborted ? this.#timeoutError(shown, error) : classifyTransportError(shown, error)),
+      });
+      return { url: shown, status, headers: responseHeaders, body: parseJson(shown, bytes) };
     } finally {
       clearTimeout(timer);
       // Connections are never reused across fetches: each is pinned to one checked address.
