@@ -6,11 +6,11 @@
  * Exit statuses (docs/conformance.md): 0 every check that ran passed · 1 at least one check
  * failed · 2 usage (bad option, unusable URL) · 3 the checker itself could not run.
  */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UcpClientError } from '../../client/errors.js';
 import { formatReport, runConformance, type AliasHint, type ConformanceOptions, type TransportChoice } from '../../conformance/index.js';
 import { ConfigError } from '../../errors.js';
+import { caOption, timeoutOption } from '../options.js';
 import { PROFILE_ENV } from './platform.js';
 
 export const CONFORMANCE_EXIT = { conformant: 0, failed: 1, usage: 2, error: 3 } as const;
@@ -36,26 +36,10 @@ function transportOf(value: string | undefined): TransportChoice {
   throw new ConfigError(`--transport ${JSON.stringify(value)} is not one of mcp, rest, both`);
 }
 
-function timeoutOf(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const ms = Number(value);
-  if (!Number.isSafeInteger(ms) || ms < 100) throw new ConfigError(`--timeout ${JSON.stringify(value)} must be a whole number of milliseconds, at least 100`);
-  return ms;
-}
-
 function aliasOf(value: string): AliasHint {
   const at = value.lastIndexOf('=');
   if (at <= 0 || at === value.length - 1) throw new ConfigError(`--alias ${JSON.stringify(value)} must be <alias>=<canonical id>, e.g. --alias downtown-store=loc_downtown`);
   return { alias: value.slice(0, at), id: value.slice(at + 1) };
-}
-
-function readCa(file: string | undefined): string | undefined {
-  if (file === undefined) return undefined;
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (cause) {
-    throw new ConfigError(`--ca: cannot read ${file} (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`, { cause });
-  }
 }
 
 /** Command-line options → checker options; ConfigError for anything unusable. */
@@ -65,8 +49,8 @@ export function conformanceOptions(businessUrl: string, options: CliOptions, env
   }
   const fromEnv = env[PROFILE_ENV]?.trim();
   const platformProfileUrl = options.platformProfile ?? (options.serveProfile === true || fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
-  const timeoutMs = timeoutOf(options.timeout);
-  const ca = readCa(options.ca);
+  const timeoutMs = timeoutOption(options.timeout);
+  const ca = caOption(options.ca);
   return {
     businessUrl,
     transport: transportOf(options.transport),

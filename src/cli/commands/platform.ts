@@ -12,7 +12,6 @@
  * stderr (and, with --json, as one JSON object on stdout too).
  */
 import { writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError } from '../../errors.js';
 import { InvalidInstantError } from '../../errors.js';
@@ -33,6 +32,7 @@ import {
 } from '../../client/index.js';
 import type { LookupResponse, SearchResponse } from '../../domain/requests.js';
 import { renderLocations, renderTable } from '../format.js';
+import { caOption, timeoutOption } from '../options.js';
 import { buildRefinements, buildSearchRequest, type RefinementOptions, type SearchOptionsInput } from './platform-options.js';
 import { serveProfileFile, type ServedProfile } from './profile-server.js';
 
@@ -150,27 +150,11 @@ function transportOf(value: string | undefined): TransportPreference {
   throw new ConfigError(`--transport ${JSON.stringify(value)} is not one of mcp, rest, auto`);
 }
 
-function timeoutOf(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const ms = Number(value);
-  if (!Number.isSafeInteger(ms) || ms < 100) throw new ConfigError(`--timeout ${JSON.stringify(value)} must be a whole number of milliseconds, at least 100`);
-  return ms;
-}
-
-function readCa(file: string | undefined): string | undefined {
-  if (file === undefined) return undefined;
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (cause) {
-    throw new ConfigError(`--ca: cannot read ${file} (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`, { cause });
-  }
-}
-
 /** Discovers the Business with the connection options of a verb, runs `body`, cleans up. */
 async function withClient(businessUrl: string, options: ConnectionOptions, body: (client: UcpLocationClient) => Promise<number>): Promise<number> {
   const transport = transportOf(options.transport);
-  const timeoutMs = timeoutOf(options.timeout);
-  const ca = readCa(options.ca);
+  const timeoutMs = timeoutOption(options.timeout);
+  const ca = caOption(options.ca);
   let served: ServedProfile | undefined;
   if (options.serveProfile !== undefined && options.platformProfile !== undefined) {
     throw new ConfigError('--serve-profile and --platform-profile both name the platform profile; give one');
