@@ -2,21 +2,21 @@
  * SQL for `findCandidates`. One statement per query shape (cached by its text); the plan is
  * chosen here rather than left to the planner, because only we know which operand is selective:
  *
- *   driver (the first present): ids → geo R*Tree boxes → text (when its estimated hit count is
- *   small, or nothing spatial exists) → coverage R*Tree probe → locality lists → an item → an
+ *   driver (the first present): ids → text (when its estimated hit count is small, or nothing
+ *   spatial exists) → geo R*Tree boxes → coverage R*Tree probe → locality lists → an item → an
  *   amenity → all public Locations;
  *
- * every other operand becomes a filter on the driven rows: boxes as plain lat/lon ranges, text as
- * a per-row FTS probe (`rowid = key`, same bm25 as a full match), coverage and locality as
- * key sets computed once, amenities and items as indexed existence probes. The driver is forced
- * with CROSS JOIN so SQLite keeps that order.
+ * every other operand filters the driven rows: boxes as plain lat/lon ranges, coverage and
+ * locality as key sets computed once, amenities and items as indexed existence probes (plus the
+ * amenity bit mask on geo_points). Text that does not drive filters a materialised candidate set
+ * in one pass over its matches. The driver is forced with CROSS JOIN so SQLite keeps the order.
  */
 import type { BBox, CandidateQuery } from '../store.js';
 import { FTS_WEIGHTS } from './schema.js';
 import type { TextPlan } from './text-plan.js';
 
-/** Above this many estimated text hits, a spatial driver goes first and text is probed per row. */
-export const TEXT_DRIVER_MAX_ESTIMATE = 20_000;
+/** Above this many estimated text hits, a spatial driver goes first and text filters its rows. */
+export const TEXT_DRIVER_MAX_ESTIMATE = 5_000;
 /** Fuzzy (typo-tolerant) matches count this much of an exact match. */
 export const FUZZY_WEIGHT = 0.5;
 
@@ -64,11 +64,12 @@ function coverageSubquery(probe: { latitude: number; longitude: number }, params
     .join(' UNION ');
 }
 
-function textSubquery(text: TextPlan, params: unknown[]): string {
-  const parts = [`SELECT rowid AS key, -${BM25} AS rel FROM fts WHERE fts MATCH ?`];
+function textSubquery(text: TextPlan, params: unknown[], extraCondition = ''): string {
+  const cond = extraCondition === '' ? '' : ` ${extraCondition}`;
+  const parts = [`SELECT rowid AS key, -${BM25} AS rel FROM fts WHERE fts MATCH ?${cond}`];
   params.push(text.strict);
   if (text.fuzzy !== null) {
-    parts.push(`SELECT rowid AS key, -${FUZZY_WEIGHT} * ${BM25} AS rel FROM fts WHERE fts MATCH ?`);
+    parts.push(`SELECT rowid AS key, -${FUZZY_WEIGHT} * ${BM25} AS rel FROM fts WHERE fts MATCH ?${cond}`);
     params.push(text.fuzzy);
   }
   // A lone part is used as is: flattened into an aggregate, bm25() would lose its FTS context.
@@ -213,37 +214,28 @@ export function buildCandidateSql(q: CandidateQuery, text: TextPlan | null, opti
   // Only the ids of the shared schedule / coverage documents: the store resolves them from its
   // cache, so thousands of candidates do not each materialise the same JSON text.
   const extra = (q.withSchedule === true ? ', l.sid AS sid' : '') + (q.withCoverage === true ? ', l.cid AS cid' : '');
-  const extraOuter = (q.withSchedule === true ? ', sid' : '') + (q.withCoverage === true ? ', cid' : '');
-  const probeText = text !== null && driver !== 'text';
-  const selectParams: unknown[] = [];
-  let probeColumns = '';
-  if (probeText) {
-    const t = text as TextPlan;
-    probeColumns = `, (SELECT -${BM25} FROM fts WHERE fts MATCH ? AND rowid = l.key) AS rs`;
-    selectParams.push(t.strict);
-    if (t.fuzzy !== null) {
-      probeColumns += `, (SELECT -${FUZZY_WEIGHT} * ${BM25} FROM fts WHERE fts MATCH ? AND rowid = l.key) AS rf`;
-      selectParams.push(t.fuzzy);
-    } else {
-      probeColumns += ', NULL AS rf';
-    }
-  }
-
+  const whereSql = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
   const cte = driverCte === '' ? '' : `drv AS (${driverCte})`;
   const limit = q.limit !== undefined;
   let sql: string;
-  if (probeText) {
-    // Materialise so each probe runs once per row, then keep rows with any text hit.
-    const base = `base AS MATERIALIZED (SELECT l.key AS key, l.id AS id, l.lat AS lat, l.lon AS lon${extra}${probeColumns} FROM ${from}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''})`;
+  if (text !== null && driver !== 'text') {
+    // Text filters a materialised candidate set. `+rowid` keeps the key set away from FTS5
+    // (as a rowid constraint it would re-run the MATCH, bm25 statistics included, per key);
+    // bm25 is then computed only for matching rows that are in the set.
+    const extraBase = extra.replace(/l\.(\w+) AS \w+/g, 'b.$1');
+    const base = `base AS MATERIALIZED (SELECT l.key AS key, l.id AS id, l.lat AS lat, l.lon AS lon${extra} FROM ${from}${whereSql})`;
+    const txt = textSubquery(text, params, 'AND +rowid IN (SELECT key FROM base)');
     sql =
-      `WITH ${cte === '' ? '' : `${cte}, `}${base} ` +
-      `SELECT key, id, lat, lon${extraOuter}, coalesce(rs, 0) + coalesce(rf, 0) AS relevance ` +
-      `FROM base WHERE rs IS NOT NULL OR rf IS NOT NULL${limit ? ' ORDER BY relevance DESC, id LIMIT ?' : ''}`;
-    params.push(...selectParams, ...filterParams);
+      `WITH ${cte === '' ? '' : `${cte}, `}${base}, txt AS (${txt}) ` +
+      `SELECT b.key AS key, b.id AS id, b.lat AS lat, b.lon AS lon${extraBase}, txt.rel AS relevance ` +
+      `FROM txt CROSS JOIN base b ON b.key = txt.key${limit ? ' ORDER BY relevance DESC, b.id LIMIT ?' : ''}`;
+    // Parameter order follows the text of the statement: driver, filters (base), then text.
+    const textParams = params.splice(params.length - (text.fuzzy === null ? 1 : 2));
+    params.push(...filterParams, ...textParams);
   } else {
     sql =
       `${cte === '' ? '' : `WITH ${cte} `}SELECT l.key AS key, l.id AS id, l.lat AS lat, l.lon AS lon${extra}, ${relevance} AS relevance ` +
-      `FROM ${from}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}` +
+      `FROM ${from}${whereSql}` +
       (limit ? (relevance === '0' ? ' ORDER BY l.id LIMIT ?' : ` ORDER BY relevance DESC, l.id LIMIT ?`) : '');
     params.push(...filterParams);
   }

@@ -44,7 +44,7 @@ export interface SqliteStoreOptions {
   importCacheMiB?: number;
   /**
    * Up to this many estimated text hits, a query with text and a spatial operand is driven by
-   * the full-text index; above it by the spatial index, probing text per row. Default 20 000.
+   * the full-text index; above it by the spatial index, whose rows text then filters. Default 5 000.
    * Both plans return the same candidates and relevance; this only tunes speed.
    */
   textDriverMaxEstimate?: number;
