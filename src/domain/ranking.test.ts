@@ -84,6 +84,13 @@ describe('selectPage', () => {
     );
   });
 
+  it('resumes after a position that is no longer among the results', () => {
+    const items = [1, 2, 4, 5].map((d) => ({ relevance: 0, id: `k${d}`, lower: d, upper: d }));
+    const page = selectPage(items, { relevance: 0, distance: 3, id: 'gone' }, 10, (t) => t.lower);
+    expect(page.items.map((k) => k.id)).toEqual(['k4', 'k5']);
+    expect(page.following).toBe(2);
+  });
+
   it('computes exact distances only for the results it has to', () => {
     const items = Array.from({ length: 1000 }, (_, i) => ({ relevance: 0, id: `k${i}`, lower: i, upper: i + 0.5 }));
     let calls = 0;

@@ -246,6 +246,11 @@ export interface FuzzyMatch extends VocabularyEntry {
   distance: number;
 }
 
+/** Closest first, then most frequent, then alphabetical. */
+function compareMatches(x: FuzzyMatch, y: FuzzyMatch): number {
+  return x.distance - y.distance || y.docs - x.docs || (x.term < y.term ? -1 : x.term > y.term ? 1 : 0);
+}
+
 /**
  * Index of an index vocabulary for edit-distance look-ups. Candidates are found through shared
  * trigrams: one edit destroys at most three of a word's padded trigrams, so a term within `k`
@@ -303,7 +308,7 @@ export class FuzzyVocabulary {
       const d = boundedLevenshtein(word, term, maxEdits);
       if (d <= maxEdits) out.push({ term, docs: this.docs[idx] as number, distance: d });
     }
-    out.sort((x, y) => x.distance - y.distance || y.docs - x.docs || (x.term < y.term ? -1 : x.term > y.term ? 1 : 0));
+    out.sort(compareMatches);
     return out.slice(0, limit);
   }
 }
@@ -336,7 +341,7 @@ export function expandToken(token: string, vocabulary: FuzzyVocabulary | null): 
     for (const probe of stem === token ? [stem] : [stem, token]) {
       found.push(...vocabulary.similar(probe, maxEditsFor(probe), MAX_FUZZY_VARIANTS));
     }
-    found.sort((x, y) => x.distance - y.distance || y.docs - x.docs || (x.term < y.term ? -1 : x.term > y.term ? 1 : 0));
+    found.sort(compareMatches);
     for (const f of found) {
       if (seen.has(f.term)) continue;
       seen.add(f.term);
