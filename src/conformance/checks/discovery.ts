@@ -6,7 +6,7 @@ import { isLoopbackUrl } from '../loopback.js';
 import { checkProfileHosting, type HostingProblem, type HostingRule } from '../../protocol/profile-hosting.js';
 import { isReservedUcpName } from '../../protocol/names.js';
 import { COMMON_SERVICE, LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION } from '../../protocol/types.js';
-import { fail, pass, skip, verdictOf, type Check, type DiscoveryState, type Verdict } from '../check.js';
+import { fail, pass, skip, verdictOf, type Check, type DiscoveryState, type RunContext, type Verdict } from '../check.js';
 import { isRecord } from '../oracle.js';
 import type { Evidence } from '../types.js';
 
@@ -24,9 +24,14 @@ function profileResponse(d: DiscoveryState): string {
   return `HTTP ${r.status}; Cache-Control: ${h('cache-control')}; ETag: ${h('etag')}; Last-Modified: ${h('last-modified')}`;
 }
 
+/** The skip of every check that judges the fetched answer when there is none. */
+function notServed(d: DiscoveryState): Verdict {
+  return skip(`the profile was not served (${d.fetchError?.message ?? 'no answer'})`);
+}
+
 /** R-D5 problems of the fetched answer, for the given hosting rules only. */
 function hostingVerdict(d: DiscoveryState, rules: readonly HostingRule[], expected: string): Verdict {
-  if (d.response === undefined) return skip(`the profile was not served (${d.fetchError?.message ?? 'no answer'})`);
+  if (d.response === undefined) return notServed(d);
   const problems = checkProfileHosting({ url: d.profileUrl, status: d.response.status, headers: d.response.headers }).filter((p: HostingProblem) =>
     rules.includes(p.rule),
   );
@@ -54,8 +59,19 @@ export function rawEntries(d: DiscoveryState): [registry: string, name: string, 
   return out;
 }
 
-const needsDocument = (d: DiscoveryState): Verdict | undefined =>
-  rawUcp(d) === undefined ? skip(d.response === undefined ? `the profile was not served (${d.fetchError?.message ?? 'no answer'})` : 'the profile has no "ucp" object') : undefined;
+/**
+ * The `run` of a check that judges the raw `ucp` object of the fetched document, valid or not
+ * (so one broken part does not hide the others): skipped, with the reason, when the profile was
+ * not served or has no `ucp` object.
+ */
+function judgingUcp(judge: (ucp: Record<string, unknown>, d: DiscoveryState, ctx: RunContext) => Verdict): Check['run'] {
+  return async (ctx) => {
+    const d = ctx.discovery;
+    const ucp = rawUcp(d);
+    if (ucp === undefined) return d.response === undefined ? notServed(d) : skip('the profile has no "ucp" object');
+    return judge(ucp, d, ctx);
+  };
+}
 
 export const DISCOVERY_CHECKS: readonly Check[] = [
   {
@@ -131,7 +147,7 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
     run: async (ctx) => {
       const d = ctx.discovery;
       const v = d.validation;
-      if (v === undefined) return skip(`the profile was not served (${d.fetchError?.message ?? 'no answer'})`);
+      if (v === undefined) return notServed(d);
       if (v.ok) return pass();
       return verdictOf(
         v.errors.map((e) => ({ expected: 'a business profile per profile.json#/$defs/business_schema', observed: `${e.pointer || '/'}: ${e.message}`, request: profileRequest(d) })),
@@ -144,17 +160,14 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
     area: 'discovery',
     title: `the profile declares version ${UCP_VERSION} (or reaches it through supported_versions)`,
     scope: 'run',
-    run: async (ctx) => {
-      const d = ctx.discovery;
-      const ucp = rawUcp(d);
-      if (ucp === undefined) return needsDocument(d) as Verdict;
+    run: judgingUcp((ucp, d) => {
       if (ucp['version'] === UCP_VERSION) return pass();
       const supported = ucp['supported_versions'];
       if (isRecord(supported) && typeof supported[UCP_VERSION] === 'string') return pass(`reached through supported_versions (current ${String(ucp['version'])})`);
       return fail(`ucp.version is ${JSON.stringify(ucp['version'])}`, [
         { expected: `ucp.version "${UCP_VERSION}", or a supported_versions entry for it`, observed: `ucp.version ${JSON.stringify(ucp['version'])}`, request: profileRequest(d) },
       ]);
-    },
+    }),
   },
   {
     id: 'discovery.supported-versions',
@@ -174,11 +187,8 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
     area: 'discovery',
     title: 'dev.ucp.common lists MCP/REST bindings with schema and an https endpoint without trailing slash',
     scope: 'run',
-    run: async (ctx) => {
-      const d = ctx.discovery;
-      const missing = needsDocument(d);
-      if (missing !== undefined) return missing;
-      const services = rawUcp(d)?.['services'];
+    run: judgingUcp((ucp, d, ctx) => {
+      const services = ucp['services'];
       const entries = isRecord(services) && Array.isArray(services[COMMON_SERVICE]) ? (services[COMMON_SERVICE] as unknown[]) : [];
       const problems: Evidence[] = [];
       const expected = `${COMMON_SERVICE} entries {version, spec, transport, schema, endpoint}; endpoints https, no trailing slash`;
@@ -197,7 +207,7 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
       });
       if (usable === 0) problems.push({ expected, observed: `${COMMON_SERVICE} advertises no mcp or rest binding` });
       return verdictOf(problems.map((p) => ({ ...p, request: profileRequest(d) })));
-    },
+    }),
   },
   {
     id: 'discovery.capabilities',
@@ -205,11 +215,8 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
     area: 'discovery',
     title: 'Location capabilities are declared as {version, spec, schema} entries',
     scope: 'run',
-    run: async (ctx) => {
-      const d = ctx.discovery;
-      const missing = needsDocument(d);
-      if (missing !== undefined) return missing;
-      const caps = rawUcp(d)?.['capabilities'];
+    run: judgingUcp((ucp, d) => {
+      const caps = ucp['capabilities'];
       const problems: Evidence[] = [];
       const expected = `${SEARCH_CAPABILITY} and/or ${LOOKUP_CAPABILITY}, each an array of {version, spec, schema}`;
       let found = 0;
@@ -229,7 +236,7 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
       }
       if (found === 0) problems.push({ expected, observed: 'no Location capability is advertised' });
       return verdictOf(problems.map((p) => ({ ...p, request: profileRequest(d) })));
-    },
+    }),
   },
   {
     id: 'discovery.entity-versions',
@@ -237,11 +244,8 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
     area: 'discovery',
     title: 'every dev.ucp.* service and capability declares the profile\'s ucp.version',
     scope: 'run',
-    run: async (ctx) => {
-      const d = ctx.discovery;
-      const missing = needsDocument(d);
-      if (missing !== undefined) return missing;
-      const version = rawUcp(d)?.['version'];
+    run: judgingUcp((ucp, d) => {
+      const version = ucp['version'];
       const problems: Evidence[] = [];
       for (const [registry, name, index, entry] of rawEntries(d)) {
         if (registry === 'payment_handlers' || !isReservedUcpName(name) || !isRecord(entry)) continue;
@@ -254,6 +258,6 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
         }
       }
       return verdictOf(problems);
-    },
+    }),
   },
 ];
