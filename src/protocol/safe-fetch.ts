@@ -1,5 +1,6 @@
 /**
- * `SafeFetcher`: the only code in the protocol layer that performs network I/O.
+ * `SafeFetcher`: the only code in the protocol layer that performs network I/O
+ * (with pinned-agent.ts, its resolve-check-pin step, which the client shares).
  * It fetches JSON discovery documents (platform profiles, schemas) from URLs
  * that strangers supply, so it is built to be unexploitable first and fast second
  * (R-N3, R-N4, R-G2, R-P3):
