@@ -22,7 +22,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ErrorCode, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { readJsonBody } from '../http-body.js';
 import type { MappedMcpError } from './errors.js';
 import { connectGuarded, createMcpServer } from './server.js';
@@ -36,11 +36,17 @@ export interface McpHttpContext {
 /** Largest JSON-RPC batch accepted (MCP 2025-06-18 dropped batching; older clients may still send). */
 const MAX_BATCH = 20;
 
+const EMPTY = Buffer.alloc(0);
+
 export class McpHttpEndpoint {
+  readonly #requests: TransportRequests;
+
   constructor(
     private readonly app: McpApp,
     private readonly options: { maxBodyBytes: number; publicUrl: string },
-  ) {}
+  ) {
+    this.#requests = new TransportRequests(options.publicUrl);
+  }
 
   async handle(req: IncomingMessage, res: ServerResponse, ctx: McpHttpContext): Promise<void> {
     const body = await readJsonBody(req, this.options.maxBodyBytes);
@@ -63,24 +69,52 @@ export class McpHttpEndpoint {
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     try {
       await connectGuarded(server, transport);
-      const headers = new Headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' });
-      const version = req.headers['mcp-protocol-version'];
-      if (typeof version === 'string') headers.set('mcp-protocol-version', version);
-      const request = new Request(this.options.publicUrl, { method: 'POST', headers });
+      const request = this.#requests.get(req.headers['mcp-protocol-version']);
       const response = await transport.handleRequest(request, { parsedBody: body.value });
-      const text = response.status === 202 ? '' : await response.text();
+      // The body as bytes, written as bytes: decoding it to a string only for node:http to encode
+      // it again (and measure it twice) cost more than the JSON.stringify that produced it.
+      const bytes = response.status === 202 || response.body === null ? EMPTY : Buffer.from(await response.arrayBuffer());
       const failure = mostSevere(failures);
       let status = response.status;
       if (failure !== undefined && status === 200) status = failure.httpStatus;
       if (failure?.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(failure.retryAfterSeconds));
       res.statusCode = status;
       const contentType = response.headers.get('content-type');
-      if (contentType !== null && text.length > 0) res.setHeader('Content-Type', contentType);
+      if (contentType !== null && bytes.length > 0) res.setHeader('Content-Type', contentType);
       // A protocol-version error from the transport (400) is passed through as is.
-      res.end(text);
+      res.end(bytes);
     } finally {
       await server.close();
     }
+  }
+}
+
+/**
+ * The body-less `Request` handed to the transport with the already parsed body. The transport
+ * reads only its URL and headers (Accept, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id), so
+ * one object per distinct header set can serve every request: building a `Request` (with its
+ * `Headers` and `AbortSignal`) was a visible share of the per-request cost. Only the versions the
+ * SDK supports, and an absent header, are kept; any other value gets a fresh object, so a client
+ * cannot grow the cache (the transport answers those with 400 anyway).
+ */
+export class TransportRequests {
+  readonly #byVersion = new Map<string | undefined, Request>();
+
+  constructor(private readonly url: string) {
+    this.#byVersion.set(undefined, this.#build(undefined));
+    for (const v of SUPPORTED_PROTOCOL_VERSIONS) this.#byVersion.set(v, this.#build(v));
+  }
+
+  /** @param version the raw `Mcp-Protocol-Version` header (node:http joins repeats into one string). */
+  get(version: string | string[] | undefined): Request {
+    const value = typeof version === 'string' ? version : undefined;
+    return this.#byVersion.get(value) ?? this.#build(value);
+  }
+
+  #build(version: string | undefined): Request {
+    const headers = new Headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' });
+    if (version !== undefined) headers.set('mcp-protocol-version', version);
+    return new Request(this.url, { method: 'POST', headers });
   }
 }
 

@@ -141,7 +141,10 @@ async function callTool(
   args: Record<string, unknown> | undefined,
 ): Promise<CallToolResult> {
   const started = performance.now();
-  const log = app.logger.child({ requestId: ctx.requestId, rpcId, tool: name });
+  // Bindings passed per line rather than through logger.child(): a child logger per call
+  // serialised its bindings even when the level was off.
+  const log = app.logger;
+  const who = { requestId: ctx.requestId, rpcId, tool: name };
   let summary: Record<string, unknown> = {};
   // Pointers of validation errors are relative to `arguments` already; those the engine raises
   // (radius cap, bad cursor) point into the bare request, which sits at `/location`.
@@ -161,7 +164,7 @@ async function callTool(
     const { location } = app.operations.validate.toolArguments(name as ToolName, argumentsObject);
     pointerBase = '/location';
     const result = await executeOperation(app.operations, { operation, profileUrl, request: location, clientIp: ctx.clientIp });
-    log.info({ durationMs: elapsedMs(started), outcome: result.outcome, results: result.resultCount, request: summary }, 'tools/call');
+    log.info({ ...who, durationMs: elapsedMs(started), outcome: result.outcome, results: result.resultCount, request: summary }, 'tools/call');
     return {
       structuredContent: result.payload as unknown as Record<string, unknown>,
       content: [{ type: 'text', text: JSON.stringify(result.payload) }],
@@ -169,7 +172,7 @@ async function callTool(
   } catch (err) {
     const mapped = toMcpError(err, pointerBase);
     ctx.onFailure?.(mapped);
-    const fields = { durationMs: elapsedMs(started), code: mapped.error.code, httpStatus: mapped.httpStatus, request: summary };
+    const fields = { ...who, durationMs: elapsedMs(started), code: mapped.error.code, httpStatus: mapped.httpStatus, request: summary };
     if (mapped.unexpected) log.error({ ...fields, err }, 'tools/call failed');
     else log.info({ ...fields, reason: mapped.error.message }, 'tools/call refused');
     throw mapped.error;
