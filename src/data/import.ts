@@ -67,17 +67,19 @@ async function plan(files: readonly string[], format: string | undefined): Promi
 }
 
 /**
- * Reads every file once and yields each valid record, reporting every problem (record and
- * dataset level) to `issues`. Invalid records are not yielded.
+ * Reads every file once and yields the valid records of each chunk read (possibly none),
+ * reporting every problem (record and dataset level) to `issues`. Invalid records are not
+ * yielded. Work is per chunk: one await per chunk of the file rather than per record.
  */
-async function* validRecords(
+async function* validBatches(
   plans: readonly Plan[],
   issues: IssueCollector,
   summaries: FileSummary[],
   onRecord: () => void,
-): AsyncGenerator<LocationRecord> {
+): AsyncGenerator<LocationRecord[]> {
   const dataset = new DatasetChecker();
   const fieldNames = new Map<string, (f: string) => string>();
+  // Issues name fields as the author of their file's format knows them (CSV column, …).
   const report = (list: readonly DataIssue[]): void => {
     for (const i of list) issues.add({ ...i, field: (fieldNames.get(i.file) ?? ((f: string) => f))(i.field) });
   };
@@ -86,16 +88,21 @@ async function* validRecords(
     fieldNames.set(file, source.fieldName);
     const summary: FileSummary = { file, format, records: 0 };
     summaries.push(summary);
-    for await (const entry of source.entries) {
-      report(entry.issues.map((i) => atPosition(entry.pos, i)));
-      if (entry.envelope === true) continue;
-      summary.records += 1;
-      onRecord();
-      if (entry.raw === undefined) continue;
-      const checked = validateRecord(entry.raw, entry.pos);
-      report(checked.issues);
-      report(dataset.add(identityOf(entry.raw), entry.pos));
-      if (checked.record !== undefined && entry.issues.length === 0) yield checked.record;
+    for await (const batch of source.batches) {
+      const valid: LocationRecord[] = [];
+      for (const entry of batch) {
+        if (entry.issues.length > 0) report(entry.issues.map((i) => atPosition(entry.pos, i)));
+        if (entry.envelope === true) continue;
+        summary.records += 1;
+        onRecord();
+        if (entry.raw === undefined) continue;
+        const checked = validateRecord(entry.raw, entry.pos);
+        if (checked.issues.length > 0) report(checked.issues);
+        const clashes = dataset.add(identityOf(entry.raw), entry.pos);
+        if (clashes.length > 0) report(clashes);
+        if (checked.record !== undefined && entry.issues.length === 0) valid.push(checked.record);
+      }
+      yield valid;
     }
   }
   report(dataset.finish());
@@ -104,7 +111,7 @@ async function* validRecords(
 /** Valid records of `plans`; ends by throwing DataValidationError if any problem was found. */
 async function* checkedRecords(plans: readonly Plan[]): AsyncGenerator<LocationRecord> {
   const issues = new IssueCollector();
-  yield* validRecords(plans, issues, [], () => undefined);
+  for await (const batch of validBatches(plans, issues, [], () => undefined)) yield* batch;
   issues.throwIfAny();
 }
 
@@ -129,8 +136,8 @@ export async function validateFiles(files: readonly string[], options: ImportOpt
     read += 1;
     if (progress !== undefined && read % PROGRESS_EVERY === 0) progress({ phase: 'reading', done: read });
   };
-  for await (const record of validRecords(plans, issues, summaries, tick)) {
-    if (record.visibility !== 'private') publicRecords += 1;
+  for await (const batch of validBatches(plans, issues, summaries, tick)) {
+    for (const record of batch) if (record.visibility !== 'private') publicRecords += 1;
   }
   progress?.({ phase: 'reading', done: read, total: read });
   return {

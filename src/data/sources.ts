@@ -10,7 +10,7 @@ import { csvColumnOf, readHeader, rowToRaw, type CsvHeader } from './csv-records
 import { readCsv } from './csv.js';
 import { featureToRaw, geoJsonFieldOf, readGeoJson } from './geojson.js';
 import type { FieldIssue, SourcePosition } from './issues.js';
-import { readNdjson } from './ndjson.js';
+import { readNdjsonBatches } from './ndjson.js';
 
 export const DATA_FORMATS = ['ndjson', 'geojson', 'csv'] as const;
 export type DataFormat = (typeof DATA_FORMATS)[number];
@@ -59,16 +59,32 @@ export interface RawEntry {
 }
 
 export interface RecordSource {
-  entries: AsyncIterable<RawEntry>;
+  /** Entries in file order, a chunk at a time (one await per chunk, not per record). */
+  batches: AsyncIterable<readonly RawEntry[]>;
   /** Record field path → the name the author of this format knows it by. */
   fieldName(field: string): string;
 }
 
-async function* ndjsonEntries(file: string): AsyncGenerator<RawEntry> {
-  for await (const e of readNdjson(file)) {
-    const pos = { file, line: e.line };
-    yield 'value' in e ? { pos, raw: e.value, issues: [] } : { pos, issues: [e.issue] };
+async function* ndjsonBatches(file: string): AsyncGenerator<RawEntry[]> {
+  for await (const batch of readNdjsonBatches(file)) {
+    yield batch.map((e): RawEntry => {
+      const pos = { file, line: e.line };
+      return 'value' in e ? { pos, raw: e.value, issues: [] } : { pos, issues: [e.issue] };
+    });
   }
+}
+
+/** Groups a one-entry-at-a-time source into batches of up to `size`. */
+async function* batched(entries: AsyncIterable<RawEntry>, size = 256): AsyncGenerator<RawEntry[]> {
+  let batch: RawEntry[] = [];
+  for await (const e of entries) {
+    batch.push(e);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 async function* geojsonEntries(file: string): AsyncGenerator<RawEntry> {
@@ -113,10 +129,10 @@ async function* csvEntries(file: string): AsyncGenerator<RawEntry> {
 export function openSource(file: string, format: DataFormat): RecordSource {
   switch (format) {
     case 'ndjson':
-      return { entries: ndjsonEntries(file), fieldName: (f) => f };
+      return { batches: ndjsonBatches(file), fieldName: (f) => f };
     case 'geojson':
-      return { entries: geojsonEntries(file), fieldName: geoJsonFieldOf };
+      return { batches: batched(geojsonEntries(file)), fieldName: geoJsonFieldOf };
     case 'csv':
-      return { entries: csvEntries(file), fieldName: csvColumnOf };
+      return { batches: batched(csvEntries(file)), fieldName: csvColumnOf };
   }
 }

@@ -235,6 +235,59 @@ function assign<K extends keyof LocationRecord>(record: LocationRecord, key: K, 
 }
 
 /**
+ * Memo of schedule parts already found valid. Chains repeat a few hundred distinct weekly
+ * patterns, exception lists and zones across a dataset, and validateSchedule (IANA zone look-up,
+ * calendar dates through luxon, range checks) was a third of record validation; a part seen
+ * valid before is not checked again.
+ *
+ * Sound because validateSchedule's rules never mix the parts: a timezone's problems depend on
+ * the zone alone (plus the presence rule, which only fires when it is absent), the hours' on the
+ * hours alone, the exceptions' on the exceptions alone. So a schedule whose zone, hours and
+ * exceptions were each part of some valid schedule is valid (a property test checks the memo
+ * against validateSchedule). Parts are keyed by their JSON text: raw records hold only JSON data
+ * (every decoder produces strings, numbers, booleans, null, arrays and plain objects), so equal
+ * text means equal content, and only valid parts are remembered (invalid ones are rare and are
+ * always validated in full, so their messages cannot change).
+ */
+export class ScheduleMemo {
+  private readonly zones = new Set<string>();
+  private readonly hours = new Set<string>();
+  private readonly exceptions = new Set<string>();
+
+  /** Bound on remembered parts of each kind; past it the memo starts over (memory stays flat). */
+  constructor(private readonly limit = 50_000) {}
+
+  private static remember(set: Set<string>, key: string, limit: number): void {
+    if (set.size >= limit) set.clear();
+    set.add(key);
+  }
+
+  /** Problems of this schedule, exactly as validateSchedule reports them. */
+  problems(timezone: unknown, hours: unknown, exceptions: unknown): readonly { field: string; message: string }[] {
+    const hoursKey = hours === undefined ? undefined : JSON.stringify(hours);
+    const exceptionsKey = exceptions === undefined ? undefined : JSON.stringify(exceptions);
+    if (
+      typeof timezone === 'string' &&
+      this.zones.has(timezone) &&
+      (hoursKey === undefined || this.hours.has(hoursKey)) &&
+      (exceptionsKey === undefined || this.exceptions.has(exceptionsKey))
+    ) {
+      return [];
+    }
+    const problems = validateSchedule({ timezone, hours, exception_hours: exceptions } as Schedule);
+    if (problems.length === 0 && typeof timezone === 'string') {
+      ScheduleMemo.remember(this.zones, timezone, this.limit);
+      if (hoursKey !== undefined) ScheduleMemo.remember(this.hours, hoursKey, this.limit);
+      if (exceptionsKey !== undefined) ScheduleMemo.remember(this.exceptions, exceptionsKey, this.limit);
+    }
+    return problems;
+  }
+}
+
+/** Shared by every validation in this process; it only ever holds valid parts. */
+const scheduleMemo = new ScheduleMemo();
+
+/**
  * timezone, hours and exception_hours: every schedule rule (types, HH:MM, dates, opens != closes,
  * intersecting exception ranges, a real IANA zone, timezone required) is domain/hours.ts's
  * validateSchedule, so the importer and the evaluator agree on what is valid. Only unknown
@@ -253,7 +306,7 @@ function checkScheduleFields(v: Record<string, unknown>, record: LocationRecord,
       if (isPlainObject(entry)) rejectUnknown(entry, known, `${field}[${i}]`, out);
     });
   }
-  for (const issue of validateSchedule({ timezone, hours, exception_hours: exceptions } as Schedule)) out.add(issue.field, issue.message);
+  for (const issue of scheduleMemo.problems(timezone, hours, exceptions)) out.add(issue.field, issue.message);
   if (out.count() !== before) return;
   if (timezone !== undefined) record.timezone = timezone as string;
   if (hours !== undefined) record.hours = hours as DailyHour[];
