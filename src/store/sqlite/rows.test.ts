@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureRecords } from '../../../test/contract/fixture.js';
-import { toPublicLocation, type LocationRecord } from '../../domain/location.js';
+import { toPublicLocation, type DailyHour, type LocationRecord } from '../../domain/location.js';
 import { deriveRow } from './rows.js';
 
 const FULL: LocationRecord = {
@@ -53,5 +53,16 @@ describe('deriveRow', () => {
   it('treats an unusable geo as no geo', () => {
     const row = deriveRow({ id: 'x', name: 'x', geo: { latitude: 95, longitude: 0 } });
     expect([row.lat, row.lon]).toEqual([null, null]);
+  });
+
+  it('serialises a frozen (shared) schedule part once and gives the same text as an unshared copy', () => {
+    const hours: DailyHour[] = [{ day: 'monday', opens: '09:00', closes: '17:00' }];
+    Object.freeze(hours[0]);
+    Object.freeze(hours);
+    const shared = deriveRow({ ...FULL, hours });
+    const copy = deriveRow({ ...FULL, hours: [{ day: 'monday', opens: '09:00', closes: '17:00' }] });
+    expect(shared.doc).toBe(copy.doc);
+    expect(shared.schedule).toBe(copy.schedule);
+    expect(deriveRow({ ...FULL, id: 'other', hours }).schedule).toBe(copy.schedule);
   });
 });

@@ -32,6 +32,23 @@ export interface DerivedRow {
   text: [name: string, keywords: string, locality: string, region: string, street: string, amenities: string];
 }
 
+/**
+ * JSON text of frozen values, by identity. A frozen object can never change, so its text is
+ * computed once however many records share it (the importer shares one frozen value per distinct
+ * hours / exception list across a dataset); other values are serialised every time.
+ */
+const frozenJson = new WeakMap<object, string>();
+
+function jsonOf(value: object): string {
+  if (!Object.isFrozen(value)) return JSON.stringify(value);
+  let text = frozenJson.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    frozenJson.set(value, text);
+  }
+  return text;
+}
+
 /** Distinct values, first occurrence order; a linear scan beats a Set for short lists. */
 function distinct(values: readonly string[]): string[] {
   if (values.length > 16) return [...new Set(values)];
@@ -75,8 +92,8 @@ export function deriveRow(record: LocationRecord): DerivedRow {
   const geo = record.geo !== undefined && isUsableGeo(record.geo) ? record.geo : null;
 
   // Serialise each public member once; the doc and the schedule share the schedule parts.
-  const hours = record.hours !== undefined ? JSON.stringify(record.hours) : undefined;
-  const exceptions = record.exception_hours !== undefined ? JSON.stringify(record.exception_hours) : undefined;
+  const hours = record.hours !== undefined ? jsonOf(record.hours) : undefined;
+  const exceptions = record.exception_hours !== undefined ? jsonOf(record.exception_hours) : undefined;
   const timezone = record.timezone !== undefined ? JSON.stringify(record.timezone) : undefined;
   // Same members, same order as toPublicLocation (a unit test keeps the two identical).
   let doc = `{"id":${JSON.stringify(record.id)},"name":${JSON.stringify(record.name)}`;
