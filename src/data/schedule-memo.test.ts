@@ -55,6 +55,20 @@ describe('ScheduleMemo (R-H1, R-H4, R-H5)', () => {
     );
   });
 
+  it('hands out one frozen, equal value per distinct valid part, and the inputs of invalid schedules', () => {
+    const memo = new ScheduleMemo();
+    const week = () => [{ day: 'monday', opens: '09:00', closes: '17:00' }];
+    const first = memo.check('Europe/Paris', week(), undefined);
+    const second = memo.check('America/New_York', week(), []);
+    expect(second.hours).toBe(first.hours);
+    expect(second.hours).toEqual(week());
+    expect(Object.isFrozen(first.hours)).toBe(true);
+    expect(Object.isFrozen((first.hours as object[])[0])).toBe(true);
+    expect(second.exceptions).toEqual([]);
+    const bad = [{ day: 'funday', opens: '09:00', closes: '17:00' }];
+    expect(memo.check('Europe/Paris', bad, undefined).hours).toBe(bad);
+  });
+
   it('skips nothing on the first sight of a part: an unknown zone is reported even after valid hours were seen', () => {
     const memo = new ScheduleMemo();
     const hours = [{ day: 'monday', opens: '09:00', closes: '17:00' }];

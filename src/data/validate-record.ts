@@ -18,7 +18,7 @@ import type {
   PostalAddress,
   Schedule,
 } from '../domain/location.js';
-import { validateSchedule } from '../domain/hours.js';
+import { validateSchedule, type ScheduleProblem } from '../domain/hours.js';
 import { validateCoverage } from '../domain/serves.js';
 import { isReverseDomainName } from '../protocol/names.js';
 import { describeType, identifierProblem, isPlainObject, nonEmptyStringProblem, unknownFieldMessage } from './fields.js';
@@ -251,37 +251,64 @@ function assign<K extends keyof LocationRecord>(record: LocationRecord, key: K, 
  */
 export class ScheduleMemo {
   private readonly zones = new Set<string>();
-  private readonly hours = new Set<string>();
-  private readonly exceptions = new Set<string>();
+  /** JSON text → the first valid value seen with it (deep-frozen, shared by later records). */
+  private readonly hours = new Map<string, unknown>();
+  private readonly exceptions = new Map<string, unknown>();
 
   /** Bound on remembered parts of each kind; past it the memo starts over (memory stays flat). */
   constructor(private readonly limit = 50_000) {}
 
-  private static remember(set: Set<string>, key: string, limit: number): void {
-    if (set.size >= limit) set.clear();
-    set.add(key);
+  private remember<K, V>(map: Map<K, V> | Set<K>, key: K, value: V): void {
+    if (map.size >= this.limit) map.clear();
+    if (map instanceof Map) map.set(key, value);
+    else map.add(key);
   }
 
   /** Problems of this schedule, exactly as validateSchedule reports them. */
   problems(timezone: unknown, hours: unknown, exceptions: unknown): readonly { field: string; message: string }[] {
+    return this.check(timezone, hours, exceptions).problems;
+  }
+
+  /**
+   * validateSchedule's problems, and — when there are none — the hours and exceptions to keep:
+   * an equal, deep-frozen value shared with earlier records where one was seen. Sharing lets a
+   * million records hold a few hundred schedule arrays, and lets the store serialise each once.
+   */
+  check(timezone: unknown, hours: unknown, exceptions: unknown): { problems: readonly ScheduleProblem[]; hours: unknown; exceptions: unknown } {
     const hoursKey = hours === undefined ? undefined : JSON.stringify(hours);
     const exceptionsKey = exceptions === undefined ? undefined : JSON.stringify(exceptions);
-    if (
-      typeof timezone === 'string' &&
-      this.zones.has(timezone) &&
-      (hoursKey === undefined || this.hours.has(hoursKey)) &&
-      (exceptionsKey === undefined || this.exceptions.has(exceptionsKey))
-    ) {
-      return [];
+    if (typeof timezone === 'string' && this.zones.has(timezone)) {
+      const sharedHours = hoursKey === undefined ? undefined : this.hours.get(hoursKey);
+      const sharedExceptions = exceptionsKey === undefined ? undefined : this.exceptions.get(exceptionsKey);
+      if ((hoursKey === undefined || sharedHours !== undefined) && (exceptionsKey === undefined || sharedExceptions !== undefined)) {
+        return { problems: [], hours: sharedHours, exceptions: sharedExceptions };
+      }
     }
     const problems = validateSchedule({ timezone, hours, exception_hours: exceptions } as Schedule);
     if (problems.length === 0 && typeof timezone === 'string') {
-      ScheduleMemo.remember(this.zones, timezone, this.limit);
-      if (hoursKey !== undefined) ScheduleMemo.remember(this.hours, hoursKey, this.limit);
-      if (exceptionsKey !== undefined) ScheduleMemo.remember(this.exceptions, exceptionsKey, this.limit);
+      this.remember(this.zones, timezone, undefined);
+      if (hoursKey !== undefined) {
+        const shared = this.hours.get(hoursKey) ?? deepFreeze(hours);
+        this.remember(this.hours, hoursKey, shared);
+        hours = shared;
+      }
+      if (exceptionsKey !== undefined) {
+        const shared = this.exceptions.get(exceptionsKey) ?? deepFreeze(exceptions);
+        this.remember(this.exceptions, exceptionsKey, shared);
+        exceptions = shared;
+      }
     }
-    return problems;
+    return { problems, hours, exceptions };
   }
+}
+
+/** Freezes a JSON value and everything in it: a shared schedule part must never change under a record. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 /** Shared by every validation in this process; it only ever holds valid parts. */
@@ -306,9 +333,10 @@ function checkScheduleFields(v: Record<string, unknown>, record: LocationRecord,
       if (isPlainObject(entry)) rejectUnknown(entry, known, `${field}[${i}]`, out);
     });
   }
-  for (const issue of scheduleMemo.problems(timezone, hours, exceptions)) out.add(issue.field, issue.message);
+  const checked = scheduleMemo.check(timezone, hours, exceptions);
+  for (const issue of checked.problems) out.add(issue.field, issue.message);
   if (out.count() !== before) return;
   if (timezone !== undefined) record.timezone = timezone as string;
-  if (hours !== undefined) record.hours = hours as DailyHour[];
-  if (exceptions !== undefined) record.exception_hours = exceptions as ExceptionHour[];
+  if (checked.hours !== undefined) record.hours = checked.hours as DailyHour[];
+  if (checked.exceptions !== undefined) record.exception_hours = checked.exceptions as ExceptionHour[];
 }
