@@ -4,7 +4,7 @@
  * See docs/benchmarks.md. Run `npm run bench -- --help` for options.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { SqliteLocationStore } from '../src/store/sqlite/index.js';
@@ -14,7 +14,7 @@ import { REPO_ROOT, startChild, stopAllChildren } from './lib/children.js';
 import { EngineContender, ReferenceEngine } from './lib/contenders/engine.js';
 import { KdFloor } from './lib/contenders/floor.js';
 import { NaiveScan } from './lib/contenders/naive.js';
-import { connectPg, loadPostgis, PostgisContender, postgisSchema } from './lib/contenders/postgis.js';
+import { connectPg, loadPostgis, PostgisContender, postgisSchema, vacuumSchema } from './lib/contenders/postgis.js';
 import { ensureDataset, GENERATOR_VERSION } from './lib/dataset.js';
 import { runEndToEnd } from './lib/e2e.js';
 import { measureQuery } from './lib/measure.js';
@@ -70,6 +70,49 @@ async function runImport(size: number, file: string, db: string): Promise<Import
   };
 }
 
+/**
+ * `--cpu-prof`: import up to 100k records again in a profiled child (the timed import is never
+ * profiled) and keep the main thread's profile.
+ */
+async function profileImport(o: BenchOptions, largest: number): Promise<NonNullable<BenchResults['profile']>['import']> {
+  const records = Math.min(largest, 100_000);
+  const dataset = await ensureDataset(o.cacheDir, o.seed, records);
+  const dir = mkdtempSync(join(o.cacheDir, 'profiles', 'import-'));
+  const db = join(dir, 'store.db');
+  log(`cpu profile: import of ${sizeLabel(records)} records (separate run)`);
+  const child = startChild('bench/import-child.ts', [dataset.path, db], ['--max-old-space-size=4096', '--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  await child.next();
+  await child.exited;
+  const main = readdirSync(dir).find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f));
+  const file = join(o.cacheDir, 'profiles', `import-${records}.cpuprofile`);
+  if (main !== undefined) renameSync(join(dir, main), file);
+  rmSync(dir, { recursive: true, force: true });
+  if (main === undefined) return undefined;
+  const cpu = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const result = { file, records, top: topSelfTime(cpu), inclusive: topInclusive(cpu) };
+  for (const t of result.inclusive.slice(0, 8)) log(`  import incl ${t.selfPercent.toFixed(1)}%  ${t.fn}  ${t.where}`);
+  return result;
+}
+
+/**
+ * Stores of earlier datasets of this size (another seed or generator version) would only take
+ * disk space: drop every `bench_engine_<size>_*` schema but the current one.
+ */
+async function dropStaleEngineSchemas(o: BenchOptions, size: number, keep: string): Promise<void> {
+  const client = await connectPg({ host: o.pgHost, user: o.pgUser, database: o.pgDatabase });
+  if (typeof client === 'string') return;
+  try {
+    const rows = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE nspname LIKE $1', [`bench\\_engine\\_${size}\\_%`]);
+    for (const { nspname } of rows.rows) {
+      if (nspname === keep || !/^bench_engine_\d+_[0-9a-f]{8}$/.test(nspname)) continue;
+      log(`engine-postgres: dropping stale schema ${nspname}`);
+      await client.query(`DROP SCHEMA ${nspname} CASCADE`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 /** The engine over PostgreSQL, when that adapter is present and a server answers. */
 async function openEnginePostgres(o: BenchOptions, size: number, file: string, fingerprint: string, setup: SetupRow): Promise<EngineContender | string> {
   let mod: typeof import('../src/store/postgres/index.js');
@@ -80,6 +123,7 @@ async function openEnginePostgres(o: BenchOptions, size: number, file: string, f
   }
   const schema = `bench_engine_${size}_${fingerprint.slice(0, 8)}`;
   const url = `postgres://${encodeURIComponent(o.pgUser)}@localhost/${encodeURIComponent(o.pgDatabase)}?host=${encodeURIComponent(o.pgHost)}`;
+  await dropStaleEngineSchemas(o, size, schema);
   let store: LocationStore;
   try {
     store = await mod.PostgresLocationStore.open(url, { schema, migrate: true, statementTimeoutMs: 600_000, applicationName: 'ucp-location-bench' });
@@ -93,6 +137,15 @@ async function openEnginePostgres(o: BenchOptions, size: number, file: string, f
     await importFiles(store, [file]);
     setup.enginePostgresImportSeconds = (performance.now() - t0) / 1000;
     log(`engine-postgres ${sizeLabel(size)}: imported in ${setup.enginePostgresImportSeconds.toFixed(0)} s`);
+  }
+  // Settle the freshly written tables before timing (otherwise autovacuum runs during the queries).
+  const admin = await connectPg({ host: o.pgHost, user: o.pgUser, database: o.pgDatabase });
+  if (typeof admin !== 'string') {
+    try {
+      await vacuumSchema(admin, schema);
+    } finally {
+      await admin.end();
+    }
   }
   return new EngineContender('engine-postgres', store);
 }
@@ -217,6 +270,8 @@ async function main(): Promise<void> {
       profile = { query: HEADLINE_QUERY, size, contender: 'engine-sqlite', file, top: p.top, inclusive: p.inclusive };
       const pg = contenders.find((c): c is PostgisContender => c instanceof PostgisContender);
       if (pg !== undefined && headlineInstances[0] !== undefined) profile.postgisPlan = await pg.explain(headlineInstances[0]);
+      const imported = await profileImport(o, size);
+      if (imported !== undefined) profile.import = imported;
       for (const t of p.top.slice(0, 8)) log(`  self ${t.selfPercent.toFixed(1)}%  ${t.fn}  ${t.where}`);
       for (const t of p.inclusive.slice(0, 8)) log(`  incl ${t.selfPercent.toFixed(1)}%  ${t.fn}  ${t.where}`);
     }

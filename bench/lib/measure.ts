@@ -4,7 +4,9 @@
  * other tenants, GC, frequency changes — falls on all of them alike and their ratio stays
  * meaningful. Each contender runs until its time budget is spent (and it has a minimum number of
  * samples) or it reaches the sample cap. Every timed answer is compared with the engine's
- * reference answer; the first mismatch marks the contender failed and discards its timings.
+ * reference answer (an answer identical to one already verified for the same instance is
+ * recognised by its id signature instead of being compared again); the first mismatch marks the
+ * contender failed and discards its timings.
  */
 import { compareOutput } from './check.js';
 import { summarize, type Summary } from './stats.js';

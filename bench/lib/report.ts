@@ -72,6 +72,8 @@ export interface ProfileSummary {
   /** Our code and libraries by inclusive time (share of busy samples). */
   inclusive: { fn: string; where: string; selfPercent: number }[];
   postgisPlan?: string;
+  /** A separate, profiled import (node --cpu-prof in the import child), not the timed one. */
+  import?: { file: string; records: number; top: { fn: string; where: string; selfPercent: number }[]; inclusive: { fn: string; where: string; selfPercent: number }[] };
   /** The MCP server under end-to-end load (node --cpu-prof in the server child). */
   server?: { file: string; top: { fn: string; where: string; selfPercent: number }[]; inclusive: { fn: string; where: string; selfPercent: number }[] };
 }
@@ -263,6 +265,10 @@ export function renderMarkdown(r: BenchResults): string {
     lines.push(`## Where the time goes (${p.contender}, ${p.query} @ ${sizeLabel(p.size)}, --cpu-prof)`, '', `Profile: \`${p.file}\` (open in Chrome DevTools → Performance). Shares are of busy samples.`);
     table('Engine, self time:', p.top, 'self %');
     table('Engine, inclusive time of our code and libraries:', p.inclusive, 'incl. %');
+    if (p.import !== undefined) {
+      table(`Import of ${p.import.records} records (a separate profiled run, \`${p.import.file}\`), self time:`, p.import.top, 'self %');
+      table('Import, inclusive time of our code and libraries:', p.import.inclusive, 'incl. %');
+    }
     if (p.server !== undefined) {
       table(`MCP server under end-to-end load (\`${p.server.file}\`), self time:`, p.server.top, 'self %');
       table('MCP server, inclusive time of our code and libraries:', p.server.inclusive, 'incl. %');

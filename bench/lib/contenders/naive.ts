@@ -15,7 +15,7 @@ import { geodesicDistanceMeters } from '../../../src/domain/geodesy.js';
 import { compileSchedule, isOpenCompiled, type CompiledSchedule } from '../../../src/domain/hours.js';
 import { toPublicLocation, type Geo, type Location, type LocationRecord } from '../../../src/domain/location.js';
 import { isBoundedBrowse, planPredicates, type PredicatePlan } from '../../../src/domain/predicates.js';
-import { compareIds, compareRank, pageAfter, type Page, type RankKey } from '../../../src/domain/ranking.js';
+import { compareIds, compareRank, type RankKey } from '../../../src/domain/ranking.js';
 import type { LookupRequest, SearchRequest } from '../../../src/domain/requests.js';
 import { compileCoverage, coverageContainsPoint, type CompiledCoverage } from '../../../src/domain/serves.js';
 import { DEFAULT_LIMITS } from '../../../src/service.js';
@@ -36,6 +36,27 @@ interface Row {
 
 interface Hit extends RankKey {
   row: number;
+}
+
+interface Page {
+  items: Hit[];
+  /** Whether matches remain after this page. */
+  hasMore: boolean;
+}
+
+/** Keyset paging over hits sorted by compareRank: the `size` hits strictly after `after`. */
+function pageAfter(sorted: readonly Hit[], after: RankKey | null, size: number): Page {
+  let start = 0;
+  if (after !== null) {
+    let hi = sorted.length;
+    while (start < hi) {
+      const mid = (start + hi) >>> 1;
+      if (compareRank(sorted[mid] as Hit, after) <= 0) start = mid + 1;
+      else hi = mid;
+    }
+  }
+  const stop = Math.min(sorted.length, start + size);
+  return { items: sorted.slice(start, stop), hasMore: stop < sorted.length };
 }
 
 export interface NaiveLoadProgress {
@@ -178,7 +199,7 @@ export class NaiveScan implements Contender {
     for (let p = 0; p < pages; p++) {
       const hits = isBoundedBrowse(plan) ? this.browse(plan) : this.ranked(plan);
       if (p === 0) total = hits.length;
-      const page: Page<Hit> = pageAfter(hits, after, size);
+      const page = pageAfter(hits, after, size);
       // Materialise the page as the engine does (documents parsed for returned Locations only).
       const docs = page.items.map((h) => JSON.parse((this.rows[h.row] as Row).doc) as Location);
       for (const d of docs) ids.push(d.id);
