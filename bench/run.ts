@@ -21,7 +21,7 @@ import { measureQuery } from './lib/measure.js';
 import { parseOptions, USAGE, type BenchOptions } from './lib/options.js';
 import { profileContender, topInclusive, topSelfTime, type CpuProfile } from './lib/profile.js';
 import { HEADLINE_QUERY, makeInstances, QUERIES } from './lib/queries.js';
-import { computeRatios, renderMarkdown, sizeLabel, writeResults, type BenchResults, type ImportRow, type LatencyRow, type SetupRow } from './lib/report.js';
+import { computeRatios, renderMarkdown, sizeLabel, writeResults, type BenchResults, type ImportRow, type LatencyRow, type MatchRow, type SetupRow } from './lib/report.js';
 import type { ImportChildReport } from './import-child.js';
 import type { Contender, Instance, Reference } from './lib/types.js';
 
@@ -162,6 +162,7 @@ async function main(): Promise<void> {
   log(`sizes ${o.sizes.map(sizeLabel).join(', ')}; ${o.duration} s per cell; ${o.instances} instances per query; cache ${o.cacheDir}`);
 
   const latency: LatencyRow[] = [];
+  const matches: MatchRow[] = [];
   const imports: ImportRow[] = [];
   const setups: SetupRow[] = [];
   const notes: string[] = [];
@@ -249,6 +250,11 @@ async function main(): Promise<void> {
         },
         onProgress: log,
       });
+      const answers = await Promise.all(refs.values());
+      const lengths = answers.map((a) => (a.op === 'search' ? a.ids.length : a.entries.length)).sort((a, b) => a - b);
+      if (lengths.length > 0) {
+        matches.push({ size, query: query.name, instances: lengths.length, median: lengths[Math.floor((lengths.length - 1) / 2)] as number, max: lengths[lengths.length - 1] as number });
+      }
       const parts: string[] = [];
       for (const c of cells) {
         const row: LatencyRow = { size, query: query.name, contender: c.contender, status: c.status };
@@ -317,6 +323,7 @@ async function main(): Promise<void> {
     queries: QUERIES.map((q) => ({ name: q.name, label: q.label })),
     contenders: CONTENDERS,
     latency,
+    matches,
     imports,
     setup: setups,
     e2e,

@@ -20,6 +20,17 @@ export interface LatencyRow {
   mean?: number;
 }
 
+/** How big the answers were: the reference result length over the instances that were run. */
+export interface MatchRow {
+  size: number;
+  query: string;
+  /** Instances whose reference answer was computed. */
+  instances: number;
+  /** Median / largest number of matching Locations (search: whole result; browse ≤ 100; lookup: Locations returned). */
+  median: number;
+  max: number;
+}
+
 export interface ImportRow {
   size: number;
   records: number;
@@ -98,6 +109,7 @@ export interface BenchResults {
   queries: { name: string; label: string }[];
   contenders: { name: string; description: string }[];
   latency: LatencyRow[];
+  matches: MatchRow[];
   imports: ImportRow[];
   setup: SetupRow[];
   e2e: E2eResult | { skipped: string } | null;
@@ -207,15 +219,16 @@ export function renderMarkdown(r: BenchResults): string {
   lines.push('');
   for (const size of r.sizes) {
     lines.push(`## Latency @ ${sizeLabel(size)} locations (ms: p50 / p99, n samples)`, '');
-    lines.push(`| query | ${contenders.join(' | ')} |`, `|---|${contenders.map(() => '---:').join('|')}|`);
+    lines.push(`| query | matches (median / max) | ${contenders.join(' | ')} |`, `|---|---:|${contenders.map(() => '---:').join('|')}|`);
     for (const q of r.queries) {
+      const m = r.matches.find((x) => x.size === size && x.query === q.name);
       const cells = contenders.map((c) => {
         const row = find(r.latency, size, q.name, c);
         if (row === undefined) return '–';
         if (row.status === 'ok') return `${fmtMs(row.p50)} / ${fmtMs(row.p99)} (${row.n})`;
         return row.status === 'skipped' ? 'n/a' : `**${row.status}**`;
       });
-      lines.push(`| ${q.name} | ${cells.join(' | ')} |`);
+      lines.push(`| ${q.name} | ${m === undefined ? '–' : `${m.median} / ${m.max}`} | ${cells.join(' | ')} |`);
     }
     lines.push('');
   }
