@@ -7,26 +7,29 @@
  * dataset in one transaction. Should a file change between the passes, pass 2 throws from inside
  * the record stream, the store rolls back, and the previous dataset stays as it was.
  */
+import { stat } from 'node:fs/promises';
 import type { DataIssue } from '../errors.js';
 import { ConfigError, DataValidationError } from '../errors.js';
 import type { LocationRecord } from '../domain/location.js';
 import type { ImportProgress, ImportResult, LocationStore } from '../store/store.js';
-import { DatasetChecker, identityOf } from './dataset-checks.js';
-import { atPosition, IssueCollector } from './issues.js';
-import { assertReadableFile, detectFormat, openSource, type DataFormat } from './sources.js';
-import { validateRecord } from './validate-record.js';
+import { IssueCollector } from './issues.js';
+import { checkedBatches, PassOne, type FileSummary, type Plan } from './pipeline.js';
+import { assertReadableFile, detectFormat, openSource } from './sources.js';
+import { defaultWorkers, parallelNdjsonOutcomes, recordsFromWorker } from './workers.js';
+
+export type { FileSummary } from './pipeline.js';
 
 export interface ImportOptions {
   /** Forces the format of every file; otherwise it comes from each file's extension. */
   format?: string;
   onProgress?: (p: ImportProgress) => void;
-}
-
-export interface FileSummary {
-  file: string;
-  format: DataFormat;
-  /** Records read (valid or not). */
-  records: number;
+  /**
+   * Threads that parse and validate, the calling one included (default: the machine's
+   * parallelism, at most 4); 1 or less starts no worker thread. Results are the same either way.
+   */
+  workers?: number;
+  /** Inputs smaller than this (bytes) are handled on the calling thread. Default 4 MiB. */
+  parallelMinBytes?: number;
 }
 
 export interface ValidationReport {
@@ -48,10 +51,13 @@ export interface ImportReport extends ImportResult {
 }
 
 const PROGRESS_EVERY = 500;
+/** Below this, starting worker threads (~0.1 s each) costs more than it saves. */
+const PARALLEL_MIN_BYTES = 4 << 20;
 
-interface Plan {
-  file: string;
-  format: DataFormat;
+/** Worker threads to use for inputs of `bytes`, or 0 for none. */
+function workersFor(bytes: number, options: ImportOptions): number {
+  const workers = options.workers ?? defaultWorkers();
+  return workers > 1 && bytes >= (options.parallelMinBytes ?? PARALLEL_MIN_BYTES) ? workers : 0;
 }
 
 /** Resolves formats and checks that every file exists before any reading starts. */
@@ -66,53 +72,9 @@ async function plan(files: readonly string[], format: string | undefined): Promi
   return plans;
 }
 
-/**
- * Reads every file once and yields the valid records of each chunk read (possibly none),
- * reporting every problem (record and dataset level) to `issues`. Invalid records are not
- * yielded. Work is per chunk: one await per chunk of the file rather than per record.
- */
-async function* validBatches(
-  plans: readonly Plan[],
-  issues: IssueCollector,
-  summaries: FileSummary[],
-  onRecord: () => void,
-): AsyncGenerator<LocationRecord[]> {
-  const dataset = new DatasetChecker();
-  const fieldNames = new Map<string, (f: string) => string>();
-  // Issues name fields as the author of their file's format knows them (CSV column, …).
-  const report = (list: readonly DataIssue[]): void => {
-    for (const i of list) issues.add({ ...i, field: (fieldNames.get(i.file) ?? ((f: string) => f))(i.field) });
-  };
-  for (const { file, format } of plans) {
-    const source = openSource(file, format);
-    fieldNames.set(file, source.fieldName);
-    const summary: FileSummary = { file, format, records: 0 };
-    summaries.push(summary);
-    for await (const batch of source.batches) {
-      const valid: LocationRecord[] = [];
-      for (const entry of batch) {
-        if (entry.issues.length > 0) report(entry.issues.map((i) => atPosition(entry.pos, i)));
-        if (entry.envelope === true) continue;
-        summary.records += 1;
-        onRecord();
-        if (entry.raw === undefined) continue;
-        const checked = validateRecord(entry.raw, entry.pos);
-        if (checked.issues.length > 0) report(checked.issues);
-        const clashes = dataset.add(identityOf(entry.raw), entry.pos);
-        if (clashes.length > 0) report(clashes);
-        if (checked.record !== undefined && entry.issues.length === 0) valid.push(checked.record);
-      }
-      yield valid;
-    }
-  }
-  report(dataset.finish());
-}
-
 /** Valid records of `plans`; ends by throwing DataValidationError if any problem was found. */
 async function* checkedRecords(plans: readonly Plan[]): AsyncGenerator<LocationRecord> {
-  const issues = new IssueCollector();
-  for await (const batch of validBatches(plans, issues, [], () => undefined)) yield* batch;
-  issues.throwIfAny();
+  for await (const batch of checkedBatches(plans)) yield* batch;
 }
 
 /**
@@ -130,21 +92,36 @@ export async function validateFiles(files: readonly string[], options: ImportOpt
   const issues = new IssueCollector();
   const summaries: FileSummary[] = [];
   let read = 0;
-  let publicRecords = 0;
   const progress = options.onProgress;
   const tick = (): void => {
     read += 1;
     if (progress !== undefined && read % PROGRESS_EVERY === 0) progress({ phase: 'reading', done: read });
   };
-  for await (const batch of validBatches(plans, issues, summaries, tick)) {
-    for (const record of batch) if (record.visibility !== 'private') publicRecords += 1;
+  const pass = new PassOne(issues, tick);
+  for (const { file, format } of plans) {
+    const summary: FileSummary = { file, format, records: 0 };
+    summaries.push(summary);
+    const size = (await stat(file)).size;
+    const workers = format === 'ndjson' ? workersFor(size, options) : 0;
+    if (workers > 0) {
+      // NDJSON names fields as they are; the workers did the parsing and record checks.
+      pass.setFieldNames(file, (f) => f);
+      for await (const { lineOffset, list } of parallelNdjsonOutcomes(file, size, workers)) {
+        for (const o of list) pass.outcome(o, lineOffset, summary);
+      }
+    } else {
+      const source = openSource(file, format);
+      pass.setFieldNames(file, source.fieldName);
+      for await (const batch of source.batches) for (const entry of batch) pass.entry(entry, summary);
+    }
   }
+  pass.finish();
   progress?.({ phase: 'reading', done: read, total: read });
   return {
     ok: issues.total === 0,
     files: summaries,
     records: summaries.reduce((n, s) => n + s.records, 0),
-    publicRecords,
+    publicRecords: pass.publicRecords,
     issues: issues.list(),
     issueCount: issues.total,
   };
@@ -170,12 +147,19 @@ export async function writeValidated(store: LocationStore, checked: ValidationRe
   const plans: Plan[] = checked.files.map(({ file, format }) => ({ file, format }));
   const expected = checked.records;
 
+  let bytes = 0;
+  for (const p of plans) bytes += (await stat(p.file)).size;
+  // Large inputs are parsed and validated on a worker while this thread writes.
+  const batches = workersFor(bytes, options) > 0 ? recordsFromWorker(plans) : checkedBatches(plans);
+
   // Throwing from inside this stream (the files changed after validation) makes the store roll back.
   async function* secondPass(): AsyncGenerator<LocationRecord> {
     let count = 0;
-    for await (const record of checkedRecords(plans)) {
-      count += 1;
-      yield record;
+    for await (const batch of batches) {
+      for (const record of batch) {
+        count += 1;
+        yield record;
+      }
     }
     if (count !== expected) {
       const message = `the input changed while importing (${expected} records validated, ${count} read); nothing was written, run the import again`;

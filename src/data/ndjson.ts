@@ -100,9 +100,27 @@ export class LineSplitter {
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** Parsed lines of one chunk of the file, in order; blank lines are left out. */
-export async function* readNdjsonBatches(path: string): AsyncGenerator<NdjsonEntry[]> {
-  const input = createReadStream(path, { highWaterMark: 1 << 16 });
+/** A part of a file: bytes [start, end), starting at a line start. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Parsed lines of one chunk of the file, in order; blank lines are left out. With `range`, only
+ * those bytes are read and line numbers count from the range's first line (the caller adds the
+ * lines before it); `onEnd` receives the number of lines read, blank ones included.
+ */
+export async function* readNdjsonBatches(path: string, range?: ByteRange, onEnd?: (lines: number) => void): AsyncGenerator<NdjsonEntry[]> {
+  if (range !== undefined && range.end <= range.start) {
+    onEnd?.(0);
+    return;
+  }
+  const input = createReadStream(path, {
+    highWaterMark: 1 << 16,
+    ...(range !== undefined ? { start: range.start, end: range.end - 1 } : {}),
+  });
+  const atFileStart = range === undefined || range.start === 0;
   const splitter = new LineSplitter();
   let line = 0;
   const parse = (texts: readonly string[]): NdjsonEntry[] => {
@@ -110,7 +128,7 @@ export async function* readNdjsonBatches(path: string): AsyncGenerator<NdjsonEnt
     for (const rawText of texts) {
       line += 1;
       // A UTF-8 byte-order mark is legal at the start of a file but is not JSON.
-      const text = line === 1 && rawText.startsWith('\uFEFF') ? rawText.slice(1) : rawText;
+      const text = line === 1 && atFileStart && rawText.startsWith('\uFEFF') ? rawText.slice(1) : rawText;
       if (text.trim() === '') continue;
       const parsed = parseJsonLine(text);
       out.push('value' in parsed ? { line, value: parsed.value } : { line, issue: parsed.issue });
@@ -124,6 +142,7 @@ export async function* readNdjsonBatches(path: string): AsyncGenerator<NdjsonEnt
     }
     const last = parse(splitter.end());
     if (last.length > 0) yield last;
+    onEnd?.(line);
   } finally {
     input.destroy();
   }

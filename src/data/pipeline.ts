@@ -1,0 +1,161 @@
+/**
+ * The validation pass shared by every import path: decode → validate each record → dataset-wide
+ * rules, with every problem reported in file order. Used in this thread (all formats) and inside
+ * the import worker threads (workers.ts), so both give the same records and the same issues.
+ *
+ * Two ways in, one bookkeeping (`PassOne`):
+ *  - `entry()` takes a decoded entry and validates it here;
+ *  - `outcome()` replays what a worker found for one NDJSON line of a byte range: the worker did
+ *    the costly part (JSON parsing, record validation) in parallel, and the replay applies the
+ *    order-dependent part (positions, dataset rules, issue order and cap) exactly as `entry()`.
+ */
+import type { DataIssue } from '../errors.js';
+import type { LocationRecord } from '../domain/location.js';
+import { DatasetChecker, identityOf, type Identity } from './dataset-checks.js';
+import { atPosition, type FieldIssue, IssueCollector, type SourcePosition } from './issues.js';
+import { readNdjsonBatches, type ByteRange } from './ndjson.js';
+import { openSource, type DataFormat, type RawEntry } from './sources.js';
+import { validateRecord } from './validate-record.js';
+
+export interface Plan {
+  file: string;
+  format: DataFormat;
+}
+
+export interface FileSummary {
+  file: string;
+  format: DataFormat;
+  /** Records read (valid or not). */
+  records: number;
+}
+
+/** What validation found for one NDJSON line, without its absolute position. */
+export interface RecordOutcome {
+  /** Line within the range (1-based). */
+  line: number;
+  /** Decoding problem (broken JSON); then nothing else was checked. */
+  decodeIssues?: FieldIssue[];
+  /** Record validation problems. */
+  issues?: FieldIssue[];
+  /** Usable id and aliases, for the dataset rules; absent when the line did not decode. */
+  identity?: Identity;
+  /** Valid, and public (visibility absent or "public"). */
+  validPublic?: true;
+}
+
+function fieldIssues(issues: readonly DataIssue[]): FieldIssue[] {
+  return issues.map((i) => ({ field: i.field, message: i.message }));
+}
+
+/**
+ * Validates the NDJSON lines in `range` of `file` (line numbers relative to the range), chunk by
+ * chunk. `onEnd` receives the number of lines in the range, blank ones included.
+ */
+export async function* ndjsonRangeOutcomes(file: string, range: ByteRange, onEnd: (lines: number) => void): AsyncGenerator<RecordOutcome[]> {
+  for await (const batch of readNdjsonBatches(file, range, onEnd)) {
+    const out: RecordOutcome[] = [];
+    for (const e of batch) {
+      if ('issue' in e) {
+        out.push({ line: e.line, decodeIssues: [e.issue] });
+        continue;
+      }
+      const checked = validateRecord(e.value, { file, line: e.line });
+      const o: RecordOutcome = { line: e.line, identity: identityOf(e.value) };
+      if (checked.issues.length > 0) o.issues = fieldIssues(checked.issues);
+      if (checked.record !== undefined && checked.record.visibility !== 'private') o.validPublic = true;
+      out.push(o);
+    }
+    yield out;
+  }
+}
+
+/** Dataset rules, issue positions and order, record counts: the bookkeeping of one pass. */
+export class PassOne {
+  readonly #dataset = new DatasetChecker();
+  readonly #fieldNames = new Map<string, (f: string) => string>();
+  publicRecords = 0;
+
+  constructor(
+    private readonly issues: IssueCollector,
+    private readonly onRecord: () => void,
+  ) {}
+
+  /** Issues name fields as the author of their file's format knows them (CSV column, …). */
+  setFieldNames(file: string, fieldName: (f: string) => string): void {
+    this.#fieldNames.set(file, fieldName);
+  }
+
+  private report(list: readonly DataIssue[]): void {
+    for (const i of list) this.issues.add({ ...i, field: (this.#fieldNames.get(i.file) ?? ((f: string) => f))(i.field) });
+  }
+
+  /** Validates one decoded entry; returns the record when it is valid. */
+  entry(entry: RawEntry, summary: FileSummary): LocationRecord | undefined {
+    if (entry.issues.length > 0) this.report(entry.issues.map((i) => atPosition(entry.pos, i)));
+    if (entry.envelope === true) return undefined;
+    summary.records += 1;
+    this.onRecord();
+    if (entry.raw === undefined) return undefined;
+    const checked = validateRecord(entry.raw, entry.pos);
+    if (checked.issues.length > 0) this.report(checked.issues);
+    const clashes = this.#dataset.add(identityOf(entry.raw), entry.pos);
+    if (clashes.length > 0) this.report(clashes);
+    if (checked.record === undefined || entry.issues.length > 0) return undefined;
+    if (checked.record.visibility !== 'private') this.publicRecords += 1;
+    return checked.record;
+  }
+
+  /** Applies a worker's outcome for the line `lineOffset + o.line` of `summary.file`. */
+  outcome(o: RecordOutcome, lineOffset: number, summary: FileSummary): void {
+    const pos: SourcePosition = { file: summary.file, line: lineOffset + o.line };
+    if (o.decodeIssues !== undefined) this.report(o.decodeIssues.map((i) => atPosition(pos, i)));
+    summary.records += 1;
+    this.onRecord();
+    if (o.identity === undefined) return;
+    if (o.issues !== undefined) this.report(o.issues.map((i) => atPosition(pos, i)));
+    const clashes = this.#dataset.add(o.identity, pos);
+    if (clashes.length > 0) this.report(clashes);
+    if (o.validPublic === true && o.decodeIssues === undefined) this.publicRecords += 1;
+  }
+
+  /** Dataset rules that need every record (alias = another location's id). Call once, last. */
+  finish(): void {
+    this.report(this.#dataset.finish());
+  }
+}
+
+/**
+ * Reads every file once and yields the valid records of each chunk read (possibly none),
+ * reporting every problem (record and dataset level) to `issues`. Invalid records are not
+ * yielded. Work is per chunk: one await per chunk of the file rather than per record.
+ */
+export async function* validBatches(
+  plans: readonly Plan[],
+  issues: IssueCollector,
+  summaries: FileSummary[],
+  onRecord: () => void,
+): AsyncGenerator<LocationRecord[]> {
+  const pass = new PassOne(issues, onRecord);
+  for (const { file, format } of plans) {
+    const source = openSource(file, format);
+    pass.setFieldNames(file, source.fieldName);
+    const summary: FileSummary = { file, format, records: 0 };
+    summaries.push(summary);
+    for await (const batch of source.batches) {
+      const valid: LocationRecord[] = [];
+      for (const entry of batch) {
+        const record = pass.entry(entry, summary);
+        if (record !== undefined) valid.push(record);
+      }
+      yield valid;
+    }
+  }
+  pass.finish();
+}
+
+/** Valid records of `plans` in batches; ends by throwing DataValidationError if any problem was found. */
+export async function* checkedBatches(plans: readonly Plan[]): AsyncGenerator<LocationRecord[]> {
+  const issues = new IssueCollector();
+  yield* validBatches(plans, issues, [], () => undefined);
+  issues.throwIfAny();
+}

@@ -1,0 +1,122 @@
+/**
+ * The worker-thread import paths give exactly what the single-thread paths give: the same
+ * issues in the same order (positions, dataset rules, cap), counts, and the same store.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DataValidationError } from '../errors.js';
+import type { LocationRecord } from '../domain/location.js';
+import { SqliteLocationStore } from '../store/sqlite/index.js';
+import { importFiles, validateFiles, writeValidated } from './import.js';
+import { DOWNTOWN } from './test-support/canonical-record.js';
+import { lineAlignedRanges } from './workers.js';
+
+let dir: string;
+let counter = 0;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ucp-workers-'));
+});
+
+function file(content: string | Buffer, ext = 'ndjson'): string {
+  counter += 1;
+  const path = join(dir, `${counter}.${ext}`);
+  writeFileSync(path, content);
+  return path;
+}
+
+const SEQUENTIAL = { workers: 1 };
+const PARALLEL = { workers: 3, parallelMinBytes: 0 };
+
+function record(i: number, extra: Partial<Record<keyof LocationRecord, unknown>> = {}): string {
+  return JSON.stringify({ ...DOWNTOWN, id: `loc_${i}`, aliases: [`alias_${i}`], name: `Store ${i} Łódź`, ...extra });
+}
+
+/** Line kinds, each exercising a rule whose outcome depends on order or position. */
+const LINE = fc.oneof(
+  { weight: 6, arbitrary: fc.nat(40).map((i) => record(i)) },
+  { weight: 1, arbitrary: fc.nat(40).map((i) => record(i, { aliases: ['loc_3'] })) },
+  { weight: 1, arbitrary: fc.nat(40).map((i) => record(i, { hours: [{ day: 'funday', opens: '09:00', closes: '17:00' }] })) },
+  { weight: 1, arbitrary: fc.nat(40).map((i) => record(i, { visibility: 'private' })) },
+  { weight: 1, arbitrary: fc.constantFrom('{"id": "broken"', '', '   ', '[1, 2]', '{"id":"x","name":"y","colour":"red"}') },
+);
+
+describe('parallel validation (pass 1 on byte ranges)', () => {
+  it('splits a file into ranges that start at line starts and cover it', async () => {
+    const text = Array.from({ length: 50 }, (_, i) => record(i)).join('\r\n') + '\n';
+    const path = file(text);
+    const size = Buffer.byteLength(text);
+    const ranges = await lineAlignedRanges(path, size, 4);
+    expect(ranges.length).toBeGreaterThan(1);
+    expect(ranges[0]?.start).toBe(0);
+    expect(ranges.at(-1)?.end).toBe(size);
+    const bytes = readFileSync(path);
+    for (let i = 1; i < ranges.length; i++) {
+      expect(ranges[i]?.start).toBe(ranges[i - 1]?.end);
+      expect(bytes[(ranges[i]?.start ?? 0) - 1]).toBe(0x0a);
+    }
+    // A file without line breaks is one range.
+    expect(await lineAlignedRanges(file('{"id":"a"}'), 10, 3)).toEqual([{ start: 0, end: 10 }]);
+  });
+
+  it('reports the same issues, order and counts as a sequential read (property)', async () => {
+    const eol = fc.constantFrom('\n', '\r\n');
+    await fc.assert(
+      fc.asyncProperty(fc.array(LINE, { minLength: 1, maxLength: 60 }), eol, fc.boolean(), async (lines, nl, bom) => {
+        const path = file(`${bom ? '\uFEFF' : ''}${lines.join(nl)}${nl}`);
+        const sequential = await validateFiles([path], SEQUENTIAL);
+        const parallel = await validateFiles([path], PARALLEL);
+        expect(parallel).toEqual(sequential);
+      }),
+      { numRuns: 8 },
+    );
+  }, 180_000);
+
+  it('joins the dataset rules across files and ranges', async () => {
+    const a = file(Array.from({ length: 30 }, (_, i) => record(i)).join('\n'));
+    const b = file(Array.from({ length: 30 }, (_, i) => record(i + 20, { aliases: [`alias_${i}`] })).join('\n'));
+    const sequential = await validateFiles([a, b], SEQUENTIAL);
+    expect(sequential.ok).toBe(false);
+    expect(await validateFiles([a, b], PARALLEL)).toEqual(sequential);
+  });
+});
+
+describe('parallel writing (pass 2 on a worker)', () => {
+  it('stores the same dataset as a sequential import', async () => {
+    const path = file(Array.from({ length: 400 }, (_, i) => record(i, i % 9 === 0 ? { visibility: 'private' } : {})).join('\n'));
+    const stores = await Promise.all([1, 2].map((n) => SqliteLocationStore.open(join(dir, `store-${counter}-${n}.db`))));
+    try {
+      const [s1, s2] = stores as [SqliteLocationStore, SqliteLocationStore];
+      const r1 = await importFiles(s1, [path], SEQUENTIAL);
+      const r2 = await importFiles(s2, [path], PARALLEL);
+      expect({ ...r2, generation: 0 }).toEqual({ ...r1, generation: 0 });
+      expect(await s2.stats()).toEqual(await s1.stats());
+      const ids = Array.from({ length: 400 }, (_, i) => `loc_${i}`);
+      const locations = async (s: SqliteLocationStore) => s.getLocations([...(await s.resolveIds(ids)).values()].flat());
+      const expected = await locations(s1);
+      expect(expected.length).toBeGreaterThan(300);
+      expect(await locations(s2)).toEqual(expected);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  it('rolls back and reports the problem when the file changed after validation', async () => {
+    const path = file(Array.from({ length: 50 }, (_, i) => record(i)).join('\n'));
+    const store = await SqliteLocationStore.open(join(dir, `store-${counter}-changed.db`));
+    try {
+      await importFiles(store, [path], PARALLEL);
+      const before = await store.stats();
+      const checked = await validateFiles([path], PARALLEL);
+      writeFileSync(path, `${readFileSync(path, 'utf8')}\n${record(3)}`);
+      const error = await writeValidated(store, checked, PARALLEL).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DataValidationError);
+      expect((error as DataValidationError).issues[0]).toMatchObject({ line: 51, field: 'id' });
+      expect(await store.stats()).toEqual(before);
+    } finally {
+      await store.close();
+    }
+  });
+});

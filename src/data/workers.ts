@@ -1,0 +1,175 @@
+/**
+ * Import work on worker threads, so an import uses more than one core:
+ *  - pass 1 (validation) of a large NDJSON file is split into byte ranges at line starts, one
+ *    worker per range; the ranges' results are replayed here in file order (pipeline.ts PassOne),
+ *    so issues, their order and the dataset rules are exactly those of a sequential read;
+ *  - pass 2 runs the whole validation pipeline on a worker and streams the valid records here,
+ *    where the store writes them: parsing and validating overlap with writing.
+ *
+ * Workers are started per job and always terminated when it ends (or fails, or its consumer
+ * stops early). Run from TypeScript sources (tests, tsx), the worker is loaded through tsx.
+ */
+import { open } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { DataIssue } from '../errors.js';
+import { ConfigError, DataValidationError } from '../errors.js';
+import type { LocationRecord } from '../domain/location.js';
+import type { ByteRange } from './ndjson.js';
+import { ndjsonRangeOutcomes, type Plan, type RecordOutcome } from './pipeline.js';
+
+export type WorkerJob = { job: 'range'; file: string; range: ByteRange } | { job: 'records'; plans: Plan[]; window: number };
+
+export type ToWorker = { type: 'credit'; n: number };
+
+export type FromWorker =
+  | { type: 'outcomes'; list: RecordOutcome[] }
+  | { type: 'end'; lines: number }
+  | { type: 'records'; list: LocationRecord[] }
+  | { type: 'done' }
+  | { type: 'invalid'; issues: DataIssue[] }
+  | { type: 'failed'; message: string; name: string };
+
+/** Threads worth using on this machine, this one included (1 = no worker threads). */
+export function defaultWorkers(): number {
+  return Math.min(4, availableParallelism());
+}
+
+/** Record batches a records worker may send ahead of the store (each ~one 64 KiB chunk). */
+const RECORDS_WINDOW = 16;
+
+function startWorker(job: WorkerJob): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./import-worker.js', import.meta.url), { workerData: job });
+  // Running from TypeScript sources (tests, tsx): register tsx's loader in the worker first.
+  // tsx is a dev dependency; built code never takes this branch.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
+  const entry = new URL('./import-worker.ts', import.meta.url).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(boot, { eval: true, workerData: job });
+}
+
+/** Messages of one worker, awaited one at a time; a crash or early exit arrives as 'failed'. */
+class Inbox {
+  private readonly queue: FromWorker[] = [];
+  private waiting: ((m: FromWorker) => void) | null = null;
+  private finished = false;
+
+  constructor(readonly worker: Worker) {
+    worker.on('message', (m: FromWorker) => this.put(m));
+    worker.on('error', (e: Error) => this.put({ type: 'failed', message: e.message, name: e.name }));
+    worker.on('exit', (code) => {
+      if (!this.finished) this.put({ type: 'failed', message: `import worker stopped unexpectedly (exit code ${code})`, name: 'Error' });
+    });
+  }
+
+  private put(m: FromWorker): void {
+    if (this.finished) return;
+    if (m.type === 'end' || m.type === 'done' || m.type === 'invalid' || m.type === 'failed') this.finished = true;
+    const w = this.waiting;
+    if (w !== null) {
+      this.waiting = null;
+      w(m);
+    } else {
+      this.queue.push(m);
+    }
+  }
+
+  next(): Promise<FromWorker> {
+    const m = this.queue.shift();
+    if (m !== undefined) return Promise.resolve(m);
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+}
+
+function failure(m: { message: string; name: string }): Error {
+  return m.name === 'ConfigError' ? new ConfigError(m.message) : new Error(`import worker failed: ${m.message}`);
+}
+
+/**
+ * Up to `parts` ranges covering [0, size) of `file`, each starting at a line start (right after
+ * a "\n" byte, which never occurs inside a UTF-8 sequence nor splits a "\r\n").
+ */
+export async function lineAlignedRanges(file: string, size: number, parts: number): Promise<ByteRange[]> {
+  const handle = await open(file, 'r');
+  try {
+    const starts = [0];
+    const buf = Buffer.alloc(1 << 16);
+    for (let k = 1; k < parts; k++) {
+      let p = Math.max(Math.floor((size * k) / parts), starts[starts.length - 1] ?? 0);
+      let boundary = size;
+      while (p < size) {
+        const { bytesRead } = await handle.read(buf, 0, buf.length, p);
+        if (bytesRead === 0) break;
+        const lf = buf.subarray(0, bytesRead).indexOf(0x0a);
+        if (lf !== -1) {
+          boundary = p + lf + 1;
+          break;
+        }
+        p += bytesRead;
+      }
+      if (boundary >= size) break;
+      if (boundary > (starts[starts.length - 1] ?? 0)) starts.push(boundary);
+    }
+    return starts.map((start, i) => ({ start, end: starts[i + 1] ?? size }));
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Pass 1 of one NDJSON file on `threads` threads (this one included): each range's outcomes, in
+ * file order, with the number of lines before the range (outcomes' lines are relative to it).
+ * This thread validates the first range itself (no copying between threads for it) and replays
+ * the others' results once it is done; meanwhile the workers' results queue up.
+ */
+export async function* parallelNdjsonOutcomes(file: string, size: number, threads: number): AsyncGenerator<{ lineOffset: number; list: RecordOutcome[] }> {
+  const ranges = await lineAlignedRanges(file, size, threads);
+  const [first, ...rest] = ranges;
+  const inboxes = rest.map((range) => new Inbox(startWorker({ job: 'range', file, range })));
+  try {
+    let lineOffset = 0;
+    if (first !== undefined) {
+      let lines = 0;
+      for await (const list of ndjsonRangeOutcomes(file, first, (n) => (lines = n))) yield { lineOffset, list };
+      lineOffset += lines;
+    }
+    for (const inbox of inboxes) {
+      for (;;) {
+        const m = await inbox.next();
+        if (m.type === 'outcomes') yield { lineOffset, list: m.list };
+        else if (m.type === 'end') {
+          lineOffset += m.lines;
+          break;
+        } else if (m.type === 'failed') throw failure(m);
+        else throw new Error(`import worker sent an unexpected ${m.type} message`);
+      }
+    }
+  } finally {
+    await Promise.all(inboxes.map((i) => i.worker.terminate()));
+  }
+}
+
+/**
+ * The valid records of `plans`, validated on a worker thread, in batches; ends by throwing
+ * DataValidationError if any problem was found (like pipeline.ts checkedBatches).
+ */
+export async function* recordsFromWorker(plans: readonly Plan[]): AsyncGenerator<LocationRecord[]> {
+  const worker = startWorker({ job: 'records', plans: [...plans], window: RECORDS_WINDOW });
+  const inbox = new Inbox(worker);
+  try {
+    for (;;) {
+      const m = await inbox.next();
+      if (m.type === 'records') {
+        worker.postMessage({ type: 'credit', n: 1 } satisfies ToWorker);
+        yield m.list;
+      } else if (m.type === 'done') return;
+      else if (m.type === 'invalid') throw new DataValidationError(m.issues);
+      else if (m.type === 'failed') throw failure(m);
+      else throw new Error(`import worker sent an unexpected ${m.type} message`);
+    }
+  } finally {
+    await worker.terminate();
+  }
+}
