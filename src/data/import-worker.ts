@@ -10,7 +10,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { DataValidationError } from '../errors.js';
 import { checkedBatches, ndjsonRangeOutcomes } from './pipeline.js';
-import type { FromWorker, ToWorker, WorkerJob } from './workers.js';
+import { SharedParts, type FromWorker, type ToWorker, type WorkerJob } from './workers.js';
 
 const port = parentPort;
 if (port === null) throw new Error('import-worker.ts must run in a worker thread');
@@ -35,11 +35,14 @@ async function run(): Promise<void> {
     return;
   }
   credits = job.window;
+  const shared = new SharedParts();
   for await (const list of checkedBatches(job.plans)) {
     if (list.length === 0) continue;
     while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
     credits -= 1;
-    send({ type: 'records', list });
+    // The records are this worker's to change: nothing else holds them once sent.
+    const parts = shared.encode(list);
+    send({ type: 'records', list, parts });
   }
   send({ type: 'done' });
 }

@@ -303,7 +303,7 @@ export class ScheduleMemo {
 }
 
 /** Freezes a JSON value and everything in it: a shared schedule part must never change under a record. */
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const v of Object.values(value)) deepFreeze(v);

@@ -12,7 +12,8 @@ import type { LocationRecord } from '../domain/location.js';
 import { SqliteLocationStore } from '../store/sqlite/index.js';
 import { importFiles, validateFiles, writeValidated } from './import.js';
 import { DOWNTOWN } from './test-support/canonical-record.js';
-import { lineAlignedRanges } from './workers.js';
+import { deepFreeze } from './validate-record.js';
+import { lineAlignedRanges, SharedParts } from './workers.js';
 
 let dir: string;
 let counter = 0;
@@ -80,6 +81,33 @@ describe('parallel validation (pass 1 on byte ranges)', () => {
     const sequential = await validateFiles([a, b], SEQUENTIAL);
     expect(sequential.ok).toBe(false);
     expect(await validateFiles([a, b], PARALLEL)).toEqual(sequential);
+  });
+});
+
+describe('SharedParts', () => {
+  it('sends each shared schedule part once and gives back equal records with the parts shared and frozen', () => {
+    const week = deepFreeze([{ day: 'monday' as const, opens: '09:00', closes: '17:00' }]);
+    const closed = deepFreeze([{ valid_from: '2026-12-25', valid_through: '2026-12-25' }]);
+    const make = (): LocationRecord[] => [
+      { ...DOWNTOWN, id: 'a', hours: week, exception_hours: closed },
+      { ...DOWNTOWN, id: 'b', hours: week },
+      { ...DOWNTOWN, id: 'c', hours: [{ day: 'friday', opens: '10:00', closes: '12:00' }] }, // not shared: sent as is
+      { id: 'd', name: 'No schedule' },
+    ];
+    const expected = make().map((r) => JSON.stringify(r));
+    const sender = new SharedParts();
+    const receiver = new SharedParts();
+    const received: LocationRecord[] = [];
+    for (const batch of [make().slice(0, 2), make().slice(1)]) {
+      const parts = sender.encode(batch);
+      const message = structuredClone({ batch, parts });
+      received.push(...receiver.decode(message.batch, message.parts));
+    }
+    expect(received.map((r) => JSON.stringify(r))).toEqual([...expected.slice(0, 2), ...expected.slice(1)]);
+    // Parts travel once: the second batch reuses the first one's.
+    expect(received[2]?.hours).toBe(received[0]?.hours);
+    expect(Object.isFrozen(received[0]?.hours)).toBe(true);
+    expect(Object.isFrozen(received[3]?.hours)).toBe(false);
   });
 });
 

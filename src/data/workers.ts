@@ -19,6 +19,7 @@ import { ConfigError, DataValidationError } from '../errors.js';
 import type { LocationRecord } from '../domain/location.js';
 import type { ByteRange } from './ndjson.js';
 import { ndjsonRangeOutcomes, type Plan, type RecordOutcome } from './pipeline.js';
+import { deepFreeze } from './validate-record.js';
 
 export type WorkerJob = { job: 'range'; file: string; range: ByteRange } | { job: 'records'; plans: Plan[]; window: number };
 
@@ -27,7 +28,7 @@ export type ToWorker = { type: 'credit'; n: number };
 export type FromWorker =
   | { type: 'outcomes'; list: RecordOutcome[] }
   | { type: 'end'; lines: number }
-  | { type: 'records'; list: LocationRecord[] }
+  | { type: 'records'; list: LocationRecord[]; parts: unknown[] }
   | { type: 'done' }
   | { type: 'invalid'; issues: DataIssue[] }
   | { type: 'failed'; message: string; name: string };
@@ -39,6 +40,55 @@ export function defaultWorkers(): number {
 
 /** Record batches a records worker may send ahead of the store (each ~one 64 KiB chunk). */
 const RECORDS_WINDOW = 16;
+
+/**
+ * Schedule parts (hours, exception_hours) shared between records are sent once per worker, not
+ * once per record: a record's member holds the part's number in the stream instead, and the
+ * receiver puts the part back. Most of a record's bytes are its schedule, so this roughly halves
+ * what crosses between threads, and the receiving thread gets the parts frozen and shared again
+ * (so the store serialises each once, see sqlite/rows.ts).
+ */
+export class SharedParts {
+  private readonly ids = new Map<object, number>();
+  private readonly table: unknown[] = [];
+  private fresh: unknown[] = [];
+
+  /** Sender: replaces shared (frozen) schedule parts of `records` by their numbers, in place. */
+  encode(records: LocationRecord[]): unknown[] {
+    for (const record of records) {
+      const r = record as unknown as Record<string, unknown>;
+      for (const key of SCHEDULE_PARTS) {
+        const part = r[key];
+        if (typeof part !== 'object' || part === null || !Object.isFrozen(part)) continue;
+        let id = this.ids.get(part);
+        if (id === undefined) {
+          id = this.ids.size;
+          this.ids.set(part, id);
+          this.fresh.push(part);
+        }
+        r[key] = id;
+      }
+    }
+    const parts = this.fresh;
+    this.fresh = [];
+    return parts;
+  }
+
+  /** Receiver: records the new parts (frozen), then puts every part back into `records`. */
+  decode(records: LocationRecord[], parts: readonly unknown[]): LocationRecord[] {
+    for (const p of parts) this.table.push(deepFreeze(p));
+    for (const record of records) {
+      const r = record as unknown as Record<string, unknown>;
+      for (const key of SCHEDULE_PARTS) {
+        const id = r[key];
+        if (typeof id === 'number') r[key] = this.table[id];
+      }
+    }
+    return records;
+  }
+}
+
+const SCHEDULE_PARTS = ['hours', 'exception_hours'] as const;
 
 function startWorker(job: WorkerJob): Worker {
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./import-worker.js', import.meta.url), { workerData: job });
@@ -158,12 +208,13 @@ export async function* parallelNdjsonOutcomes(file: string, size: number, thread
 export async function* recordsFromWorker(plans: readonly Plan[]): AsyncGenerator<LocationRecord[]> {
   const worker = startWorker({ job: 'records', plans: [...plans], window: RECORDS_WINDOW });
   const inbox = new Inbox(worker);
+  const parts = new SharedParts();
   try {
     for (;;) {
       const m = await inbox.next();
       if (m.type === 'records') {
         worker.postMessage({ type: 'credit', n: 1 } satisfies ToWorker);
-        yield m.list;
+        yield parts.decode(m.list, m.parts);
       } else if (m.type === 'done') return;
       else if (m.type === 'invalid') throw new DataValidationError(m.issues);
       else if (m.type === 'failed') throw failure(m);
