@@ -101,16 +101,31 @@ class BoxBuffer {
  */
 export class PairBuffer {
   private data = new Float64Array(2 * 4096);
+  /** Per pair: its id's bucket (dense number of the id, in first-seen order). */
+  private buckets = new Uint32Array(4096);
+  /** id → bucket, and bucket → id: ids are few (amenities, items), pairs many. */
+  private readonly bucketOf = new Map<number, number>();
+  private readonly idOf: number[] = [];
   private keysAscending = true;
   length = 0;
 
   push(id: number, key: number): void {
-    if (2 * this.length === this.data.length) {
+    if (this.length === this.buckets.length) {
       const d = new Float64Array(this.data.length * 2);
       d.set(this.data);
       this.data = d;
+      const b = new Uint32Array(this.buckets.length * 2);
+      b.set(this.buckets);
+      this.buckets = b;
     }
     if (this.length > 0 && key < this.data[2 * this.length - 1]!) this.keysAscending = false;
+    let bucket = this.bucketOf.get(id);
+    if (bucket === undefined) {
+      bucket = this.idOf.length;
+      this.bucketOf.set(id, bucket);
+      this.idOf.push(id);
+    }
+    this.buckets[this.length] = bucket;
     this.data[2 * this.length] = id;
     this.data[2 * this.length + 1] = key;
     this.length++;
@@ -126,20 +141,18 @@ export class PairBuffer {
       order.sort((a, b) => d[2 * a]! - d[2 * b]! || d[2 * a + 1]! - d[2 * b + 1]!);
       return order;
     }
-    const counts = new Map<number, number>();
-    for (let i = 0; i < n; i++) counts.set(d[2 * i]!, (counts.get(d[2 * i]!) ?? 0) + 1);
-    const ids = Float64Array.from(counts.keys()).sort();
-    const next = new Map<number, number>();
+    // Counting sort on buckets taken in id order: stable, so keys stay ascending within an id.
+    const nb = this.idOf.length;
+    const count = new Uint32Array(nb);
+    for (let i = 0; i < n; i++) count[this.buckets[i]!]!++;
+    const byId = Array.from({ length: nb }, (_, b) => b).sort((a, b) => this.idOf[a]! - this.idOf[b]!);
+    const next = new Uint32Array(nb);
     let offset = 0;
-    for (const id of ids) {
-      next.set(id, offset);
-      offset += counts.get(id)!;
+    for (const b of byId) {
+      next[b] = offset;
+      offset += count[b]!;
     }
-    for (let i = 0; i < n; i++) {
-      const at = next.get(d[2 * i]!)!;
-      order[at] = i;
-      next.set(d[2 * i]!, at + 1);
-    }
+    for (let i = 0; i < n; i++) order[next[this.buckets[i]!]!++] = i;
     return order;
   }
 
