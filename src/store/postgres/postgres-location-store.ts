@@ -30,6 +30,7 @@ import type {
   StoreStats,
 } from '../store.js';
 import { deriveRow, type DerivedRow } from '../sqlite/rows.js';
+import { documentsInKeyOrder } from '../documents.js';
 import { buildPgCandidateSql } from './candidate-sql.js';
 import { ChangeListener, type Counters } from './change-listener.js';
 import { isConnectionLoss, isUnavailable, poolConfig, resolveSettings, type PostgresStoreOptions, type ResolvedPostgresSettings } from './connection.js';
@@ -370,13 +371,7 @@ export class PostgresLocationStore implements LocationStore {
         [keys],
       ),
     );
-    const byKey = new Map(rows.map((r) => [r.key, r.doc]));
-    const out: Location[] = [];
-    for (const k of keys) {
-      const doc = byKey.get(k);
-      if (doc !== undefined) out.push(JSON.parse(doc) as Location);
-    }
-    return out;
+    return documentsInKeyOrder(keys, rows);
   }
 
   async resolveIds(ids: readonly string[]): Promise<Map<string, number[]>> {

@@ -26,6 +26,7 @@ import { buildCandidateSql, TEXT_DRIVER_MAX_ESTIMATE, type BrowsePlan } from './
 import { AMENITY_BITS, bulkLoad } from './bulk-import.js';
 import { DATASET_INDEXES_DDL, DATASET_TABLES, datasetTablesDdl, migrate, SCHEMA_VERSION } from './schema.js';
 import { IndexVocabulary, planText } from './text-plan.js';
+import { documentsInKeyOrder } from '../documents.js';
 
 export interface SqliteStoreOptions {
   /** How long a statement waits for another connection's lock, ms. Default 5000. */
@@ -358,14 +359,7 @@ export class SqliteLocationStore implements LocationStore {
       'SELECT d.key AS key, d.doc AS doc FROM json_each(?) j CROSS JOIN docs d ON d.key = j.value ' +
         'CROSS JOIN locations l ON l.key = d.key WHERE l.public = 1',
     ).all(JSON.stringify(keys)) as { key: number; doc: string }[];
-    const byKey = new Map<number, string>();
-    for (const r of rows) byKey.set(r.key, r.doc);
-    const out: Location[] = [];
-    for (const k of keys) {
-      const doc = byKey.get(k);
-      if (doc !== undefined) out.push(JSON.parse(doc) as Location);
-    }
-    return out;
+    return documentsInKeyOrder(keys, rows);
   }
 
   async resolveIds(ids: readonly string[]): Promise<Map<string, number[]>> {
