@@ -25,7 +25,8 @@ export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
   /**
    * Threads that parse and validate, the calling one included (default: the machine's
-   * parallelism, at most 4); 1 or less starts no worker thread. Results are the same either way.
+   * parallelism, at most 4, when a core is idle at the start of a pass, else 1; see workers.ts
+   * defaultWorkers); 1 or less starts no worker thread. Results are the same either way.
    */
   workers?: number;
   /** Inputs smaller than this (bytes) are handled on the calling thread. Default 4 MiB. */
@@ -54,10 +55,11 @@ const PROGRESS_EVERY = 500;
 /** Below this, starting worker threads (~0.1 s each) costs more than it saves. */
 const PARALLEL_MIN_BYTES = 4 << 20;
 
-/** Worker threads to use for inputs of `bytes`, or 0 for none. */
-function workersFor(bytes: number, options: ImportOptions): number {
-  const workers = options.workers ?? defaultWorkers();
-  return workers > 1 && bytes >= (options.parallelMinBytes ?? PARALLEL_MIN_BYTES) ? workers : 0;
+/** Threads to use for inputs of `bytes` (this one included), or 0 for no worker threads. */
+async function workersFor(bytes: number, options: ImportOptions): Promise<number> {
+  if (bytes < (options.parallelMinBytes ?? PARALLEL_MIN_BYTES)) return 0;
+  const workers = options.workers ?? (await defaultWorkers());
+  return workers > 1 ? workers : 0;
 }
 
 /** Resolves formats and checks that every file exists before any reading starts. */
@@ -102,7 +104,7 @@ export async function validateFiles(files: readonly string[], options: ImportOpt
     const summary: FileSummary = { file, format, records: 0 };
     summaries.push(summary);
     const size = (await stat(file)).size;
-    const workers = format === 'ndjson' ? workersFor(size, options) : 0;
+    const workers = format === 'ndjson' ? await workersFor(size, options) : 0;
     if (workers > 0) {
       // NDJSON names fields as they are; the workers did the parsing and record checks.
       pass.setFieldNames(file, (f) => f);
@@ -150,7 +152,7 @@ export async function writeValidated(store: LocationStore, checked: ValidationRe
   let bytes = 0;
   for (const p of plans) bytes += (await stat(p.file)).size;
   // Large inputs are parsed and validated on a worker while this thread writes.
-  const batches = workersFor(bytes, options) > 0 ? recordsFromWorker(plans) : checkedBatches(plans);
+  const batches = (await workersFor(bytes, options)) > 0 ? recordsFromWorker(plans) : checkedBatches(plans);
 
   // Throwing from inside this stream (the files changed after validation) makes the store roll back.
   async function* secondPass(): AsyncGenerator<LocationRecord> {

@@ -3,7 +3,7 @@
  * issues in the same order (positions, dataset rules, cap), counts, and the same store.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { SqliteLocationStore } from '../store/sqlite/index.js';
 import { importFiles, validateFiles, writeValidated } from './import.js';
 import { DOWNTOWN } from './test-support/canonical-record.js';
 import { deepFreeze } from './validate-record.js';
-import { lineAlignedRanges, SharedParts } from './workers.js';
+import { defaultWorkers, lineAlignedRanges, SharedParts } from './workers.js';
 
 let dir: string;
 let counter = 0;
@@ -81,6 +81,13 @@ describe('parallel validation (pass 1 on byte ranges)', () => {
     const sequential = await validateFiles([a, b], SEQUENTIAL);
     expect(sequential.ok).toBe(false);
     expect(await validateFiles([a, b], PARALLEL)).toEqual(sequential);
+  });
+});
+
+describe('defaultWorkers', () => {
+  it('is 1 (no workers) or the parallelism of this machine, capped at 4', async () => {
+    const n = await defaultWorkers(20);
+    expect(n === 1 || n === Math.min(4, availableParallelism())).toBe(true);
   });
 });
 
