@@ -16,10 +16,11 @@ import { compareOutput } from '../../bench/lib/check.js';
 import { EngineContender, ReferenceEngine } from '../../bench/lib/contenders/engine.js';
 import { KdFloor } from '../../bench/lib/contenders/floor.js';
 import { NaiveScan } from '../../bench/lib/contenders/naive.js';
-import { connectPg, DEFAULT_PG, loadPostgis, PostgisContender } from '../../bench/lib/contenders/postgis.js';
+import { connectPg, loadPostgis, PostgisContender } from '../../bench/lib/contenders/postgis.js';
 import { ensureDataset } from '../../bench/lib/dataset.js';
 import { makeInstances, QUERIES } from '../../bench/lib/queries.js';
 import type { Contender, Instance } from '../../bench/lib/types.js';
+import { createTestDatabase, type TestDatabase } from '../scale/support/pg.js';
 
 const SIZE = 1500;
 const SEED = 'agree-test';
@@ -32,7 +33,8 @@ let engine: EngineContender;
 let naive: NaiveScan;
 let floor: KdFloor;
 let postgis: PostgisContender | string;
-const schema = `bench_postgis_test_${process.pid}`;
+let database: TestDatabase | undefined;
+const schema = 'bench_postgis_test';
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bench-agree-'));
@@ -43,23 +45,19 @@ beforeAll(async () => {
   engine = new EngineContender('engine-sqlite', store);
   naive = await NaiveScan.load(dataset.path);
   floor = new KdFloor(naive.points());
-  const client = await connectPg(DEFAULT_PG);
+  // A throw-away database on the loopback cluster (UCP_TEST_PG_URL), like the other PostgreSQL tests.
+  database = await createTestDatabase('ucp_bench').catch(() => undefined);
+  const client = database === undefined ? 'no PostgreSQL on UCP_TEST_PG_URL / 127.0.0.1:5432' : await connectPg(database.url);
   if (typeof client === 'string') postgis = client;
   else {
-    await loadPostgis(client, schema, dataset.path, `test-${process.pid}`);
+    await loadPostgis(client, schema, dataset.path, 'agree-test');
     postgis = await PostgisContender.open(client, schema);
   }
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
-  if (typeof postgis !== 'string') {
-    const client = await connectPg(DEFAULT_PG);
-    if (typeof client !== 'string') {
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    }
-    await postgis.close();
-  }
+  if (postgis !== undefined && typeof postgis !== 'string') await postgis.close();
+  await database?.drop();
   await store?.close();
   rmSync(dir, { recursive: true, force: true });
 });
