@@ -4,10 +4,11 @@
  * See docs/benchmarks.md. Run `npm run bench -- --help` for options.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { SqliteLocationStore } from '../src/store/sqlite/index.js';
+import type { SearchRequest } from '../src/domain/requests.js';
 import type { LocationStore } from '../src/store/store.js';
 import { importFiles } from '../src/data/import.js';
 import { REPO_ROOT, startChild, stopAllChildren } from './lib/children.js';
@@ -19,7 +20,7 @@ import { ensureDataset, GENERATOR_VERSION } from './lib/dataset.js';
 import { runEndToEnd } from './lib/e2e.js';
 import { measureQuery } from './lib/measure.js';
 import { parseOptions, USAGE, type BenchOptions } from './lib/options.js';
-import { profileContender, topInclusive, topSelfTime, type CpuProfile } from './lib/profile.js';
+import { keepMainThreadProfile, profileContender, topInclusive, topSelfTime, type CpuProfile } from './lib/profile.js';
 import { HEADLINE_QUERY, makeInstances, QUERIES } from './lib/queries.js';
 import { computeRatios, renderMarkdown, sizeLabel, writeResults, type BenchResults, type ImportRow, type LatencyRow, type MatchRow, type SetupRow } from './lib/report.js';
 import type { ImportChildReport } from './import-child.js';
@@ -83,11 +84,8 @@ async function profileImport(o: BenchOptions, largest: number): Promise<NonNulla
   const child = startChild('bench/import-child.ts', [dataset.path, db], ['--max-old-space-size=4096', '--cpu-prof', `--cpu-prof-dir=${dir}`]);
   await child.next();
   await child.exited;
-  const main = readdirSync(dir).find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f));
   const file = join(o.cacheDir, 'profiles', `import-${records}.cpuprofile`);
-  if (main !== undefined) renameSync(join(dir, main), file);
-  rmSync(dir, { recursive: true, force: true });
-  if (main === undefined) return undefined;
+  if (!keepMainThreadProfile(dir, file)) return undefined;
   const cpu = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const result = { file, records, top: topSelfTime(cpu), inclusive: topInclusive(cpu) };
   for (const t of result.inclusive.slice(0, 8)) log(`  import incl ${t.selfPercent.toFixed(1)}%  ${t.fn}  ${t.where}`);
@@ -283,7 +281,7 @@ async function main(): Promise<void> {
     }
 
     if (size === largest && o.e2e) {
-      const mix: { request: import('../src/domain/requests.js').SearchRequest; firstPage: string[] }[] = [];
+      const mix: { request: SearchRequest; firstPage: string[] }[] = [];
       for (const [i, inst] of headlineInstances.slice(0, 16).entries()) {
         if (inst.op !== 'search') continue;
         const ref = await (headlineRefs.get(i) ?? reference.answer(inst));

@@ -9,11 +9,12 @@
  * affects both alike. Before the load, one request per body is answered and checked against the
  * engine's reference page; afterwards any non-2xx answer or socket error voids the comparison.
  */
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_PLATFORM_URL } from './platform.js';
 import { startChild, stopChild, type BenchChild } from './children.js';
+import { keepMainThreadProfile } from './profile.js';
 import type { E2eResult, E2eTarget } from './report.js';
 import type { SearchRequest } from '../../src/domain/requests.js';
 
@@ -125,7 +126,7 @@ async function checkMcp(url: string, mix: E2eOptions['mix']): Promise<string | n
   return null;
 }
 
-async function startServer(args: string[], nodeFlags: string[] = []): Promise<{ child: BenchChild; url: string }> {
+async function startTarget(args: string[], nodeFlags: string[] = []): Promise<{ child: BenchChild; url: string }> {
   const child = startChild('bench/e2e-server.ts', args, nodeFlags);
   const hello = await child.next();
   if (typeof hello['url'] !== 'string') throw new Error(`e2e server did not report its URL: ${JSON.stringify(hello)}`);
@@ -139,22 +140,12 @@ async function stop(child: BenchChild): Promise<number | undefined> {
   return typeof v === 'number' ? v : undefined;
 }
 
-/**
- * Node names profiles CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile; the main thread has
- * thread id 0. Keep that one as `target`, drop the directory.
- */
-function keepMainThreadProfile(dir: string, target: string): void {
-  const main = readdirSync(dir).find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f));
-  if (main !== undefined) renameSync(join(dir, main), target);
-  rmSync(dir, { recursive: true, force: true });
-}
-
 export async function runEndToEnd(o: E2eOptions): Promise<E2eResult> {
   const bodies = o.mix.map((m, i) => toolCall(m.request, i + 1));
   const profileDir = o.cpuProfileFile === undefined ? undefined : mkdtempSync(join(dirname(o.cpuProfileFile), 'server-'));
   const profileFlags = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
-  const mcp = await startServer(['mcp', o.dbPath], profileFlags);
-  const echo = await startServer(['echo']).catch(async (error: unknown) => {
+  const mcp = await startTarget(['mcp', o.dbPath], profileFlags);
+  const echo = await startTarget(['echo']).catch(async (error: unknown) => {
     await stop(mcp.child);
     throw error;
   });

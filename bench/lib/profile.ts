@@ -3,9 +3,9 @@
  * after the timed one (profiling slows code down unevenly, so it must not touch the ratios).
  * The profile is written for Chrome DevTools and summarised as the functions with most self time.
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT } from './children.js';
 import type { Contender, Instance } from './types.js';
@@ -70,7 +70,8 @@ export function topInclusive(profile: CpuProfile, count = 15): CpuProfileResult[
       const frame = byId.get(id)?.callFrame;
       if (frame === undefined) break;
       const at = where(frame.url, frame.lineNumber);
-      if (!at.startsWith('src/') && !at.startsWith('node_modules/')) continue;
+      // The tsx loader only shows up while modules load; it is not part of the work measured.
+      if ((!at.startsWith('src/') && !at.startsWith('node_modules/')) || at.startsWith('node_modules/tsx/')) continue;
       const fn = frame.functionName === '' ? '(anonymous)' : frame.functionName;
       const key = `${fn}@${at}`;
       if (seen.has(key)) continue; // recursion counts once
@@ -103,6 +104,18 @@ function where(url: string, line: number): string {
   }
   const rel = relative(REPO_ROOT, path);
   return `${rel.startsWith('..') ? path : rel}:${line + 1}`;
+}
+
+/**
+ * `node --cpu-prof --cpu-prof-dir=<dir>` writes one profile per thread, named
+ * CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile (the tsx loader runs in its own thread).
+ * Move the main thread's (thread id 0) to `target` and remove `dir`. False when there was none.
+ */
+export function keepMainThreadProfile(dir: string, target: string): boolean {
+  const main = readdirSync(dir).find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f));
+  if (main !== undefined) renameSync(join(dir, main), target);
+  rmSync(dir, { recursive: true, force: true });
+  return main !== undefined;
 }
 
 /** Profile `contender` running `instances` round-robin for `seconds`; write `file`. */

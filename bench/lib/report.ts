@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CellStatus } from './measure.js';
 import { GROWTH_QUERY, HEADLINE_QUERY } from './queries.js';
-import { latencyChart, type Panel } from './svg.js';
+import { latencyChart, sizeLabel, type Panel } from './svg.js';
 
 export interface LatencyRow {
   size: number;
@@ -129,11 +129,7 @@ function ratio(value: number | null, target: string, test: (v: number) => boolea
   return { value, target, met: value === null ? null : test(value), basis };
 }
 
-export function sizeLabel(n: number): string {
-  if (n >= 1_000_000 && n % 1_000_000 === 0) return `${n / 1_000_000}M`;
-  if (n >= 1000 && n % 1000 === 0) return `${n / 1000}k`;
-  return String(n);
-}
+export { sizeLabel };
 
 /** The headline ratios, each from cells measured side by side in this run. */
 export function computeRatios(latency: readonly LatencyRow[], imports: readonly ImportRow[], e2e: BenchResults['e2e'], sizes: readonly number[]): Record<string, Ratio> {

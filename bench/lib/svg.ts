@@ -27,7 +27,8 @@ function escape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-function sizeLabel(n: number): string {
+/** 10000 → "10k", 1000000 → "1M". */
+export function sizeLabel(n: number): string {
   if (n >= 1_000_000 && n % 1_000_000 === 0) return `${n / 1_000_000}M`;
   if (n >= 1000 && n % 1000 === 0) return `${n / 1000}k`;
   return String(n);
