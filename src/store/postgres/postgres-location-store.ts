@@ -29,7 +29,7 @@ import type {
   LocationStore,
   StoreStats,
 } from '../store.js';
-import { deriveRow, type DerivedRow } from '../sqlite/rows.js';
+import { deriveUniqueRow } from '../sqlite/rows.js';
 import { documentsInKeyOrder } from '../documents.js';
 import { buildPgCandidateSql } from './candidate-sql.js';
 import { ChangeListener, type Counters } from './change-listener.js';
@@ -550,16 +550,7 @@ export class PostgresLocationStore implements LocationStore {
 
       const add = (record: LocationRecord): void => {
         count++;
-        if (seen.has(record.id)) {
-          throw new DataValidationError([{ file: label, line: count, field: 'id', message: `duplicate Location id ${JSON.stringify(record.id)}; every id must be unique` }]);
-        }
-        seen.add(record.id);
-        let row: DerivedRow;
-        try {
-          row = deriveRow(record);
-        } catch (cause) {
-          throw new DataValidationError([{ file: label, line: count, field: 'serves', message: (cause as Error).message }]);
-        }
+        const row = deriveUniqueRow(record, seen, label, count);
         const key = nextKey++;
         batch.keys.push(key);
         batch.ids.push(row.id);

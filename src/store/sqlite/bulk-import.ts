@@ -11,7 +11,7 @@ import type { LocationRecord } from '../../domain/location.js';
 import { DataValidationError } from '../../errors.js';
 import type { ImportProgress } from '../store.js';
 import { BatchInsert } from './batch-insert.js';
-import { deriveRow, type DerivedRow } from './rows.js';
+import { deriveUniqueRow } from './rows.js';
 
 /** Records between two progress reports. */
 const PROGRESS_EVERY = 10_000;
@@ -279,18 +279,7 @@ export async function bulkLoad(
 
   const write = (record: LocationRecord): void => {
     count++;
-    if (seen.has(record.id)) {
-      throw new DataValidationError([
-        { file: label, line: count, field: 'id', message: `duplicate Location id ${JSON.stringify(record.id)}; every id must be unique` },
-      ]);
-    }
-    seen.add(record.id);
-    let row: DerivedRow;
-    try {
-      row = deriveRow(record);
-    } catch (cause) {
-      throw new DataValidationError([{ file: label, line: count, field: 'serves', message: (cause as Error).message }]);
-    }
+    const row = deriveUniqueRow(record, seen, label, count);
     const key = nextKey++;
     const sid = row.schedule === null ? null : intern(schedules, row.schedule, ins.schedule);
     const cid = row.coverage === null ? null : intern(coverages, row.coverage, ins.coverage);

@@ -1,3 +1,4 @@
+import { DataValidationError } from '../../errors.js';
 /**
  * What one LocationRecord becomes in the SQLite tables. Pure: no database access, so the mapping
  * is testable on its own. Written for bulk imports (a million records): each JSON fragment is
@@ -161,4 +162,21 @@ export function deriveRow(record: LocationRecord): DerivedRow {
       amenityText,
     ],
   };
+}
+
+/**
+ * `deriveRow` for a bulk load: rejects a repeated id and reports unusable coverage with the record's
+ * position, so every store's loader fails the same way (the importer validates first; this is the
+ * store's own guard).
+ */
+export function deriveUniqueRow(record: LocationRecord, seen: Set<string>, file: string, line: number): DerivedRow {
+  if (seen.has(record.id)) {
+    throw new DataValidationError([{ file, line, field: 'id', message: `duplicate Location id ${JSON.stringify(record.id)}; every id must be unique` }]);
+  }
+  seen.add(record.id);
+  try {
+    return deriveRow(record);
+  } catch (cause) {
+    throw new DataValidationError([{ file, line, field: 'serves', message: (cause as Error).message }]);
+  }
 }
