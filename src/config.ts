@@ -70,6 +70,11 @@ export interface ServerConfig {
   rateLimits: RateLimitConfig;
   /** Largest request body accepted on /ucp/*, bytes. */
   maxBodyBytes: number;
+  /**
+   * Binding requests allowed to wait for their turn on the event loop; beyond it the server sheds
+   * load with 503 + Retry-After instead of letting latency grow (see transport/request-turns.ts).
+   */
+  maxQueuedRequests: number;
   profileFetch: ProfileFetchConfig;
 }
 
@@ -87,6 +92,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
     itemSearch: { limit: 60, windowSeconds: 60 },
   },
   maxBodyBytes: 256 * 1024,
+  maxQueuedRequests: 4096,
   profileFetch: { timeoutMs: 5000, maxBytes: 256 * 1024, cacheEntries: 1000 },
 };
 
@@ -134,6 +140,7 @@ const schema = z.strictObject({
     })
     .optional(),
   maxBodyBytes: z.number().int().min(1024).max(16 * 1024 * 1024).optional(),
+  maxQueuedRequests: z.number().int().min(1).max(1_000_000).optional(),
   profileFetch: z
     .strictObject({
       timeoutMs: z.number().int().min(100).max(60_000).optional(),
@@ -211,6 +218,7 @@ function merge(input: ConfigInput): ServerConfig {
     cors: { ...d.cors, ...stripUndefined(input.cors ?? {}) },
     rateLimits: { ...d.rateLimits, ...stripUndefined(input.rateLimits ?? {}) },
     maxBodyBytes: input.maxBodyBytes ?? d.maxBodyBytes,
+    maxQueuedRequests: input.maxQueuedRequests ?? d.maxQueuedRequests,
     profileFetch: { ...d.profileFetch, ...stripUndefined(input.profileFetch ?? {}) },
   };
 }

@@ -86,7 +86,7 @@ export interface ListeningUcp {
  * @param baseUrl public origin; default `http://<host>:<bound port>`.
  */
 export async function listenUcpHttp(parts: UcpAppParts, options: { host: string; port: number; baseUrl?: string }): Promise<ListeningUcp> {
-  const http = new UcpHttpServer();
+  const http = new UcpHttpServer({ turns: { maxQueued: parts.config.maxQueuedRequests } });
   let built: { app: UcpApp; baseUrl: string } | undefined;
   const address = await http.listen({ host: options.host, port: options.port }, (addr) => {
     const baseUrl = normaliseBaseUrl(options.baseUrl ?? `http://${hostForUrl(options.host)}:${addr.port}`);

@@ -4,6 +4,7 @@
  * against a tiny loopback profile server. End-to-end behaviour with the real engine and schemas
  * is covered in test/e2e.
  */
+import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../config.js';
 import { RateLimitedError, ServiceUnavailableError, StoreError } from '../errors.js';
@@ -283,5 +284,47 @@ describe('graceful shutdown', () => {
     expect(answer.status).toBe(200);
     await closing;
     expect(closed).toBe(true);
+  });
+});
+
+describe('overload: turn-taking and load shedding (maxQueuedRequests)', () => {
+  it('sheds calls beyond the queue with 503 + Retry-After in each binding’s error shape, then keeps serving', async () => {
+    const server = await listenUcpHttp(parts(new ScriptedService(), { maxQueuedRequests: 1 }), { host: '127.0.0.1', port: 0 });
+    // Connections opened beforehand, so the burst below reaches the server in one poll of its
+    // event loop (new connections are accepted one per loop turn and would spread it out).
+    const agent = new Agent({ keepAlive: true, maxSockets: 20 });
+    try {
+      await Promise.all(Array.from({ length: 20 }, () => rawRequest(`${server.url}/healthz`, { agent })));
+      const burst = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          i % 2 === 0
+            ? postJson(`${server.url}/ucp/mcp`, call('search_locations', { meta: { 'ucp-agent': { profile: profileUrl } }, location: {} }, i), {}, agent)
+            : postJson(`${server.url}/ucp/locations/search`, {}, { 'ucp-agent': `profile="${profileUrl}"` }, agent),
+        ),
+      );
+      const shed = burst.filter((r) => r.status === 503);
+      expect(burst.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+      expect(shed.length).toBeGreaterThanOrEqual(1);
+      expect(burst.every((r) => r.status === 200 || r.status === 503)).toBe(true);
+      for (const r of shed) {
+        expect(r.headers['retry-after']).toBe('1');
+        const body = r.json as { jsonrpc?: string; error?: { code: number; data?: { retry_after?: number } }; messages?: { code: string; severity: string }[] };
+        if (body.jsonrpc !== undefined) {
+          expect(body.error?.code).toBe(-32000);
+          expect(body.error?.data?.retry_after).toBe(1);
+        } else {
+          expect(body.messages?.[0]).toMatchObject({ code: 'service_unavailable', severity: 'recoverable' });
+        }
+      }
+      // Shedding is momentary: once the burst is over, every call is served again.
+      const after = await Promise.all([
+        postJson(`${server.url}/ucp/mcp`, call('search_locations', { meta: { 'ucp-agent': { profile: profileUrl } }, location: {} }), {}, agent),
+        rawRequest(`${server.url}/healthz`, { agent }),
+      ]);
+      expect(after.map((r) => r.status)).toEqual([200, 200]);
+    } finally {
+      agent.destroy();
+      await server.http.close();
+    }
   });
 });

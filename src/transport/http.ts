@@ -26,6 +26,8 @@ import { CAPABILITY_OF } from './operations.js';
 import type { McpHttpEndpoint } from './mcp/http.js';
 import type { PreparedProfile } from './profile-endpoint.js';
 import { serveProfile } from './profile-endpoint.js';
+import { RequestTurns } from './request-turns.js';
+import type { RequestTurnsOptions } from './request-turns.js';
 import { restError, toRestError } from './rest/errors.js';
 import type { RestEndpoint } from './rest/routes.js';
 import { writeJson } from './rest/routes.js';
@@ -116,6 +118,12 @@ export class UcpHttpServer {
   #server: Server | undefined;
   #guard: HostGuard | undefined;
   #inFlight = 0;
+  #closing = false;
+  readonly #turns: RequestTurns;
+
+  constructor(options: { turns?: Partial<RequestTurnsOptions> } = {}) {
+    this.#turns = new RequestTurns(options.turns);
+  }
 
   /**
    * Binds, then builds the app from the bound address (the base URL, and so the profile, may
@@ -138,7 +146,12 @@ export class UcpHttpServer {
     }
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       this.#inFlight++;
-      res.once('close', () => this.#inFlight--);
+      res.once('close', () => {
+        this.#inFlight--;
+        // While closing, a connection whose last answer just went out would otherwise idle until
+        // keepAliveTimeout (5 s) before close() can resolve.
+        if (this.#closing) setImmediate(() => server.closeIdleConnections());
+      });
       this.#handle(app, req, res).catch((err: unknown) => {
         app.logger.error({ err }, 'unhandled error in request handler');
         if (!res.headersSent) writeJson(res, 500, restError(500, 'internal_error', 'Internal server error.', 'unrecoverable').body);
@@ -161,6 +174,7 @@ export class UcpHttpServer {
     const server = this.#server;
     if (server === undefined) return;
     this.#server = undefined;
+    this.#closing = true;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const timer = setTimeout(() => server.closeAllConnections(), graceMs);
@@ -247,15 +261,44 @@ export class UcpHttpServer {
         serveProfile(req, res, app.profile);
         return;
       case 'mcp':
-        await app.mcp.handle(req, res, { requestId, clientIp });
-        return;
       case 'search':
       case 'lookup':
-        await app.rest.handle(req, res, route.kind, { requestId, clientIp });
+        if (!(await this.#turns.turn())) {
+          this.#shed(app, req, res, route.kind, requestId);
+          return;
+        }
+        // The client gave up while the request waited: nobody would read the answer.
+        if (req.socket.destroyed) return;
+        if (route.kind === 'mcp') await app.mcp.handle(req, res, { requestId, clientIp });
+        else await app.rest.handle(req, res, route.kind, { requestId, clientIp });
         return;
     }
   }
+
+  /** When the last "shedding load" warning was logged (ms since epoch): one per interval is enough. */
+  #lastShedWarning = 0;
+
+  /** Answers 503 + Retry-After without doing the work: the turn queue is full. */
+  #shed(app: HttpApp, req: IncomingMessage, res: ServerResponse, kind: 'mcp' | 'search' | 'lookup', requestId: string): void {
+    const now = Date.now();
+    if (now - this.#lastShedWarning >= SHED_WARNING_INTERVAL_MS) {
+      this.#lastShedWarning = now;
+      app.logger.warn({ requestId, queued: this.#turns.queued }, 'overloaded: request queue full, answering 503 with Retry-After');
+    }
+    req.resume();
+    const message = 'The server is overloaded; retry after the time given in Retry-After.';
+    res.setHeader('Retry-After', String(SHED_RETRY_AFTER_SECONDS));
+    if (kind === 'mcp') {
+      writeJson(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message, data: { retry_after: SHED_RETRY_AFTER_SECONDS } } });
+    } else {
+      writeJson(res, 503, restError(503, 'service_unavailable', message, 'recoverable').body);
+    }
+  }
 }
+
+/** Retry-After (s) when the request queue is full: the queue drains in well under a second. */
+const SHED_RETRY_AFTER_SECONDS = 1;
+const SHED_WARNING_INTERVAL_MS = 10_000;
 
 type RouteKind = 'profile' | 'mcp' | 'search' | 'lookup' | 'healthz' | 'readyz';
 

@@ -3,6 +3,7 @@
  * Host) — which `fetch` does not allow. Loopback only.
  */
 import { request } from 'node:http';
+import type { Agent } from 'node:http';
 
 export interface RawResponse {
   status: number;
@@ -14,13 +15,13 @@ export interface RawResponse {
 
 export function rawRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; agent?: Agent } = {},
 ): Promise<RawResponse> {
   const target = new URL(url);
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) throw new Error(`tests only talk to loopback, not ${target.hostname}`);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port, path: target.pathname + target.search, method: options.method ?? 'GET', headers: options.headers ?? {} },
+      { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port, path: target.pathname + target.search, method: options.method ?? 'GET', headers: options.headers ?? {}, ...(options.agent === undefined ? {} : { agent: options.agent }) },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -44,10 +45,11 @@ export function rawRequest(
 }
 
 /** POST a JSON-RPC body exactly like the seed's envelope examples: only Content-Type, no Accept. */
-export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function postJson(url: string, body: unknown, headers: Record<string, string> = {}, agent?: Agent): Promise<RawResponse> {
   return rawRequest(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
+    ...(agent === undefined ? {} : { agent }),
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
