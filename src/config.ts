@@ -60,7 +60,7 @@ export interface ServerConfig {
   capabilities: LocationCapabilityName[];
   limits: EngineLimits;
   /**
-   * HMAC key for pagination cursors. Every instance serving the same store must share it;
+   * Secret the pagination cursor keys are derived from. Every instance serving the same store must share it;
    * when absent a random key is generated at start (cursors then die with the process).
    */
   cursorSecret: string | undefined;

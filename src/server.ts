@@ -232,7 +232,7 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
     let cursorSecret = config.cursorSecret;
     if (cursorSecret === undefined) {
       cursorSecret = randomBytes(32).toString('hex');
-      logger.info('cursorSecret is not configured: pagination cursors are signed with a per-process key (they stop working after a restart, and across instances)');
+      logger.info('cursorSecret is not configured: pagination cursors are sealed with a per-process key (they stop working after a restart, and across instances)');
     }
     const service: LocationOperations = new LocationService(data.store, { limits: config.limits, cursorSecret });
     const trusted = data.demo ? withDemoPlatform(config.trustedPlatforms, logger) : config.trustedPlatforms;

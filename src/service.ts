@@ -50,7 +50,7 @@ export const DEFAULT_LIMITS: EngineLimits = {
 
 export interface ServiceOptions {
   limits?: Partial<EngineLimits>;
-  /** HMAC key for cursors; instances sharing a store must share it. */
+  /** Secret the cursor keys are derived from; instances sharing a store must share it. */
   cursorSecret: string;
 }
 

@@ -3,13 +3,18 @@
  *
  * A cursor carries the keyset position of the last Location served (relevance, distance, id) and
  * how many Locations have been served so far (for the bounded-browse cap, R-S2). It is bound to
- * the request it was issued for through a fingerprint of that request without `pagination`, and
- * signed with HMAC-SHA256 so that it cannot be edited or replayed against another query. Any
- * instance holding the same secret can continue the sequence; nothing is stored server-side.
+ * the request it was issued for through a fingerprint of that request without `pagination`.
  *
- * Wire form: base64url(JSON body) "." base64url(HMAC-SHA256(secret, domain-tag + body)).
+ * It is sealed with AES-256-GCM under a key derived (HKDF-SHA256) from the configured secret:
+ * authenticated, so it cannot be edited or replayed against another query, and encrypted, so the
+ * relevance scores and served counts inside stay ours — a Platform sees an opaque token, as the
+ * spec promises, and cannot come to depend on its contents. Any instance holding the same secret
+ * can continue the sequence; nothing is stored server-side.
+ *
+ * Wire form: base64url(version byte ‖ 12-byte nonce ‖ ciphertext ‖ 16-byte tag); the version
+ * byte is authenticated as associated data.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync } from 'node:crypto';
 import { UcpRequestError } from '../errors.js';
 import type { RankKey } from './ranking.js';
 
@@ -22,8 +27,10 @@ export interface CursorState {
 
 /** Longest cursor accepted; real ones are ~200 characters (an id plus a few numbers). */
 const MAX_CURSOR_LENGTH = 4096;
-const DOMAIN_TAG = 'ucp-location/cursor/v1\n';
 const POINTER = '/pagination/cursor';
+const VERSION = 2;
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
 
 /**
  * JSON with object keys sorted (by UTF-16 code unit, recursively) and `undefined` members left
@@ -44,7 +51,7 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * Fingerprint of a request without its `pagination` member, tagged with the operation name.
- * base64url of the first 16 bytes of SHA-256 (collisions are irrelevant: the HMAC is the guard).
+ * base64url of the first 16 bytes of SHA-256 (collisions are irrelevant: the seal is the guard).
  */
 export function requestFingerprint(operation: string, request: object): string {
   const { pagination: _ignored, ...rest } = request as Record<string, unknown>;
@@ -66,8 +73,60 @@ interface CursorBody {
   n: number;
 }
 
-function sign(secret: string, body: string): Buffer {
-  return createHmac('sha256', secret).update(DOMAIN_TAG).update(body).digest();
+interface CursorKeys {
+  secret: string;
+  /** AES-256-GCM key. */
+  seal: Buffer;
+  /** HMAC key deriving each cursor's nonce from its payload. */
+  nonce: Buffer;
+}
+
+/** Keys of the last secret seen: a process uses one secret, and HKDF per cursor would be waste. */
+let cachedKeys: CursorKeys | undefined;
+
+function keysFor(secret: string): CursorKeys {
+  if (cachedKeys?.secret !== secret) {
+    const okm = Buffer.from(hkdfSync('sha256', secret, 'ucp-location', 'pagination-cursor/v2', 64));
+    cachedKeys = { secret, seal: okm.subarray(0, 32), nonce: okm.subarray(32) };
+  }
+  return cachedKeys;
+}
+
+const HEADER = Buffer.from([VERSION]);
+
+/**
+ * Encrypts and authenticates a cursor payload. Exported for tests of `decodeCursor`'s checks.
+ *
+ * The nonce is derived from the payload (HMAC, a synthetic IV) rather than drawn at random, so
+ * one request gives one answer byte for byte — the same cursor on every instance, binding and
+ * retry. A nonce repeats only for an identical payload, which then seals to the identical token:
+ * all an observer learns is that two cursors are the same cursor.
+ */
+export function sealCursorPayload(payload: string, secret: string): string {
+  const keys = keysFor(secret);
+  const nonce = createHmac('sha256', keys.nonce).update(payload).digest().subarray(0, NONCE_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', keys.seal, nonce, { authTagLength: TAG_BYTES });
+  cipher.setAAD(HEADER);
+  const sealed = Buffer.concat([HEADER, nonce, cipher.update(payload, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  return sealed.toString('base64url');
+}
+
+/** The payload of a cursor sealed with this secret, or why it is not one. */
+function openCursor(token: string, secret: string): string {
+  const bytes = Buffer.from(token, 'base64url');
+  // base64url decoding is lenient (stray characters, padding bits); every character of a cursor
+  // must be exactly as issued, so the token must be the canonical spelling of its bytes.
+  if (bytes.toString('base64url') !== token || bytes.length < 1 + NONCE_BYTES + TAG_BYTES || bytes[0] !== VERSION) {
+    throw invalid('not a cursor issued by this Business');
+  }
+  const decipher = createDecipheriv('aes-256-gcm', keysFor(secret).seal, bytes.subarray(1, 1 + NONCE_BYTES), { authTagLength: TAG_BYTES });
+  decipher.setAAD(HEADER);
+  decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+  try {
+    return Buffer.concat([decipher.update(bytes.subarray(1 + NONCE_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+  } catch {
+    throw invalid('it was modified or not issued by this Business');
+  }
 }
 
 export function encodeCursor(state: CursorState, fingerprint: string, secret: string): string {
@@ -79,8 +138,7 @@ export function encodeCursor(state: CursorState, fingerprint: string, secret: st
     i: state.position.id,
     n: state.served,
   };
-  const encoded = Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
-  return `${encoded}.${sign(secret, encoded).toString('base64url')}`;
+  return sealCursorPayload(JSON.stringify(body), secret);
 }
 
 function invalid(reason: string): UcpRequestError {
@@ -111,24 +169,15 @@ function isBody(x: unknown): x is CursorBody {
 
 /**
  * Verify and open a cursor for the request with this fingerprint. Throws UcpRequestError
- * `invalid_cursor` (pointer `/pagination/cursor`) when it is malformed, was edited, was signed
+ * `invalid_cursor` (pointer `/pagination/cursor`) when it is malformed, was edited, was sealed
  * with another secret, or belongs to a different request.
  */
 export function decodeCursor(token: string, fingerprint: string, secret: string): CursorState {
   if (token.length === 0 || token.length > MAX_CURSOR_LENGTH) throw invalid('unexpected length');
-  const dot = token.indexOf('.');
-  if (dot <= 0 || dot !== token.lastIndexOf('.')) throw invalid('not a cursor issued by this Business');
-  const encoded = token.slice(0, dot);
-  // Compare the signature *text*: base64url decoding is lenient (ignored padding bits and
-  // characters), and every character of a cursor must be exactly as issued.
-  const given = Buffer.from(token.slice(dot + 1), 'latin1');
-  const expected = Buffer.from(sign(secret, encoded).toString('base64url'), 'latin1');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw invalid('signature mismatch: the cursor was modified or not issued by this Business');
-  }
+  const payload = openCursor(token, secret);
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
+    body = JSON.parse(payload);
   } catch (cause) {
     throw invalid(`unreadable content: ${(cause as Error).message}`);
   }
