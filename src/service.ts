@@ -55,9 +55,10 @@ export interface ServiceOptions {
 }
 
 /**
- * A bounded browse asks the store for the best `browseCap` rows; when opening hours (evaluated
- * here) drop some, it asks again for 4× as many, up to this multiple of the cap. The browse
- * set stays a deterministic function of request and data, so every page sees the same set.
+ * A bounded browse asks the store for the best `browseCap` rows — 4× as many when opening hours
+ * (evaluated here, not in the store) will drop some — and asks again for 4× more while too few
+ * survive, up to this multiple of the cap. The browse set stays a deterministic function of
+ * request and data (a longer prefix of one fixed order), so every page sees the same set.
  */
 const BROWSE_SCAN_FACTOR = 64;
 /** Compiled schedules / coverages kept per generation before the cache restarts. */
@@ -169,7 +170,10 @@ export class LocationService {
   /** Up to browseCap survivors of the best-ranked rows (relevance, then id; no center exists). */
   private async browseSet(query: CandidateQuery, plan: PredicatePlan): Promise<Survivor[]> {
     const cap = this.limits.browseCap;
-    let limit = cap;
+    // Most of a store call's cost is finding and ordering the driving rows, not their number, so
+    // one slightly larger call beats a second one (browse + open_at at 10k: 2.1 → 1.1 calls per
+    // search, -22% time in a side-by-side run).
+    let limit = plan.openAtMs !== null ? cap * 4 : cap;
     for (;;) {
       const rows = await this.store.findCandidates({ ...query, limit });
       const kept = this.survivors(rows, plan, null);
