@@ -1,8 +1,8 @@
 /**
  * Load test of the MCP binding: `tools/call search_locations` over Streamable HTTP against the
- * demo dataset, on loopback.
+ * demo dataset, on loopback (`--binding rest`: the same searches over the REST binding).
  *
- *   npx tsx bench/load-mcp.ts [--duration 30] [--connections 200] [--log-level warn] [--url http://127.0.0.1:8080]
+ *   npx tsx bench/load-mcp.ts [--duration 30] [--connections 200] [--binding mcp|rest] [--log-level warn] [--url http://127.0.0.1:8080]
  *
  * Without --url it starts `ucp-location serve` (demo data) as a child process, so the server and
  * the load generator do not share an event loop. The Platform profile is pre-approved in the
@@ -33,6 +33,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '30' },
     connections: { type: 'string', default: '200' },
     'log-level': { type: 'string', default: 'warn' },
+    binding: { type: 'string', default: 'mcp' },
     url: { type: 'string' },
   },
 });
@@ -61,6 +62,16 @@ const SEARCHES: readonly Record<string, unknown>[] = [
   {},
   { filters: { amenities: ['dev.ucp.amenity.wi_fi'] }, pagination: { limit: 5 } },
 ];
+
+/** A REST call: the same search, the profile in the UCP-Agent header. */
+function restRequest(location: Record<string, unknown>): { method: 'POST'; path: string; headers: Record<string, string>; body: string } {
+  return {
+    method: 'POST',
+    path: '/ucp/locations/search',
+    headers: { 'content-type': 'application/json', 'ucp-agent': `profile="${PROFILE_URL}"` },
+    body: JSON.stringify(location),
+  };
+}
 
 function body(location: Record<string, unknown>, id: number): string {
   return JSON.stringify({
@@ -102,6 +113,8 @@ async function startChildServer(configFile: string, logLevel: string): Promise<{
 async function main(): Promise<void> {
   const duration = Number(values.duration);
   const connections = Number(values.connections);
+  const binding = values.binding;
+  if (binding !== 'mcp' && binding !== 'rest') throw new Error(`--binding must be mcp or rest, not ${JSON.stringify(binding)}`);
   let url = values.url;
   let child: ChildProcess | undefined;
   let dir: string | undefined;
@@ -119,15 +132,13 @@ async function main(): Promise<void> {
     const probeBody = (await probe.json()) as { result?: unknown; error?: { message: string } };
     if (probe.status !== 200 || probeBody.result === undefined) throw new Error(`warm-up call failed: ${probe.status} ${probeBody.error?.message ?? ''}`);
 
-    process.stdout.write(`load-mcp: ${connections} connections, ${duration} s, tools/call search_locations → ${url}/ucp/mcp\n`);
-    const result = await autocannon({
-      url: `${url}/ucp/mcp`,
-      connections,
-      duration,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      requests: SEARCHES.map((s, i) => ({ method: 'POST', path: '/ucp/mcp', headers: { 'content-type': 'application/json' }, body: body(s, i + 1) })),
-    });
+    const requests =
+      binding === 'rest'
+        ? SEARCHES.map((s) => restRequest(s))
+        : SEARCHES.map((s, i) => ({ method: 'POST' as const, path: '/ucp/mcp', headers: { 'content-type': 'application/json' }, body: body(s, i + 1) }));
+    const target = binding === 'rest' ? 'REST POST /ucp/locations/search' : 'MCP tools/call search_locations';
+    process.stdout.write(`load-mcp: ${connections} connections, ${duration} s, ${target} → ${url}\n`);
+    const result = await autocannon({ url: `${url}${requests[0]?.path ?? '/ucp/mcp'}`, connections, duration, requests });
     const lines = [
       `requests/s  avg ${result.requests.average.toFixed(0)}  (total ${result.requests.total})`,
       `latency ms  p50 ${result.latency.p50}  p99 ${result.latency.p99}  max ${result.latency.max}`,
