@@ -11,6 +11,7 @@ import { NAMING_CHECKS } from './checks/naming.js';
 import { PAGINATION_CHECKS } from './checks/pagination.js';
 import { PRIVACY_CHECKS } from './checks/privacy.js';
 import { SEARCH_CHECKS } from './checks/search.js';
+import { SEARCH_OPERAND_CHECKS } from './checks/search-operands.js';
 
 export const CATALOGUE: readonly Check[] = [
   ...DISCOVERY_CHECKS,
@@ -18,6 +19,7 @@ export const CATALOGUE: readonly Check[] = [
   ...JSONRPC_CHECKS,
   ...ENVELOPE_CHECKS,
   ...SEARCH_CHECKS,
+  ...SEARCH_OPERAND_CHECKS,
   ...PAGINATION_CHECKS,
   ...LOOKUP_CHECKS,
   ...PRIVACY_CHECKS,

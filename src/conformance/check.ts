@@ -39,7 +39,7 @@ export function verdictOf(problems: readonly Evidence[], passDetail?: string): V
 }
 
 /** Preconditions the runner checks before running a check; an unmet one is a skip with a reason. */
-export type Need = 'profile' | 'search' | 'lookup' | 'private-ids' | 'aliases' | 'served-profile';
+export type Need = 'profile' | 'search' | 'lookup' | 'private-ids' | 'aliases' | 'served-profile' | 'version-profile';
 
 export interface Check {
   /** Stable id, `<area>.<slug>`. */
@@ -84,6 +84,8 @@ export interface PlatformState {
   profile: UcpProfile | undefined;
   /** A served profile lacking lookup, for the capabilities_incompatible probe (R-G5); only with --serve-profile. */
   searchOnlyUrl: string | undefined;
+  /** A served profile declaring a release no Business supports, for the version_unsupported probe (R-G3); only with --serve-profile. */
+  unsupportedVersionUrl: string | undefined;
 }
 
 export interface Samples {

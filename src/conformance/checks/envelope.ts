@@ -1,8 +1,9 @@
 /**
- * Response envelope and negotiation (R-M2, R-M3, R-G1, R-G5, R-G6): every payload validates
+ * Response envelope and negotiation (R-M2, R-M3, R-G1, R-G3, R-G5, R-G6): every payload validates
  * against the release's response schema and carries `ucp.version` and only the capabilities of
- * its operation; invalid REST requests are 400s; discovery failures are transport errors while
- * `capabilities_incompatible` is a successful result with `ucp.status: "error"`.
+ * its operation; invalid REST requests are 400s; discovery failures and a Platform on a release
+ * the Business does not support are transport errors, while `capabilities_incompatible` is a
+ * successful result with `ucp.status: "error"`.
  */
 import type { UcpLocationClient } from '../../client/client.js';
 import { UcpClientError } from '../../client/errors.js';
@@ -13,6 +14,7 @@ import { UCP_VERSION } from '../../protocol/types.js';
 import { fail, pass, skip, verdictOf, type Check } from '../check.js';
 import { callEvidence, describeOutcome, type OperationClient } from '../operation-client.js';
 import { isRecord, REMOTE_POINT } from '../oracle.js';
+import { UNSUPPORTED_PLATFORM_VERSION } from '../platform-profile.js';
 import { findPointer } from '../pointer.js';
 import type { Evidence } from '../types.js';
 import { probeInvalidRequests } from './jsonrpc.js';
@@ -114,6 +116,35 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
       const statusOk = o.kind === 'negotiation_error' && (c.binding === 'mcp' ? o.code === -32001 : [400, 422, 424].includes(o.code));
       if (codeOk && statusOk) return pass(`answered ${o.kind === 'negotiation_error' ? String(o.ucpCode) : ''}`);
       return fail(describeOutcome(o), [callEvidence(call, expected, describeOutcome(o))]);
+    },
+  },
+  {
+    id: 'negotiation.version-unsupported',
+    rule: 'R-G3',
+    area: 'negotiation',
+    title: `a Platform profile declaring only release ${UNSUPPORTED_PLATFORM_VERSION} gets version_unsupported (MCP -32001 with data.code; REST 422)`,
+    scope: 'binding',
+    needs: ['profile', 'version-profile'],
+    run: async (ctx, client) => {
+      // A Business that really supports the old release would be right to accept it.
+      const ucp = isRecord(ctx.discovery.response?.body) ? ctx.discovery.response.body['ucp'] : undefined;
+      const supported = isRecord(ucp) ? ucp['supported_versions'] : undefined;
+      if (isRecord(supported) && Object.hasOwn(supported, UNSUPPORTED_PLATFORM_VERSION)) {
+        return skip(`the Business lists ${UNSUPPORTED_PLATFORM_VERSION} in supported_versions, so a Platform on that release is supported`);
+      }
+      const c = client as OperationClient;
+      const operation = ctx.advertised.has('search') ? 'search' : 'lookup';
+      const call = await c.call(operation, operation === 'search' ? EMPTY_SEARCH : { ids: ['ucp-conformance-any'] }, { profileUrl: ctx.platform.unsupportedVersionUrl ?? null });
+      const o = call.outcome;
+      const expected =
+        c.binding === 'mcp'
+          ? `JSON-RPC error -32001 with data.code "version_unsupported" (the Platform profile at ${ctx.platform.unsupportedVersionUrl ?? '?'} declares ucp.version ${UNSUPPORTED_PLATFORM_VERSION})`
+          : `HTTP 422 with code "version_unsupported" (the Platform profile in UCP-Agent declares ucp.version ${UNSUPPORTED_PLATFORM_VERSION})`;
+      const wantStatus = c.binding === 'mcp' ? -32001 : 422;
+      if (o.kind === 'negotiation_error' && o.ucpCode === 'version_unsupported' && o.code === wantStatus) return pass(`answered version_unsupported (${wantStatus})`);
+      const observed =
+        o.kind === 'negotiation_error' ? `${describeOutcome(o)} (code ${JSON.stringify(o.ucpCode ?? null)})` : o.kind === 'success' ? `${describeOutcome(o)}: the Platform's version was not checked` : describeOutcome(o);
+      return fail(observed, [callEvidence(call, expected, observed)]);
     },
   },
   {
