@@ -3,14 +3,17 @@
  * them under the right rule. Each is our real server behind a small faulty shim (a node:http
  * proxy on 127.0.0.1) that reproduces one mistake a real implementation makes: the shim rewrites
  * the domain request before it reaches the engine, the UCP payload on its way back, the profile
- * answer, or a JSON-RPC error. Our server advertises the shim's origin, so every call the checker
- * makes goes through the fault. Loopback only.
+ * answer, a JSON-RPC error or the Platform profile URL, or refuses a request itself. A few faults
+ * are configuration instead (a dataset, engine limits). Our server advertises the shim's origin,
+ * so every call the checker makes goes through the fault. Loopback only.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isOpenAt, parseInstant } from '../../src/domain/hours.js';
+import { DEFAULT_CONFIG, type ServerConfig } from '../../src/config.js';
 import type { Geo, LocationRecord } from '../../src/domain/location.js';
 import { haversineMeters } from '../../src/conformance/oracle.js';
+import { FULL_PROFILE_PATH, UNSUPPORTED_VERSION_PATH } from '../../src/conformance/platform-profile.js';
 import { fixtureRecords } from '../contract/fixture.js';
 import { startOurServer, type OurServer } from './support.js';
 
@@ -28,6 +31,10 @@ export interface Shim {
   profileHeaders?(headers: Record<string, string | string[] | undefined>): void;
   /** Rewrite a JSON-RPC error object. */
   rpcError?(error: Json): Json;
+  /** Refuse a domain request as invalid (MCP -32602, REST 400) instead of forwarding it. */
+  refuse?(operation: Operation, request: Json): { pointer: string; message: string } | undefined;
+  /** Rewrite the Platform profile URL of a call (MCP `meta["ucp-agent"].profile`, REST `UCP-Agent`). */
+  agentProfile?(url: string): string;
 }
 
 export interface BrokenServer {
@@ -48,9 +55,9 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function forward(upstream: URL, req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }> {
+function forward(upstream: URL, req: IncomingMessage, body: Buffer, rewrite: IncomingMessage['headers'] = {}): Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const headers = { ...req.headers, 'content-length': String(body.length) };
+    const headers = { ...req.headers, ...rewrite, 'content-length': String(body.length) };
     const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (res) => {
       void readBody(res).then((b) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: b }), reject);
     });
@@ -81,8 +88,27 @@ function domainOf(path: string, message: unknown): { operation: Operation; reque
   return undefined;
 }
 
-/** Starts our server behind `shim`; `records` replaces the fixture dataset. */
-export async function startBrokenServer(shim: Shim, records?: LocationRecord[]): Promise<BrokenServer> {
+/** A refusal as the binding writes it: JSON-RPC -32602 with a pointer, or REST 400 with a JSONPath. */
+function refusal(path: string, message: unknown, refused: { pointer: string; message: string }): { status: number; body: Buffer } {
+  if (path === '/ucp/mcp') {
+    const id = isRecord(message) ? (message['id'] ?? null) : null;
+    const error = { code: -32602, message: refused.message, data: { code: 'invalid_request', pointer: `/location${refused.pointer}` } };
+    return { status: 200, body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, error })) };
+  }
+  const jsonPath = `$${refused.pointer.split('/').slice(1).map((t) => `['${t}']`).join('')}`;
+  const messages = [{ type: 'error', code: 'invalid_request', content: refused.message, severity: 'recoverable', path: jsonPath }];
+  return { status: 400, body: Buffer.from(JSON.stringify({ ucp: { version: '2026-08-25', status: 'error' }, messages })) };
+}
+
+export interface BrokenServerOptions {
+  /** Replaces the fixture dataset. */
+  records?: LocationRecord[];
+  /** Server configuration (limits, rate limits); default all defaults. */
+  config?: ServerConfig;
+}
+
+/** Starts our server behind `shim`. */
+export async function startBrokenServer(shim: Shim, options: BrokenServerOptions = {}): Promise<BrokenServer> {
   let upstream: URL | undefined;
   const proxy: Server = createServer((req, res) => {
     void (async () => {
@@ -92,13 +118,34 @@ export async function startBrokenServer(shim: Shim, records?: LocationRecord[]):
       const message = parse(raw);
       const domain = domainOf(path, message);
       const sent = domain === undefined ? undefined : structuredClone(domain.request);
+      const refused = domain === undefined ? undefined : shim.refuse?.(domain.operation, structuredClone(domain.request));
+      if (refused !== undefined) {
+        const out = refusal(path, message, refused);
+        res.writeHead(out.status, { 'content-type': 'application/json', 'content-length': String(out.body.length) });
+        res.end(out.body);
+        return;
+      }
       let body = raw;
+      let changed = false;
       if (domain !== undefined && shim.request !== undefined) {
         const next = shim.request(domain.operation, structuredClone(domain.request));
         if (domain.args !== undefined) domain.args['location'] = next;
-        body = Buffer.from(JSON.stringify(domain.args !== undefined ? message : next));
+        else body = Buffer.from(JSON.stringify(next));
+        changed = true;
       }
-      const answer = await forward(upstream as URL, req, body);
+      const requestHeaders: IncomingMessage['headers'] = {};
+      if (domain !== undefined && shim.agentProfile !== undefined) {
+        const agent = domain.args?.['meta'];
+        if (isRecord(agent) && isRecord(agent['ucp-agent']) && typeof agent['ucp-agent']['profile'] === 'string') {
+          agent['ucp-agent']['profile'] = shim.agentProfile(agent['ucp-agent']['profile']);
+          changed = true;
+        }
+        const header = req.headers['ucp-agent'];
+        const rewrite = shim.agentProfile;
+        if (typeof header === 'string') requestHeaders['ucp-agent'] = header.replace(/profile="([^"]*)"/, (_m, url: string) => `profile="${rewrite(url)}"`);
+      }
+      if (changed && domain?.args !== undefined) body = Buffer.from(JSON.stringify(message));
+      const answer = await forward(upstream as URL, req, body, requestHeaders);
       let out = answer.body;
       const json = parse(answer.body);
       if (domain !== undefined && sent !== undefined && answer.status === 200 && shim.payload !== undefined) {
@@ -131,7 +178,7 @@ export async function startBrokenServer(shim: Shim, records?: LocationRecord[]):
   const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   let ours: OurServer;
   try {
-    ours = await startOurServer({ baseUrl: origin, ...(records === undefined ? {} : { records }) });
+    ours = await startOurServer({ baseUrl: origin, ...options });
   } catch (error) {
     proxy.close();
     throw error;
@@ -254,4 +301,82 @@ export const unknownToolAsMethod: Shim = {
 /** The fixture with a private hub published as public: the Business leaks it (R-S11). */
 export function leakyRecords(): LocationRecord[] {
   return fixtureRecords().map((r) => (r.id === 'loc_la_private_hub' ? { ...r, visibility: 'public' as const } : r));
+}
+
+/**
+ * Reads `serves` leniently instead of refusing it (R-S5): of several targets only the first is
+ * used, and an address naming no country, region or postal code is dropped, so the search
+ * silently broadens to a browse. An empty map and unknown keys are still refused (by the engine).
+ */
+export const lenientServes: Shim = {
+  request: (_op, r) => {
+    const serves = r['serves'];
+    if (!isRecord(serves)) return r;
+    const [first, ...others] = Object.keys(serves);
+    if (first !== undefined && others.length > 0) r['serves'] = { [first]: serves[first] };
+    const address = isRecord(r['serves']) ? r['serves']['address'] : undefined;
+    if (isRecord(address) && !['address_country', 'address_region', 'postal_code'].some((k) => typeof address[k] === 'string' && address[k] !== '')) delete r['serves'];
+    return r;
+  },
+};
+
+/** Item ids the fixture's Locations carry. */
+const KNOWN_ITEMS = new Set(fixtureRecords().flatMap((r) => r.items ?? []));
+
+/** Refuses `filters.items` naming an item it does not carry as an invalid request, instead of matching nothing (R-S8). */
+export const refusesUnknownItems: Shim = {
+  refuse: (_op, r) => {
+    const filters = r['filters'];
+    const items = isRecord(filters) && Array.isArray(filters['items']) ? filters['items'] : [];
+    const unknown = items.find((item) => typeof item !== 'string' || !KNOWN_ITEMS.has(item));
+    return unknown === undefined ? undefined : { pointer: '/filters/items', message: `filters.items: unknown item ${JSON.stringify(unknown)}` };
+  },
+};
+
+/**
+ * Derives a serves target from the buyer's `context` locality (R-S3): a browse that carries
+ * context is narrowed to the Locations serving that country / region / postal code.
+ */
+export const contextAsServes: Shim = {
+  request: (_op, r) => {
+    const context = r['context'];
+    if (!isRecord(context) || r['serves'] !== undefined || r['distance'] !== undefined) return r;
+    const address = Object.fromEntries(
+      ['address_country', 'address_region', 'postal_code'].flatMap((k) => (typeof context[k] === 'string' && context[k] !== '' ? [[k, context[k]]] : [])),
+    );
+    if (Object.keys(address).length > 0) r['serves'] = { address };
+    return r;
+  },
+};
+
+/**
+ * Never compares the Platform's `ucp.version` (R-G3). Modelled at the door: a call naming the
+ * checker's profile that declares an unsupported release is answered as if it named the checker's
+ * regular profile (same origin), so it goes through as though the versions matched.
+ */
+export const ignoresPlatformVersion: Shim = {
+  agentProfile: (url) => (url.endsWith(UNSUPPORTED_VERSION_PATH) ? `${url.slice(0, -UNSUPPORTED_VERSION_PATH.length)}${FULL_PROFILE_PATH}` : url),
+};
+
+/**
+ * A bounded browse with no bound (R-S2): the whole directory, page after page. 190 generated
+ * public Locations join the fixture's 30, and pages hold at most 4. The numbers are chosen so
+ * that this fault is R-S2's alone: the checker's R-S2 walk (50 pages of at most 4 = 200) is
+ * still growing when its budget runs out, while its R-S9 walk (pages of 2, at most 120 pages =
+ * 240) reaches the end of the 220 and passes. Rate limits are off: the walks are long.
+ */
+export function exportingDirectory(): BrokenServerOptions {
+  const generated: LocationRecord[] = Array.from({ length: 190 }, (_, i) => ({
+    id: `x_export_${String(i).padStart(3, '0')}`,
+    name: `Outback Depot ${i}`,
+    geo: { latitude: -25 + Math.floor(i / 20) * 0.1, longitude: 133 + (i % 20) * 0.1 },
+  }));
+  return {
+    records: [...fixtureRecords(), ...generated],
+    config: {
+      ...DEFAULT_CONFIG,
+      limits: { ...DEFAULT_CONFIG.limits, defaultPageSize: 4, maxPageSize: 4, browseCap: 1_000_000 },
+      rateLimits: { ...DEFAULT_CONFIG.rateLimits, enabled: false },
+    },
+  };
 }

@@ -4,19 +4,25 @@
  * server breaks — and only under rules that fault can explain.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatReport, runConformance, type CheckResult, type ConformanceOptions, type ConformanceReport } from '../../src/conformance/index.js';
+import { formatReport, runConformance, serveProfiles, type CheckResult, type ConformanceOptions, type ConformanceReport } from '../../src/conformance/index.js';
 import { PRIVATE_ALIASES, PRIVATE_IDS } from '../contract/fixture.js';
 import {
   canonicalInputs,
   clampsRadius,
+  contextAsServes,
+  exportingDirectory,
   hoursInUtc,
+  ignoresPlatformVersion,
   leakyRecords,
+  lenientServes,
   noProfileValidator,
   redirectsProfile,
+  refusesUnknownItems,
   silentBatchLimit,
   sphericalDistance,
   startBrokenServer,
   unknownToolAsMethod,
+  type BrokenServerOptions,
   type Shim,
 } from './broken-servers.js';
 import { startOurServer, type OurServer } from './support.js';
@@ -58,6 +64,10 @@ describe('conformance checker against our own server', () => {
       'search.and-predicates',
       'search.hours-timezone',
       'search.empty-result',
+      'search.serves-shape',
+      'search.unknown-item',
+      'search.no-derived-operands',
+      'search.bounded-browse',
       'pagination.walk',
       'pagination.tampered-cursor',
       'lookup.canonical-dedupe',
@@ -67,6 +77,7 @@ describe('conformance checker against our own server', () => {
       'privacy.lookup-private',
       'negotiation.unusable-profile',
       'negotiation.capabilities-incompatible',
+      'negotiation.version-unsupported',
       'negotiation.sdk-round-trip',
     ];
     for (const check of perBinding) {
@@ -77,7 +88,7 @@ describe('conformance checker against our own server', () => {
 
   it('covers the rule ids of the brief', () => {
     const passed = new Set(report.results.filter((r) => r.status === 'pass').map((r) => r.rule));
-    for (const rule of ['R-D1', 'R-D2', 'R-D3', 'R-D4', 'R-D5', 'R-N1', 'R-N2', 'R-M1', 'R-M2', 'R-M3', 'R-G1', 'R-G4', 'R-G5', 'R-G6', 'R-S1', 'R-S4', 'R-S6', 'R-S9', 'R-S10', 'R-S11', 'R-L1', 'R-L2', 'R-L3']) {
+    for (const rule of ['R-D1', 'R-D2', 'R-D3', 'R-D4', 'R-D5', 'R-N1', 'R-N2', 'R-M1', 'R-M2', 'R-M3', 'R-G1', 'R-G3', 'R-G4', 'R-G5', 'R-G6', 'R-S1', 'R-S2', 'R-S3', 'R-S4', 'R-S5', 'R-S6', 'R-S8', 'R-S9', 'R-S10', 'R-S11', 'R-L1', 'R-L2', 'R-L3']) {
       expect(passed.has(rule), rule).toBe(true);
     }
   });
@@ -103,6 +114,25 @@ describe('conformance checker against our own server', () => {
     expect(rest.results.filter((r) => r.check === 'search.empty-result').map((r) => `${r.binding}:${r.status}`)).toEqual(['rest:pass']);
   });
 
+  it('reports whether the unknown item came back with item_not_found, as evidence of a pass (R-S8)', () => {
+    const results = report.results.filter((r) => r.check === 'search.unknown-item');
+    for (const r of results) {
+      expect(r.detail).toMatch(/with an info message item_not_found/);
+      expect(r.evidence[0]?.request).toMatch(/"items":\["conformance-unknown-[0-9a-f-]{36}"\]/);
+    }
+  });
+
+  it('skips the version_unsupported probe, saying why, when the checker does not serve its own profiles (R-G3)', async () => {
+    const served = await serveProfiles();
+    try {
+      const external = await runConformance({ businessUrl: ours.server.url, allowLoopback: true, platformProfileUrl: served.url, only: ['R-G3'] });
+      expect(external.results.map((r) => `${r.binding ?? ''}:${r.status}`)).toEqual(['mcp:skip', 'rest:skip']);
+      expect(external.results[0]?.detail).toMatch(/--serve-profile/);
+    } finally {
+      await served.close();
+    }
+  });
+
   it('refuses to call a Business without a Platform profile, naming both options', async () => {
     await expect(runConformance({ businessUrl: ours.server.url, allowLoopback: true })).rejects.toThrow(/--platform-profile <url>.*--serve-profile/);
   });
@@ -123,24 +153,29 @@ describe('conformance checker against our own server', () => {
  * (a spherical distance is also a wrong lookup refinement, R-L2, and a returned Location beyond
  * max, R-S1; a profile behind a redirect is also no profile at all, R-D1).
  */
-const BROKEN: { name: string; shim: Shim; records?: () => ReturnType<typeof leakyRecords>; fails: string[]; mayAlsoFail: string[]; checks: string[] }[] = [
+const BROKEN: { name: string; shim: Shim; options?: () => BrokenServerOptions; fails: string[]; mayAlsoFail: string[]; checks: string[] }[] = [
   { name: 'clamps the radius', shim: clampsRadius, fails: ['R-S4'], mayAlsoFail: [], checks: ['search.radius-not-clamped'] },
   { name: 'measures distance on a sphere', shim: sphericalDistance, fails: ['R-S4'], mayAlsoFail: ['R-S1', 'R-L2'], checks: ['search.radius-inclusive'] },
   { name: 'evaluates opening hours in UTC', shim: hoursInUtc, fails: ['R-S6'], mayAlsoFail: ['R-S1', 'R-L2'], checks: ['search.hours-timezone'] },
-  { name: 'leaks a private Location', shim: {}, records: leakyRecords, fails: ['R-S11'], mayAlsoFail: [], checks: ['privacy.lookup-private', 'privacy.never-returned'] },
+  { name: 'leaks a private Location', shim: {}, options: () => ({ records: leakyRecords() }), fails: ['R-S11'], mayAlsoFail: [], checks: ['privacy.lookup-private', 'privacy.never-returned'] },
   { name: 'normalises lookup inputs to canonical ids', shim: canonicalInputs, fails: ['R-L1'], mayAlsoFail: [], checks: ['lookup.aliases', 'lookup.inputs-audit'] },
   { name: 'truncates an oversize batch silently', shim: silentBatchLimit, fails: ['R-L3'], mayAlsoFail: [], checks: ['lookup.batch-limit'] },
   { name: 'redirects the profile', shim: redirectsProfile, fails: ['R-D5'], mayAlsoFail: ['R-D1'], checks: ['discovery.no-redirect'] },
   { name: 'serves the profile without ETag or Last-Modified', shim: noProfileValidator, fails: ['R-D5'], mayAlsoFail: [], checks: ['discovery.validator'] },
   { name: 'answers an unknown tool with -32601', shim: unknownToolAsMethod, fails: ['R-M1'], mayAlsoFail: [], checks: ['jsonrpc.unknown-tool'] },
+  { name: 'reads a malformed serves leniently', shim: lenientServes, fails: ['R-S5'], mayAlsoFail: [], checks: ['search.serves-shape'] },
+  { name: 'refuses an unknown item instead of matching nothing', shim: refusesUnknownItems, fails: ['R-S8'], mayAlsoFail: [], checks: ['search.unknown-item'] },
+  { name: 'derives a serves target from the context locality', shim: contextAsServes, fails: ['R-S3'], mayAlsoFail: [], checks: ['search.no-derived-operands'] },
+  { name: 'pages through the whole directory on a browse', shim: {}, options: exportingDirectory, fails: ['R-S2'], mayAlsoFail: [], checks: ['search.bounded-browse'] },
+  { name: 'ignores the Platform\'s version', shim: ignoresPlatformVersion, fails: ['R-G3'], mayAlsoFail: [], checks: ['negotiation.version-unsupported'] },
 ];
 
-describe.each(BROKEN)('conformance checker against a server that $name', ({ shim, records, fails, mayAlsoFail, checks }) => {
+describe.each(BROKEN)('conformance checker against a server that $name', ({ shim, options, fails, mayAlsoFail, checks }) => {
   let report: ConformanceReport;
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const broken = await startBrokenServer(shim, records?.());
+    const broken = await startBrokenServer(shim, options?.());
     close = broken.close;
     report = await runConformance({ businessUrl: broken.url, ...HINTS });
   });

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ServerConfig } from '../../src/config.js';
 import type { LocationRecord } from '../../src/domain/location.js';
 import { createLogger } from '../../src/logging.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -19,8 +20,9 @@ export interface OurServer {
 /**
  * @param baseUrl public origin to advertise (a shim in front of us); default our own address.
  * @param records the dataset; default the contract fixture.
+ * @param config server configuration (limits, rate limits); default all defaults.
  */
-export async function startOurServer(options: { baseUrl?: string; records?: LocationRecord[] } = {}): Promise<OurServer> {
+export async function startOurServer(options: { baseUrl?: string; records?: LocationRecord[]; config?: ServerConfig } = {}): Promise<OurServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ucp-conformance-'));
   const store = await SqliteLocationStore.open(join(dir, 'locations.db'));
   await store.replaceAll(options.records ?? fixtureRecords());
@@ -31,6 +33,7 @@ export async function startOurServer(options: { baseUrl?: string; records?: Loca
     allowLoopbackProfiles: true,
     logger: createLogger({ level: 'silent' }),
     ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+    ...(options.config === undefined ? {} : { config: options.config }),
   });
   return {
     server,
