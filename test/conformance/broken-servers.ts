@@ -358,12 +358,34 @@ export const ignoresPlatformVersion: Shim = {
   agentProfile: (url) => (url.endsWith(UNSUPPORTED_VERSION_PATH) ? `${url.slice(0, -UNSUPPORTED_VERSION_PATH.length)}${FULL_PROFILE_PATH}` : url),
 };
 
+/** Cursor value the stalling server hands out once a browse has really ended. */
+const STALL_CURSOR = 'stall';
+
+/**
+ * Never lets a browse end (R-S9): where the last page would say `has_next_page: false`, it
+ * announces another page with a cursor of its own, and answers that cursor with an empty page
+ * that announces yet another. No Location repeats and none is new: the walk goes nowhere.
+ */
+export const stallingBrowse: Shim = {
+  request: (op, r) => {
+    const pagination = r['pagination'];
+    if (op !== 'search' || !isRecord(pagination) || pagination['cursor'] !== STALL_CURSOR) return r;
+    // A search nothing matches stands in for "the page after the end".
+    return { query: 'zzqx no such location zzqx', pagination: { limit: pagination['limit'] ?? 10 } };
+  },
+  payload: (op, sent, payload) => {
+    const isBrowse = Object.keys(sent).every((k) => k === 'pagination');
+    const pagination = payload['pagination'];
+    if (op !== 'search' || !isBrowse || !isRecord(pagination) || pagination['has_next_page'] !== false) return payload;
+    return { ...payload, pagination: { has_next_page: true, cursor: STALL_CURSOR } };
+  },
+};
+
 /**
  * A bounded browse with no bound (R-S2): the whole directory, page after page. 190 generated
- * public Locations join the fixture's 30, and pages hold at most 4. The numbers are chosen so
- * that this fault is R-S2's alone: the checker's R-S2 walk (50 pages of at most 4 = 200) is
- * still growing when its budget runs out, while its R-S9 walk (pages of 2, at most 120 pages =
- * 240) reaches the end of the 220 and passes. Rate limits are off: the walks are long.
+ * public Locations join the fixture's 30, and pages hold at most 4, so the checker's R-S2 walk
+ * (50 pages of at most 4 = 200) is still growing when its budget runs out. Its R-S9 walk (pages
+ * of 2) pages correctly and passes. Rate limits are off: the walks are long.
  */
 export function exportingDirectory(): BrokenServerOptions {
   const generated: LocationRecord[] = Array.from({ length: 190 }, (_, i) => ({

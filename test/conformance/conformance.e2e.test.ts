@@ -20,6 +20,7 @@ import {
   refusesUnknownItems,
   silentBatchLimit,
   sphericalDistance,
+  stallingBrowse,
   startBrokenServer,
   unknownToolAsMethod,
   type BrokenServerOptions,
@@ -166,6 +167,7 @@ const BROKEN: { name: string; shim: Shim; options?: () => BrokenServerOptions; f
   { name: 'reads a malformed serves leniently', shim: lenientServes, fails: ['R-S5'], mayAlsoFail: [], checks: ['search.serves-shape'] },
   { name: 'refuses an unknown item instead of matching nothing', shim: refusesUnknownItems, fails: ['R-S8'], mayAlsoFail: [], checks: ['search.unknown-item'] },
   { name: 'derives a serves target from the context locality', shim: contextAsServes, fails: ['R-S3'], mayAlsoFail: [], checks: ['search.no-derived-operands'] },
+  { name: 'announces next pages forever at the end of a browse', shim: stallingBrowse, fails: ['R-S9'], mayAlsoFail: [], checks: ['pagination.walk'] },
   { name: 'pages through the whole directory on a browse', shim: {}, options: exportingDirectory, fails: ['R-S2'], mayAlsoFail: [], checks: ['search.bounded-browse'] },
   { name: 'ignores the Platform\'s version', shim: ignoresPlatformVersion, fails: ['R-G3'], mayAlsoFail: [], checks: ['negotiation.version-unsupported'] },
 ];
