@@ -334,13 +334,13 @@ export const refusesUnknownItems: Shim = {
 };
 
 /**
- * Derives a serves target from the buyer's `context` locality (R-S3): a browse that carries
+ * Derives a serves target from the buyer's `context` locality (R-S3): a search that carries
  * context is narrowed to the Locations serving that country / region / postal code.
  */
 export const contextAsServes: Shim = {
   request: (_op, r) => {
     const context = r['context'];
-    if (!isRecord(context) || r['serves'] !== undefined || r['distance'] !== undefined) return r;
+    if (!isRecord(context) || r['serves'] !== undefined) return r;
     const address = Object.fromEntries(
       ['address_country', 'address_region', 'postal_code'].flatMap((k) => (typeof context[k] === 'string' && context[k] !== '' ? [[k, context[k]]] : [])),
     );

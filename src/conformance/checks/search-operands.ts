@@ -4,8 +4,8 @@
  *    region or postal code, an unknown or un-negotiated target key) is refused as a request
  *    error, never read leniently or broadened;
  *  - R-S8: an item the Business cannot possibly know never matches: a successful empty result;
- *  - R-S3: `context` and `signals` are hints, never operands: adding them to a bounded browse
- *    leaves its first page unchanged;
+ *  - R-S3: `context` and `signals` are hints, never operands: adding them to a radius search
+ *    leaves the set of Locations it matches unchanged (the order may move);
  *  - R-S2: a bounded browse is a policy-limited selection: walked at the largest page size the
  *    Business serves, it ends within a fixed budget and never repeats a Location.
  */
@@ -18,6 +18,7 @@ import { isRecord } from '../oracle.js';
 import { findPointer } from '../pointer.js';
 import { walkSearch } from '../samples.js';
 import { evaluatePointer, isSchemaObject, type JsonSchema } from '../../protocol/schema-walk.js';
+import type { Location } from '../../domain/location.js';
 import type { Evidence } from '../types.js';
 
 // ───────────────────────── R-S5 ─────────────────────────
@@ -99,6 +100,9 @@ function hasMessage(call: Call, code: string): boolean {
 
 /** Documentation address (RFC 5737 TEST-NET-3): plausible as a buyer IP, never anyone's. */
 const BUYER_IP = '203.0.113.7';
+/** Radius of the R-S3 comparison search, and the pages walked at most on each side. */
+const HINT_RADIUS_METERS = 25_000;
+const HINT_WALK_PAGES = 30;
 const FALLBACK_LOCALITY = { address_country: 'US', address_region: 'NY', postal_code: '10005' };
 
 /**
@@ -106,9 +110,19 @@ const FALLBACK_LOCALITY = { address_country: 'US', address_region: 'NY', postal_
  * (a Business deriving a serves target or a center from it narrows or reorders the browse) and
  * `signals` with a buyer IP, keeping only what the release's search_request schema admits.
  */
-async function hintedRequest(ctx: RunContext): Promise<{ request: Record<string, unknown>; note: string } | Verdict> {
+/**
+ * The hints to send: the locality of a published Location — one far from `awayFrom` when there is
+ * one (another region, else another postal code), so that a Business deriving a serves target
+ * from them would visibly narrow a search around `awayFrom`.
+ */
+async function hintedRequest(ctx: RunContext, awayFrom?: Location): Promise<{ request: Record<string, unknown>; note: string } | Verdict> {
   const samples = await ctx.samples();
-  const address = samples.locations.map((l) => l.address).find((a) => a?.postal_code !== undefined && a.address_country !== undefined);
+  const home = awayFrom?.address;
+  const addresses = samples.locations.map((l) => l.address).filter((a) => a?.postal_code !== undefined && a.address_country !== undefined);
+  const address =
+    addresses.find((a) => home === undefined || a?.address_country !== home.address_country || a?.address_region !== home.address_region) ??
+    addresses.find((a) => a?.postal_code !== home?.postal_code) ??
+    addresses[0];
   const locality: Record<string, string> = {};
   for (const key of ['address_country', 'address_region', 'postal_code'] as const) {
     const value = address === undefined ? FALLBACK_LOCALITY[key] : address[key];
@@ -142,16 +156,6 @@ function idList(ids: readonly string[]): string {
   return ids.length === 0 ? '[]' : `[${ids.join(', ')}]`;
 }
 
-/** How the hinted page differs from the plain one, in one sentence. */
-function difference(plain: readonly string[], hinted: readonly string[]): string {
-  const missing = plain.filter((id) => !hinted.includes(id));
-  const added = hinted.filter((id) => !plain.includes(id));
-  if (missing.length === 0 && added.length === 0) return `the same Locations in a different order: ${idList(hinted)} instead of ${idList(plain)} (a derived center or ranking operand)`;
-  const parts: string[] = [];
-  if (missing.length > 0) parts.push(`missing ${idList(missing)}`);
-  if (added.length > 0) parts.push(`added ${idList(added)}`);
-  return `${parts.join(', ')} compared with the plain browse (a derived serves target, center or filter)`;
-}
 
 // ───────────────────────── R-S2 ─────────────────────────
 
@@ -228,32 +232,44 @@ export const SEARCH_OPERAND_CHECKS: readonly Check[] = [
     id: 'search.no-derived-operands',
     rule: 'R-S3',
     area: 'search',
-    title: 'context and signals are never operands: a bounded browse with them has the same first page, in the same order',
+    title: `context and signals are never operands: a radius search with them matches exactly the same Locations`,
     scope: 'binding',
     needs: ['profile', 'search'],
     run: async (ctx, client) => {
-      const hinted = await hintedRequest(ctx);
+      const samples = await ctx.samples();
+      const anchor = samples.locations.find((l) => l.geo !== undefined);
+      if (anchor?.geo === undefined) return skip(`no sample Location with geo to centre a radius search on (${samples.note})`);
+      const hinted = await hintedRequest(ctx, anchor);
       if (isVerdict(hinted)) return hinted;
+      // A spatial operand makes the match set a function of the operands alone, so it must not
+      // move with hints. (A bounded browse could: hints may legitimately rank which Locations
+      // make up its policy-limited selection, and the order of any result.)
+      const base = { distance: { center: { latitude: anchor.geo.latitude, longitude: anchor.geo.longitude }, max: HINT_RADIUS_METERS }, pagination: { limit: 10 } };
       const c = client as OperationClient;
-      const plain = await c.call('search', {});
-      if (plain.outcome.kind !== 'success') return skip(`the bounded browse {} itself did not succeed (${describeOutcome(plain.outcome)}); see R-S2`);
-      const plainIds = idsOf(plain.outcome);
-      // Only a repeatable browse can be compared: a rotating selection would look like a derived operand.
-      const again = await c.call('search', {});
-      if (again.outcome.kind !== 'success' || !sameIds(plainIds, idsOf(again.outcome))) {
-        return skip(`two identical bounded browses {} answered differently (${idList(plainIds)}, then ${again.outcome.kind === 'success' ? idList(idsOf(again.outcome)) : describeOutcome(again.outcome)}), so a difference could not be attributed to context or signals`);
+      const plain = await walkSearch(c, base, HINT_WALK_PAGES);
+      const first = plain.calls[0];
+      if (plain.failed !== undefined) return skip(`the radius search itself did not succeed (${describeOutcome(plain.failed.outcome)}); see R-S4`);
+      if (!plain.complete || first === undefined) return skip(`${HINT_RADIUS_METERS / 1000} km around ${anchor.id} holds more than ${HINT_WALK_PAGES} pages of Locations; too many to compare whole`);
+      const withHints = await walkSearch(c, { ...hinted.request, ...base }, HINT_WALK_PAGES);
+      const expected = `the same ${plain.ids.length} Location(s) as without hints (${idList(plain.ids)}): ${hinted.note} are hints, never a center, serves target or item operand`;
+      const reference: Evidence = { expected: 'reference: the same radius search without hints', observed: idList(plain.ids), request: describeRequest(first.exchange), response: describeResponse(first.exchange) };
+      if (withHints.failed !== undefined) {
+        const observed = `refused: ${describeOutcome(withHints.failed.outcome)} (schema-valid hints cannot make a search fail)`;
+        return fail(observed, [callEvidence(withHints.failed, expected, observed), reference]);
       }
-      const call = await c.call('search', hinted.request);
-      const expected = `the first page of {} unchanged, ${idList(plainIds)} in this order: ${hinted.note} are hints, never a center, serves target or item operand`;
-      const reference: Evidence = { expected: 'reference: the same bounded browse without hints', observed: idList(plainIds), request: describeRequest(plain.exchange), response: describeResponse(plain.exchange) };
-      if (call.outcome.kind !== 'success') {
-        const observed = `refused: ${describeOutcome(call.outcome)} (schema-valid hints cannot make a browse fail)`;
-        return fail(observed, [callEvidence(call, expected, observed), reference]);
+      const last = withHints.calls[withHints.calls.length - 1];
+      const missing = plain.ids.filter((id) => !withHints.ids.includes(id));
+      const added = withHints.ids.filter((id) => !plain.ids.includes(id));
+      if (withHints.complete && missing.length === 0 && added.length === 0) {
+        const order = sameIds(plain.ids, withHints.ids) ? 'same order' : 'order changed, which hints may do';
+        return pass(`${plain.ids.length} Location(s) within ${HINT_RADIUS_METERS / 1000} km of ${anchor.id}, ${order}, with ${hinted.note}`);
       }
-      const hintedIds = idsOf(call.outcome);
-      if (sameIds(plainIds, hintedIds)) return pass(`${plainIds.length} Location(s), same order, with ${hinted.note}`);
-      const observed = difference(plainIds, hintedIds);
-      return fail(observed, [callEvidence(call, expected, observed), reference]);
+      const parts: string[] = [];
+      if (missing.length > 0) parts.push(`missing ${idList(missing)}`);
+      if (added.length > 0) parts.push(`added ${idList(added)}`);
+      if (!withHints.complete) parts.push(`still paging after ${HINT_WALK_PAGES} pages`);
+      const observed = `${parts.join(', ')} (a derived serves target, center or filter)`;
+      return fail(observed, last === undefined ? [reference] : [callEvidence(last, expected, observed), reference]);
     },
   },
   {
