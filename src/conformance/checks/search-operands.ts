@@ -106,14 +106,10 @@ const HINT_WALK_PAGES = 30;
 const FALLBACK_LOCALITY = { address_country: 'US', address_region: 'NY', postal_code: '10005' };
 
 /**
- * The browse-with-hints request: `context` with the coarse locality of a published Location
- * (a Business deriving a serves target or a center from it narrows or reorders the browse) and
+ * The hints to add to a request: `context` with the coarse locality of a published Location — one
+ * far from `awayFrom` when there is one (another region, else another postal code), so that a
+ * Business deriving a serves target from it visibly narrows a search around `awayFrom` — and
  * `signals` with a buyer IP, keeping only what the release's search_request schema admits.
- */
-/**
- * The hints to send: the locality of a published Location — one far from `awayFrom` when there is
- * one (another region, else another postal code), so that a Business deriving a serves target
- * from them would visibly narrow a search around `awayFrom`.
  */
 async function hintedRequest(ctx: RunContext, awayFrom?: Location): Promise<{ request: Record<string, unknown>; note: string } | Verdict> {
   const samples = await ctx.samples();
