@@ -116,9 +116,11 @@ export class LocationService {
   /** Throws UcpRequestError for requests the Business cannot honour. */
   async search(request: SearchRequest): Promise<SearchResult> {
     const plan = planPredicates(request, this.limits);
-    const fingerprint = requestFingerprint('search', request);
+    // The fingerprint is only needed to open or issue a cursor; most searches fit on one page.
+    let fingerprint: string | undefined;
+    const fingerprintOf = (): string => (fingerprint ??= requestFingerprint('search', request));
     const cursorToken = request.pagination?.cursor;
-    const cursor: CursorState | null = cursorToken === undefined ? null : decodeCursor(cursorToken, fingerprint, this.cursorSecret);
+    const cursor: CursorState | null = cursorToken === undefined ? null : decodeCursor(cursorToken, fingerprintOf(), this.cursorSecret);
     const pageSize = Math.min(request.pagination?.limit ?? this.limits.defaultPageSize, this.limits.maxPageSize);
 
     await this.syncGeneration();
@@ -160,7 +162,7 @@ export class LocationService {
     if (hasNext && last !== undefined) {
       result.pagination.cursor = encodeCursor(
         { position: { relevance: last.relevance, distance: last.distance, id: last.id }, served: servedAfter },
-        fingerprint,
+        fingerprintOf(),
         this.cursorSecret,
       );
     }
