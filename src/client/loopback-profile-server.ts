@@ -17,29 +17,34 @@ import type { AddressInfo } from 'node:net';
 export interface LoopbackProfileServer {
   /** `http://127.0.0.1:<port>`; a document's URL is this origin followed by its path. */
   origin: string;
+  /** GET/HEAD requests received for a published path so far (query strings ignored), 304s included. */
+  requests(path: string): number;
   close(): Promise<void>;
 }
 
 export interface LoopbackProfileOptions {
   /** `max-age` of the cache-control header, seconds. */
   maxAgeSeconds: number;
+  /** A different `max-age` for some paths (e.g. 0, to see whether a Business applies a TTL floor). */
+  maxAgeByPath?: ReadonlyMap<string, number>;
 }
 
 /** Serves each document (a JSON value, by absolute path such as `/platform.json`) until `close`. */
 export async function serveProfilesOnLoopback(documents: ReadonlyMap<string, unknown>, options: LoopbackProfileOptions): Promise<LoopbackProfileServer> {
-  const published = new Map<string, { body: Buffer; etag: string }>();
+  const published = new Map<string, { body: Buffer; etag: string; cacheControl: string; requests: number }>();
   for (const [path, document] of documents) {
     const body = Buffer.from(JSON.stringify(document));
-    published.set(path, { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` });
+    const maxAge = options.maxAgeByPath?.get(path) ?? options.maxAgeSeconds;
+    published.set(path, { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`, cacheControl: `public, max-age=${maxAge}`, requests: 0 });
   }
-  const cacheControl = `public, max-age=${options.maxAgeSeconds}`;
   const server = createServer((req, res) => {
     const entry = published.get((req.url ?? '/').split('?')[0] ?? '/');
     if (entry === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    const headers = { 'content-type': 'application/json', 'cache-control': cacheControl, etag: entry.etag };
+    entry.requests += 1;
+    const headers = { 'content-type': 'application/json', 'cache-control': entry.cacheControl, etag: entry.etag };
     if (req.headers['if-none-match'] === entry.etag) {
       res.writeHead(304, headers).end();
       return;
@@ -56,6 +61,7 @@ export async function serveProfilesOnLoopback(documents: ReadonlyMap<string, unk
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
+    requests: (path) => published.get(path)?.requests ?? 0,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

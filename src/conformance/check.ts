@@ -39,7 +39,7 @@ export function verdictOf(problems: readonly Evidence[], passDetail?: string): V
 }
 
 /** Preconditions the runner checks before running a check; an unmet one is a skip with a reason. */
-export type Need = 'profile' | 'search' | 'lookup' | 'private-ids' | 'aliases' | 'served-profile' | 'version-profile';
+export type Need = 'profile' | 'search' | 'lookup' | 'private-ids' | 'aliases' | 'served-profile' | 'version-profile' | 'fetch-count';
 
 export interface Check {
   /** Stable id, `<area>.<slug>`. */
@@ -86,6 +86,10 @@ export interface PlatformState {
   searchOnlyUrl: string | undefined;
   /** A served profile declaring a release no Business supports, for the version_unsupported probe (R-G3); only with --serve-profile. */
   unsupportedVersionUrl: string | undefined;
+  /** The run's profile served again with `max-age=0` (R-G2's TTL floor); only with --serve-profile. */
+  maxAgeZeroUrl: string | undefined;
+  /** Fetches of a served profile URL by the Business so far (R-G2); only with --serve-profile. */
+  profileFetches: ((url: string) => number) | undefined;
 }
 
 export interface Samples {

@@ -37,6 +37,8 @@ export interface Call {
   request: unknown;
   outcome: Outcome;
   exchange: Exchange;
+  /** The Platform profile URL the call named (null: none). */
+  profileUrl: string | null;
   /** MCP only: the JSON-RPC response as received, for envelope audits. */
   rpc?: RpcExchange;
 }
@@ -110,7 +112,7 @@ export class McpOperationClient implements OperationClient {
     const args: Record<string, unknown> = { location: request };
     if (profile !== null) args['meta'] = { 'ucp-agent': { profile } };
     const rpc = await this.peer.callTool(TOOL_OF[operation], args);
-    const call: Call = { binding: 'mcp', operation, request, outcome: classifyRpc(rpc), exchange: rpc.exchange, rpc };
+    const call: Call = { binding: 'mcp', operation, request, outcome: classifyRpc(rpc), exchange: rpc.exchange, profileUrl: profile, rpc };
     this.log.push(call);
     return call;
   }
@@ -169,7 +171,7 @@ export class RestOperationClient implements OperationClient {
       headers,
       body: JSON.stringify(request),
     });
-    const call: Call = { binding: 'rest', operation, request, outcome: classifyRest(exchange), exchange };
+    const call: Call = { binding: 'rest', operation, request, outcome: classifyRest(exchange), exchange, profileUrl: profile };
     this.log.push(call);
     return call;
   }

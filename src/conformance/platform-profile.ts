@@ -2,9 +2,10 @@
  * The Platform profiles the checker presents (`--serve-profile`), built by the SDK's
  * `buildPlatformProfile`: one offering both Location capabilities, one offering search only (for the
  * `capabilities_incompatible` probe, R-G5), and one that implements only a release no Business
- * supports (for the `version_unsupported` probe, R-G3). Served from 127.0.0.1 with the hosting a
- * Business expects (R-D5: public, max-age, ETag), so a Business that allows loopback profiles can
- * fetch them.
+ * supports (for the `version_unsupported` probe, R-G3), and the first again served with
+ * `max-age=0` (R-G2: a Business keeps even that for at least 60 s). Served from 127.0.0.1 with the
+ * hosting a Business expects (R-D5: public, max-age, ETag), so a Business that allows loopback
+ * profiles can fetch them; the server counts the fetches (R-G2).
  */
 import { serveProfilesOnLoopback } from '../client/loopback-profile-server.js';
 import { buildPlatformProfile } from '../client/platform-profile.js';
@@ -18,6 +19,10 @@ export interface ServedProfiles {
   searchOnlyUrl: string;
   /** Profile declaring `UNSUPPORTED_PLATFORM_VERSION` throughout (no release in common with any Business). */
   unsupportedVersionUrl: string;
+  /** The full profile again, at its own path, served with `max-age=0` (R-G2's TTL floor). */
+  maxAgeZeroUrl: string;
+  /** How many times the Business fetched (or revalidated) the profile at one of these URLs. */
+  fetches(url: string): number;
   close(): Promise<void>;
 }
 
@@ -30,6 +35,7 @@ export const UNSUPPORTED_PLATFORM_VERSION = '1999-01-01';
 export const FULL_PROFILE_PATH = '/platform.json';
 const SEARCH_ONLY_PATH = '/platform-search-only.json';
 export const UNSUPPORTED_VERSION_PATH = `/platform-${UNSUPPORTED_PLATFORM_VERSION}.json`;
+const MAX_AGE_ZERO_PATH = '/platform-max-age-0.json';
 
 /**
  * `profile` as a Platform implementing only `version` would publish it: `ucp.version`, every
@@ -70,14 +76,17 @@ export async function serveProfiles(): Promise<ServedProfiles> {
       [FULL_PROFILE_PATH, full],
       [SEARCH_ONLY_PATH, buildPlatformProfile({ capabilities: [SEARCH_CAPABILITY] })],
       [UNSUPPORTED_VERSION_PATH, profileForVersion(full, UNSUPPORTED_PLATFORM_VERSION)],
+      [MAX_AGE_ZERO_PATH, full],
     ]),
-    { maxAgeSeconds: 300 },
+    { maxAgeSeconds: 300, maxAgeByPath: new Map([[MAX_AGE_ZERO_PATH, 0]]) },
   );
   return {
     url: `${server.origin}${FULL_PROFILE_PATH}`,
     profile: full,
     searchOnlyUrl: `${server.origin}${SEARCH_ONLY_PATH}`,
     unsupportedVersionUrl: `${server.origin}${UNSUPPORTED_VERSION_PATH}`,
+    maxAgeZeroUrl: `${server.origin}${MAX_AGE_ZERO_PATH}`,
+    fetches: (url) => (url.startsWith(`${server.origin}/`) ? server.requests(new URL(url).pathname) : 0),
     close: () => server.close(),
   };
 }

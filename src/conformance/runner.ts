@@ -70,7 +70,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const rawRpc: RpcExchange[] = [];
   const setupResults: CheckResult[] = [];
   try {
-    const platform = needsBindings ? await platformState(options, resources, network) : { url: null, profile: undefined, searchOnlyUrl: undefined, unsupportedVersionUrl: undefined };
+    const platform = needsBindings ? await platformState(options, resources, network) : { url: null, profile: undefined, searchOnlyUrl: undefined, unsupportedVersionUrl: undefined, maxAgeZeroUrl: undefined, profileFetches: undefined };
     const advertised = advertisedOperations(discovery.profile);
     const { clients, mcp } = needsBindings && discovery.profile !== undefined
       ? await openBindings(discovery, platform, calls, rawRpc, resources, timeoutMs, network, setupResults)
@@ -134,8 +134,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
 async function platformState(options: ConformanceOptions, resources: Resources, network: ConstructorParameters<typeof SafeFetcher>[0]): Promise<PlatformState> {
   if (options.serveProfile === true) {
     resources.served = await serveProfiles();
-    const { url, profile, searchOnlyUrl, unsupportedVersionUrl } = resources.served;
-    return { url, profile, searchOnlyUrl, unsupportedVersionUrl };
+    const served = resources.served;
+    const { url, profile, searchOnlyUrl, unsupportedVersionUrl, maxAgeZeroUrl } = served;
+    return { url, profile, searchOnlyUrl, unsupportedVersionUrl, maxAgeZeroUrl, profileFetches: (u) => served.fetches(u) };
   }
   const url = options.platformProfileUrl as string;
   // Knowing the Platform's capabilities makes the R-G6 expectation exact; without it only ucp.version is judged.
@@ -147,7 +148,7 @@ async function platformState(options: ConformanceOptions, resources: Resources, 
   } catch {
     profile = undefined;
   }
-  return { url, profile, searchOnlyUrl: undefined, unsupportedVersionUrl: undefined };
+  return { url, profile, searchOnlyUrl: undefined, unsupportedVersionUrl: undefined, maxAgeZeroUrl: undefined, profileFetches: undefined };
 }
 
 function advertisedOperations(profile: UcpProfile | undefined): Set<Operation> {
@@ -227,6 +228,10 @@ function unmetNeed(need: Need, ctx: RunContext): string | undefined {
       return ctx.aliases.length === 0 ? 'no aliases given (--alias <alias>=<id>)' : undefined;
     case 'served-profile':
       return ctx.platform.searchOnlyUrl === undefined ? 'needs a second Platform profile (--serve-profile)' : undefined;
+    case 'fetch-count':
+      return ctx.platform.profileFetches === undefined
+        ? 'needs to see the Business fetch the Platform profile; the checker can count fetches only of profiles it serves itself (--serve-profile)'
+        : undefined;
     case 'version-profile':
       return ctx.platform.unsupportedVersionUrl === undefined
         ? 'needs a Platform profile declaring a release the Business does not support; the checker can present one only when it serves its own profiles (--serve-profile)'

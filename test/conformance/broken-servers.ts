@@ -358,6 +358,16 @@ export const ignoresPlatformVersion: Shim = {
   agentProfile: (url) => (url.endsWith(UNSUPPORTED_VERSION_PATH) ? `${url.slice(0, -UNSUPPORTED_VERSION_PATH.length)}${FULL_PROFILE_PATH}` : url),
 };
 
+/**
+ * Never reuses a fetched Platform profile (R-G2): every call names the profile with a fresh query
+ * string, so the Business (whose cache is keyed by URL) fetches it again each time — as a
+ * Business without a profile cache would.
+ */
+let refetchCounter = 0;
+export const refetchesProfile: Shim = {
+  agentProfile: (url) => `${url}${url.includes('?') ? '&' : '?'}fresh=${++refetchCounter}`,
+};
+
 /** Cursor value the stalling server hands out once a browse has really ended. */
 const STALL_CURSOR = 'stall';
 

@@ -1,9 +1,10 @@
 /**
- * Response envelope and negotiation (R-M2, R-M3, R-G1, R-G3, R-G5, R-G6): every payload validates
- * against the release's response schema and carries `ucp.version` and only the capabilities of
- * its operation; invalid REST requests are 400s; discovery failures and a Platform on a release
- * the Business does not support are transport errors, while `capabilities_incompatible` is a
- * successful result with `ucp.status: "error"`.
+ * Response envelope and negotiation (R-M2, R-M3, R-G1, R-G2, R-G3, R-G5, R-G6): every payload
+ * validates against the release's response schema and carries `ucp.version` and only the
+ * capabilities of its operation; invalid REST requests are 400s; the Platform profile is fetched
+ * once and cached, not per call; discovery failures and a Platform on a release the Business does
+ * not support are transport errors, while `capabilities_incompatible` is a successful result with
+ * `ucp.status: "error"`.
  */
 import type { UcpLocationClient } from '../../client/client.js';
 import { UcpClientError } from '../../client/errors.js';
@@ -12,7 +13,7 @@ import { validateErrorResponse, validateLookupResponse, validateSearchResponse }
 import { summarizeIssues } from '../../protocol/schemas.js';
 import { UCP_VERSION } from '../../protocol/types.js';
 import { fail, pass, skip, verdictOf, type Check } from '../check.js';
-import { callEvidence, describeOutcome, type OperationClient } from '../operation-client.js';
+import { callEvidence, describeOutcome, type Call, type OperationClient } from '../operation-client.js';
 import { isRecord, REMOTE_POINT } from '../oracle.js';
 import { UNSUPPORTED_PLATFORM_VERSION } from '../platform-profile.js';
 import { findPointer } from '../pointer.js';
@@ -24,8 +25,49 @@ export const UNUSABLE_PROFILE_URL = 'https://127.0.0.1:9/ucp-conformance/no-such
 /** A search that matches nothing: cheap for the Business, still a full negotiated round trip. */
 const EMPTY_SEARCH: SearchRequest = { distance: { center: REMOTE_POINT, max: 1 } };
 const NEGOTIATION_CODES = ['invalid_profile_url', 'profile_unreachable', 'profile_malformed', 'version_unsupported'];
+/** Calls naming the max-age=0 profile in a row, and the most fetches of it a caching Business needs (one per process it may run). */
+const FLOOR_CALLS = 8;
+const FLOOR_MAX_FETCHES = 4;
+/** Below this many calls with the run's profile, a fetch count says little. */
+const MIN_CALLS_FOR_CACHE = 10;
 
 export const ENVELOPE_CHECKS: readonly Check[] = [
+  {
+    id: 'negotiation.profile-cached',
+    rule: 'R-G2',
+    area: 'negotiation',
+    title: 'the Platform profile is cached, not fetched per call, and kept ≥ 60 s even when served with max-age=0',
+    scope: 'run',
+    needs: ['profile', 'fetch-count'],
+    audit: true,
+    run: async (ctx) => {
+      const count = ctx.platform.profileFetches as (url: string) => number;
+      const url = ctx.platform.url as string;
+      const problems: Evidence[] = [];
+      // The whole run so far: every probe named the run's profile (served with max-age=300).
+      const named = ctx.calls.filter((c) => c.profileUrl === url);
+      const fetched = count(url);
+      const lastNamed = named[named.length - 1];
+      if (named.length >= MIN_CALLS_FOR_CACHE && fetched > named.length / 2 && lastNamed !== undefined) {
+        problems.push(callEvidence(lastNamed, `the profile at ${url} (Cache-Control: public, max-age=300) fetched about once per Business process, not per call`, `${fetched} fetches for ${named.length} calls naming it`));
+      }
+      // The TTL floor: the same document served with max-age=0, named by calls in quick succession.
+      const client = ctx.clients[0];
+      const zero = ctx.platform.maxAgeZeroUrl;
+      let floor = 'no binding to probe the TTL floor with';
+      if (client !== undefined && zero !== undefined) {
+        const operation = ctx.advertised.has('search') ? 'search' : 'lookup';
+        let last: Call | undefined;
+        for (let i = 0; i < FLOOR_CALLS; i++) last = await client.call(operation, operation === 'search' ? EMPTY_SEARCH : { ids: ['ucp-conformance-any'] }, { profileUrl: zero });
+        const zeroFetches = count(zero);
+        floor = `${zeroFetches} fetch(es) of the max-age=0 profile for ${FLOOR_CALLS} calls`;
+        if (zeroFetches > FLOOR_MAX_FETCHES && last !== undefined) {
+          problems.push(callEvidence(last, `a profile served with max-age=0 kept for at least 60 s (at most ${FLOOR_MAX_FETCHES} fetches for ${FLOOR_CALLS} calls in a row)`, `${zeroFetches} fetches for ${FLOOR_CALLS} calls`));
+        }
+      }
+      return verdictOf(problems, `${fetched} fetch(es) of the Platform profile for ${named.length} calls naming it; ${floor}`);
+    },
+  },
   {
     id: 'envelope.response-schema',
     rule: 'R-M2',
