@@ -10,6 +10,7 @@ import { LOOKUP_CHECKS } from './checks/lookup.js';
 import { NAMING_CHECKS } from './checks/naming.js';
 import { PAGINATION_CHECKS } from './checks/pagination.js';
 import { PRIVACY_CHECKS } from './checks/privacy.js';
+import { RATE_LIMIT_CHECKS } from './checks/rate-limit.js';
 import { SEARCH_CHECKS } from './checks/search.js';
 import { SEARCH_OPERAND_CHECKS } from './checks/search-operands.js';
 
@@ -23,6 +24,7 @@ export const CATALOGUE: readonly Check[] = [
   ...PAGINATION_CHECKS,
   ...LOOKUP_CHECKS,
   ...PRIVACY_CHECKS,
+  ...RATE_LIMIT_CHECKS,
 ];
 
 const RULE_PREFIX = /^R(?:-[A-Z](?:\d+)?)?$/;

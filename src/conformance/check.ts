@@ -39,7 +39,7 @@ export function verdictOf(problems: readonly Evidence[], passDetail?: string): V
 }
 
 /** Preconditions the runner checks before running a check; an unmet one is a skip with a reason. */
-export type Need = 'profile' | 'search' | 'lookup' | 'private-ids' | 'aliases' | 'served-profile' | 'version-profile' | 'fetch-count';
+export type Need = 'profile' | 'search' | 'lookup' | 'private-ids' | 'aliases' | 'served-profile' | 'version-profile' | 'fetch-count' | 'rate-limit-probe';
 
 export interface Check {
   /** Stable id, `<area>.<slug>`. */
@@ -53,6 +53,8 @@ export interface Check {
   needs?: readonly Need[];
   /** Runs after every probing check, over the call log. */
   audit?: boolean;
+  /** Runs last, after the audits: it may leave the Business refusing this client for a while. */
+  final?: boolean;
   run(ctx: RunContext, client: OperationClient | undefined): Promise<Verdict>;
 }
 
@@ -104,6 +106,8 @@ export interface Samples {
 
 export interface RunContext {
   readonly allowLoopback: boolean;
+  /** Calls per binding the opt-in rate-limit probe may send (`--probe-rate-limit`); undefined when off. */
+  readonly rateLimitProbe: number | undefined;
   readonly now: () => number;
   readonly privateIds: readonly string[];
   readonly aliases: readonly AliasHint[];

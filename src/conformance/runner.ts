@@ -80,6 +80,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const firstUsable = clients.find((c) => c.binding === 'mcp') ?? clients[0];
     const ctx: RunContext = {
       allowLoopback,
+      rateLimitProbe: options.rateLimitProbe,
       now: options.now ?? Date.now,
       privateIds: [...(options.privateIds ?? [])],
       aliases: [...(options.aliases ?? [])],
@@ -103,8 +104,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     };
 
     const results: CheckResult[] = [...setupResults];
-    for (const phase of [false, true]) {
-      for (const check of checks.filter((c) => (c.audit === true) === phase)) {
+    // Probes, then audits over their call log, then the checks that may leave this client throttled.
+    const phaseOf = (c: Check): number => (c.final === true ? 2 : c.audit === true ? 1 : 0);
+    for (const phase of [0, 1, 2]) {
+      for (const check of checks.filter((c) => phaseOf(c) === phase)) {
         results.push(...(await runCheck(check, ctx, transport)));
       }
     }
@@ -228,6 +231,8 @@ function unmetNeed(need: Need, ctx: RunContext): string | undefined {
       return ctx.aliases.length === 0 ? 'no aliases given (--alias <alias>=<id>)' : undefined;
     case 'served-profile':
       return ctx.platform.searchOnlyUrl === undefined ? 'needs a second Platform profile (--serve-profile)' : undefined;
+    case 'rate-limit-probe':
+      return ctx.rateLimitProbe === undefined ? 'opt-in: it provokes the rate limit and leaves this client throttled for a while (--probe-rate-limit)' : undefined;
     case 'fetch-count':
       return ctx.platform.profileFetches === undefined
         ? 'needs to see the Business fetch the Platform profile; the checker can count fetches only of profiles it serves itself (--serve-profile)'

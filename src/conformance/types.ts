@@ -114,4 +114,10 @@ export interface ConformanceOptions {
   resolve?: Resolver;
   /** CA certificate(s), PEM, trusted instead of the system roots (private PKI, tests). */
   ca?: string | Buffer | readonly (string | Buffer)[];
+  /**
+   * Opt-in (R-G7, R-P2): after every other check, send up to this many cheap searches per binding
+   * to provoke the Business's rate limit and judge the refusal. Leaves this client throttled for
+   * the Business's window, so it is off unless asked for.
+   */
+  rateLimitProbe?: number;
 }

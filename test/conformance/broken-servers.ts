@@ -368,6 +368,20 @@ export const refetchesProfile: Shim = {
   agentProfile: (url) => `${url}${url.includes('?') ? '&' : '?'}fresh=${++refetchCounter}`,
 };
 
+/** Throttles MCP calls with -32000 but drops `error.data.retry_after` (R-G7). */
+export const rateLimitWithoutRetryAfter: Shim = {
+  rpcError: (error) => (error['code'] === -32000 && isRecord(error['data']) && 'retry_after' in error['data'] ? { code: error['code'], message: error['message'] } : error),
+};
+
+/** A per-IP budget small enough for the rate-limit probe to reach in a test. */
+export function tightRateLimitConfig(): ServerConfig {
+  return { ...DEFAULT_CONFIG, rateLimits: { ...DEFAULT_CONFIG.rateLimits, perIp: { limit: 40, windowSeconds: 60 } } };
+}
+
+export function tightRateLimit(): BrokenServerOptions {
+  return { config: tightRateLimitConfig() };
+}
+
 /** Cursor value the stalling server hands out once a browse has really ended. */
 const STALL_CURSOR = 'stall';
 

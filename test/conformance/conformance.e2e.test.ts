@@ -18,11 +18,14 @@ import {
   noProfileValidator,
   redirectsProfile,
   refetchesProfile,
+  rateLimitWithoutRetryAfter,
   refusesUnknownItems,
   silentBatchLimit,
   sphericalDistance,
   stallingBrowse,
   startBrokenServer,
+  tightRateLimit,
+  tightRateLimitConfig,
   unknownToolAsMethod,
   type BrokenServerOptions,
   type Shim,
@@ -135,6 +138,18 @@ describe('conformance checker against our own server', () => {
     }
   });
 
+  it('leaves the rate-limit probe off unless asked, saying how to turn it on (R-G7)', () => {
+    const probe = report.results.filter((r) => r.check === 'negotiation.rate-limited');
+    expect(probe.map((r) => r.status)).toEqual(['skip', 'skip']);
+    expect(probe[0]?.detail).toContain('--probe-rate-limit');
+  });
+
+  it('counts one fetch of the Platform profile for the whole run and keeps a max-age=0 copy (R-G2)', () => {
+    const cached = report.results.find((r) => r.check === 'negotiation.profile-cached');
+    expect(cached?.status).toBe('pass');
+    expect(cached?.detail).toMatch(/^1 fetch\(es\) of the Platform profile for \d{2,} calls naming it; 1 fetch\(es\) of the max-age=0 profile for 8 calls$/);
+  });
+
   it('refuses to call a Business without a Platform profile, naming both options', async () => {
     await expect(runConformance({ businessUrl: ours.server.url, allowLoopback: true })).rejects.toThrow(/--platform-profile <url>.*--serve-profile/);
   });
@@ -155,7 +170,17 @@ describe('conformance checker against our own server', () => {
  * (a spherical distance is also a wrong lookup refinement, R-L2, and a returned Location beyond
  * max, R-S1; a profile behind a redirect is also no profile at all, R-D1).
  */
-const BROKEN: { name: string; shim: Shim; options?: () => BrokenServerOptions; fails: string[]; mayAlsoFail: string[]; checks: string[] }[] = [
+const BROKEN: { name: string; shim: Shim; options?: () => BrokenServerOptions; run?: Partial<ConformanceOptions>; fails: string[]; mayAlsoFail: string[]; checks: string[] }[] = [
+  {
+    name: 'throttles MCP calls without error.data.retry_after',
+    shim: rateLimitWithoutRetryAfter,
+    options: tightRateLimit,
+    // A budget of 40 calls would throttle the rest of a full run; the probe alone is judged.
+    run: { only: ['R-G7'], rateLimitProbe: 200 },
+    fails: ['R-G7'],
+    mayAlsoFail: [],
+    checks: ['negotiation.rate-limited'],
+  },
   { name: 'clamps the radius', shim: clampsRadius, fails: ['R-S4'], mayAlsoFail: [], checks: ['search.radius-not-clamped'] },
   { name: 'measures distance on a sphere', shim: sphericalDistance, fails: ['R-S4'], mayAlsoFail: ['R-S1', 'R-L2'], checks: ['search.radius-inclusive'] },
   { name: 'evaluates opening hours in UTC', shim: hoursInUtc, fails: ['R-S6'], mayAlsoFail: ['R-S1', 'R-L2'], checks: ['search.hours-timezone'] },
@@ -174,14 +199,14 @@ const BROKEN: { name: string; shim: Shim; options?: () => BrokenServerOptions; f
   { name: 'ignores the Platform\'s version', shim: ignoresPlatformVersion, fails: ['R-G3'], mayAlsoFail: [], checks: ['negotiation.version-unsupported'] },
 ];
 
-describe.each(BROKEN)('conformance checker against a server that $name', ({ shim, options, fails, mayAlsoFail, checks }) => {
+describe.each(BROKEN)('conformance checker against a server that $name', ({ shim, options, run, fails, mayAlsoFail, checks }) => {
   let report: ConformanceReport;
   let close: () => Promise<void>;
 
   beforeAll(async () => {
     const broken = await startBrokenServer(shim, options?.());
     close = broken.close;
-    report = await runConformance({ businessUrl: broken.url, ...HINTS });
+    report = await runConformance({ businessUrl: broken.url, ...HINTS, ...run });
   });
   afterAll(async () => {
     await close();
@@ -208,5 +233,33 @@ describe.each(BROKEN)('conformance checker against a server that $name', ({ shim
     const text = formatReport(report);
     for (const rule of fails) expect(text).toMatch(new RegExp(`✗ ${rule}\\s`));
     expect(text).toContain('NOT CONFORMANT');
+  });
+});
+
+describe('conformance checker probing our rate limit (opt-in, R-G7)', () => {
+  let ours: OurServer;
+  beforeAll(async () => {
+    ours = await startOurServer({ config: tightRateLimitConfig() });
+  });
+  afterAll(async () => {
+    await ours.close();
+  });
+
+  it('provokes the limit on both bindings and finds each refusal shaped as R-G7 describes', async () => {
+    const report = await runConformance({ businessUrl: ours.server.url, ...HINTS, only: ['R-G7'], rateLimitProbe: 200 });
+    const probe = report.results.filter((r) => r.check === 'negotiation.rate-limited');
+    expect(probe.map((r) => [r.binding, r.status]), formatReport(report)).toEqual([['mcp', 'pass'], ['rest', 'pass']]);
+  });
+
+  it('does not judge a limit beyond the allowance', async () => {
+    const roomy = await startOurServer();
+    try {
+      const report = await runConformance({ businessUrl: roomy.server.url, ...HINTS, only: ['R-G7'], rateLimitProbe: 20 });
+      const probe = report.results.filter((r) => r.check === 'negotiation.rate-limited');
+      expect(probe.map((r) => r.status)).toEqual(['skip', 'skip']);
+      expect(probe[0]?.detail).toContain('within 20 searches');
+    } finally {
+      await roomy.close();
+    }
   });
 });

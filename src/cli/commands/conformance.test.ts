@@ -34,6 +34,12 @@ describe('conformance command options', () => {
     expect(conformanceOptions('https://shop.example', { serveProfile: true }, { UCP_PLATFORM_PROFILE: 'https://other' }).platformProfileUrl).toBeUndefined();
   });
 
+  it('probes the rate limit only when asked, with a default allowance', () => {
+    expect(conformanceOptions('https://shop.example', {}, {}).rateLimitProbe).toBeUndefined();
+    expect(conformanceOptions('https://shop.example', { probeRateLimit: true }, {}).rateLimitProbe).toBe(2000);
+    expect(conformanceOptions('https://shop.example', { probeRateLimit: '300' }, {}).rateLimitProbe).toBe(300);
+  });
+
   it.each([
     [{ transport: 'grpc' }, /--transport "grpc" is not one of mcp, rest, both/],
     [{ timeout: '5s' }, /--timeout "5s" must be a whole number of milliseconds/],
@@ -41,6 +47,8 @@ describe('conformance command options', () => {
     [{ alias: ['trailing='] }, /must be <alias>=<canonical id>/],
     [{ serveProfile: true, platformProfile: 'https://p.example/x.json' }, /give one/],
     [{ ca: '/nonexistent/ca.pem' }, /--ca: cannot read \/nonexistent\/ca\.pem \(ENOENT\)/],
+    [{ probeRateLimit: 'lots' }, /--probe-rate-limit "lots" is not a number of calls from 1 to 100000/],
+    [{ probeRateLimit: '0' }, /--probe-rate-limit "0" is not a number of calls/],
   ])('refuses %o with an actionable message', (options, message) => {
     expect(() => conformanceOptions('https://shop.example', options, {})).toThrow(ConfigError);
     expect(() => conformanceOptions('https://shop.example', options, {})).toThrow(message);

@@ -26,6 +26,7 @@ interface CliOptions {
   alias?: string[];
   ca?: string;
   json?: boolean;
+  probeRateLimit?: string | true;
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -63,7 +64,20 @@ export function conformanceOptions(businessUrl: string, options: CliOptions, env
     ...(options.privateId === undefined ? {} : { privateIds: options.privateId }),
     ...(options.alias === undefined ? {} : { aliases: options.alias.map(aliasOf) }),
     ...(ca === undefined ? {} : { ca }),
+    ...(options.probeRateLimit === undefined ? {} : { rateLimitProbe: rateLimitProbeOption(options.probeRateLimit) }),
   };
+}
+
+/** Searches per binding `--probe-rate-limit` sends at most when no number is given. */
+export const DEFAULT_RATE_LIMIT_PROBE = 2000;
+
+function rateLimitProbeOption(value: string | true): number {
+  if (value === true) return DEFAULT_RATE_LIMIT_PROBE;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000) {
+    throw new ConfigError(`--probe-rate-limit ${JSON.stringify(value)} is not a number of calls from 1 to 100000; e.g. --probe-rate-limit 2000`);
+  }
+  return n;
 }
 
 export function registerConformanceCommand(program: Command): void {
@@ -80,6 +94,7 @@ export function registerConformanceCommand(program: Command): void {
     .option('--private-id <id>', 'id or alias of a Location the business keeps private; it must never be returned (repeatable)', collect)
     .option('--alias <alias=id>', 'a lookup alias and the canonical id it must resolve to (repeatable)', collect)
     .option('--ca <file>', 'PEM CA certificate(s) to trust instead of the system roots')
+    .option('--probe-rate-limit [calls]', `after every other check, send up to this many searches per binding (default ${DEFAULT_RATE_LIMIT_PROBE}) to provoke the rate limit and judge the 429 (R-G7); leaves this client throttled for a while`)
     .option('--json', 'print the report as JSON');
   cmd.exitOverride((err) => process.exit(err.exitCode === 0 ? CONFORMANCE_EXIT.conformant : CONFORMANCE_EXIT.usage));
   cmd.action(async (businessUrl: string, options: CliOptions) => {
