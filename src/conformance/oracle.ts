@@ -8,6 +8,7 @@
 import { geodesicDestination, geodesicDistanceMeters, isUsableGeo } from '../domain/geodesy.js';
 import { compileSchedule, isOpenAt, isOpenCompiled } from '../domain/hours.js';
 import type { Geo, Location, Schedule } from '../domain/location.js';
+import type { SearchRequest } from '../domain/requests.js';
 
 /**
  * Sphere radii a non-ellipsoidal implementation plausibly uses, metres: IUGG mean radius, the
@@ -71,6 +72,9 @@ export function farProbe(geo: Geo): { center: Geo; max: number } {
 
 /** A point on open ocean (Point Nemo): no Business has a Location within a metre of it. */
 export const REMOTE_POINT: Geo = { latitude: -48.8767, longitude: -123.3933 };
+
+/** A search that matches nothing: cheap for the Business, still a full negotiated round trip. */
+export const EMPTY_SEARCH: SearchRequest = { distance: { center: REMOTE_POINT, max: 1 } };
 
 export interface HoursProbe {
   /** Open in the Location's own zone, closed if the schedule were read in UTC. */

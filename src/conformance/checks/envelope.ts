@@ -8,13 +8,12 @@
  */
 import type { UcpLocationClient } from '../../client/client.js';
 import { UcpClientError } from '../../client/errors.js';
-import type { SearchRequest } from '../../domain/requests.js';
 import { validateErrorResponse, validateLookupResponse, validateSearchResponse } from '../../domain/request-validation.js';
 import { summarizeIssues } from '../../protocol/schemas.js';
 import { UCP_VERSION } from '../../protocol/types.js';
 import { fail, pass, skip, verdictOf, type Check } from '../check.js';
 import { callEvidence, describeOutcome, type Call, type OperationClient } from '../operation-client.js';
-import { isRecord, REMOTE_POINT } from '../oracle.js';
+import { EMPTY_SEARCH, isRecord } from '../oracle.js';
 import { UNSUPPORTED_PLATFORM_VERSION } from '../platform-profile.js';
 import { findPointer } from '../pointer.js';
 import type { Evidence } from '../types.js';
@@ -22,8 +21,11 @@ import { probeInvalidRequests } from './jsonrpc.js';
 
 /** A platform profile URL no Business can use: loopback, port 9 (discard). Stays on loopback either way. */
 export const UNUSABLE_PROFILE_URL = 'https://127.0.0.1:9/ucp-conformance/no-such-profile.json';
-/** A search that matches nothing: cheap for the Business, still a full negotiated round trip. */
-const EMPTY_SEARCH: SearchRequest = { distance: { center: REMOTE_POINT, max: 1 } };
+/** The cheapest call of `operation` that still goes through negotiation: it matches nothing. */
+function cheapRequest(operation: 'search' | 'lookup'): unknown {
+  return operation === 'search' ? EMPTY_SEARCH : { ids: ['ucp-conformance-any'] };
+}
+
 const NEGOTIATION_CODES = ['invalid_profile_url', 'profile_unreachable', 'profile_malformed', 'version_unsupported'];
 /** Calls naming the max-age=0 profile in a row, and the most fetches of it a caching Business needs (one per process it may run). */
 const FLOOR_CALLS = 8;
@@ -58,7 +60,7 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
       if (client !== undefined && zero !== undefined) {
         const operation = ctx.advertised.has('search') ? 'search' : 'lookup';
         let last: Call | undefined;
-        for (let i = 0; i < FLOOR_CALLS; i++) last = await client.call(operation, operation === 'search' ? EMPTY_SEARCH : { ids: ['ucp-conformance-any'] }, { profileUrl: zero });
+        for (let i = 0; i < FLOOR_CALLS; i++) last = await client.call(operation, cheapRequest(operation), { profileUrl: zero });
         const zeroFetches = count(zero);
         floor = `${zeroFetches} fetch(es) of the max-age=0 profile for ${FLOOR_CALLS} calls`;
         if (zeroFetches > FLOOR_MAX_FETCHES && last !== undefined) {
@@ -176,7 +178,7 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
       }
       const c = client as OperationClient;
       const operation = ctx.advertised.has('search') ? 'search' : 'lookup';
-      const call = await c.call(operation, operation === 'search' ? EMPTY_SEARCH : { ids: ['ucp-conformance-any'] }, { profileUrl: ctx.platform.unsupportedVersionUrl ?? null });
+      const call = await c.call(operation, cheapRequest(operation), { profileUrl: ctx.platform.unsupportedVersionUrl ?? null });
       const o = call.outcome;
       const expected =
         c.binding === 'mcp'

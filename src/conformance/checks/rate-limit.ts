@@ -9,7 +9,7 @@
  */
 import { fail, pass, skip, type Check } from '../check.js';
 import { callEvidence, describeOutcome, type Call, type OperationClient } from '../operation-client.js';
-import { isRecord, REMOTE_POINT } from '../oracle.js';
+import { EMPTY_SEARCH, isRecord } from '../oracle.js';
 
 /** Callers at once: enough to outrun a per-second limit, few enough to stay polite. */
 const CONCURRENCY = 8;
@@ -49,13 +49,12 @@ export const RATE_LIMIT_CHECKS: readonly Check[] = [
     run: async (ctx, client) => {
       const c = client as OperationClient;
       const allowance = ctx.rateLimitProbe as number;
-      const request = { distance: { center: REMOTE_POINT, max: 1 } };
       let sent = 0;
       let refusal: Call | undefined;
       const caller = async (): Promise<void> => {
         while (refusal === undefined && sent < allowance) {
           sent += 1;
-          const call = await c.call('search', request);
+          const call = await c.call('search', EMPTY_SEARCH);
           if (call.outcome.kind !== 'success' && refusal === undefined) refusal = call;
         }
       };
