@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useScratchDir } from '../test/support/scratch.js';
 import { DEFAULT_CONFIG, loadConfigFile, parseConfig } from './config.js';
 import { ConfigError } from './errors.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from './protocol/types.js';
@@ -69,20 +69,20 @@ describe('parseConfig', () => {
 });
 
 describe('loadConfigFile', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ucp-config-'));
+  const scratch = useScratchDir('ucp-config');
 
   it('reads and validates a JSON file', async () => {
-    const file = join(dir, 'ok.json');
+    const file = join(scratch(), 'ok.json');
     writeFileSync(file, JSON.stringify({ $schema: './config.schema.json', logLevel: 'warn' }));
     expect((await loadConfigFile(file)).logLevel).toBe('warn');
   });
 
   it('says when the file is missing', async () => {
-    await expect(loadConfigFile(join(dir, 'missing.json'))).rejects.toThrow(/does not exist/);
+    await expect(loadConfigFile(join(scratch(), 'missing.json'))).rejects.toThrow(/does not exist/);
   });
 
   it('says when the file is not JSON, naming the file', async () => {
-    const file = join(dir, 'bad.json');
+    const file = join(scratch(), 'bad.json');
     writeFileSync(file, '{ "logLevel": ');
     await expect(loadConfigFile(file)).rejects.toThrow(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON`));
   });

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { useScratchDir } from '../../test/support/scratch.js';
 import { CsvParser, csvRow, parseCsv, readCsv, type CsvEntry } from './csv.js';
 
 function parseInChunks(text: string, cuts: number[]): CsvEntry[] {
@@ -17,6 +17,8 @@ function parseInChunks(text: string, cuts: number[]): CsvEntry[] {
   parser.end(out);
   return out;
 }
+
+const scratch = useScratchDir('ucp-csv');
 
 describe('CSV reader (RFC 4180)', () => {
   it('reads quoted fields with commas, doubled quotes and line breaks, reporting the line each record starts on', () => {
@@ -72,8 +74,7 @@ describe('CSV reader (RFC 4180)', () => {
   });
 
   it('streams a file chunk by chunk', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ucp-csv-'));
-    const path = join(dir, 'big.csv');
+    const path = join(scratch(), 'big.csv');
     const rows = Array.from({ length: 20_000 }, (_, i) => csvRow([`loc_${i}`, `Store "${i}", main street`]));
     writeFileSync(path, `id,name\n${rows.join('\n')}\n`);
     let count = 0;

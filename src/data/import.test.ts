@@ -2,11 +2,11 @@
  * The import pipeline and the inventory feed against the real SQLite store, in temp files:
  * every bad-file class is rejected with file, line and field, and the previous dataset is intact.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useScratchDir } from '../../test/support/scratch.js';
 import { ConfigError, DataValidationError, type DataIssue } from '../errors.js';
 import { toPublicLocation, type Location, type LocationRecord } from '../domain/location.js';
 import type { ImportProgress, LocationStore, StoreStats } from '../store/store.js';
@@ -19,12 +19,8 @@ import { DOWNTOWN } from './test-support/canonical-record.js';
 const DEMO = fileURLToPath(new URL('../../data/demo.ndjson', import.meta.url));
 const DEMO_INVENTORY = fileURLToPath(new URL('../../data/demo-inventory.csv', import.meta.url));
 
-let dir: string;
+const scratch = useScratchDir('ucp-import');
 const open: LocationStore[] = [];
-
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ucp-import-'));
-});
 
 afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
@@ -33,14 +29,14 @@ afterEach(async () => {
 let counter = 0;
 function file(name: string, content: string): string {
   counter += 1;
-  const path = join(dir, `${counter}-${name}`);
+  const path = join(scratch(), `${counter}-${name}`);
   writeFileSync(path, content);
   return path;
 }
 
 async function newStore(): Promise<LocationStore> {
   counter += 1;
-  const store = await SqliteLocationStore.open(join(dir, `store-${counter}.db`));
+  const store = await SqliteLocationStore.open(join(scratch(), `store-${counter}.db`));
   open.push(store);
   return store;
 }
@@ -274,7 +270,7 @@ describe('importFiles', () => {
   });
 
   it('usage problems are ConfigErrors: missing file, unknown extension, unknown --format', async () => {
-    await expect(validateFiles([join(dir, 'missing.ndjson')])).rejects.toThrow(ConfigError);
+    await expect(validateFiles([join(scratch(), 'missing.ndjson')])).rejects.toThrow(ConfigError);
     await expect(validateFiles([file('x.txt', '')])).rejects.toThrow(/--format/);
     await expect(validateFiles([DEMO], { format: 'xml' })).rejects.toThrow(/unknown format "xml"/);
     // --format overrides the extension.

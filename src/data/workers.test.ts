@@ -2,11 +2,12 @@
  * The worker-thread import paths give exactly what the single-thread paths give: the same
  * issues in the same order (positions, dataset rules, cap), counts, and the same store.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useScratchDir } from '../../test/support/scratch.js';
 import { DataValidationError } from '../errors.js';
 import type { LocationRecord } from '../domain/location.js';
 import { SqliteLocationStore } from '../store/sqlite/index.js';
@@ -15,15 +16,12 @@ import { DOWNTOWN } from './test-support/canonical-record.js';
 import { deepFreeze } from './validate-record.js';
 import { defaultWorkers, lineAlignedRanges, SharedParts } from './workers.js';
 
-let dir: string;
+const scratch = useScratchDir('ucp-workers');
 let counter = 0;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ucp-workers-'));
-});
 
 function file(content: string | Buffer, ext = 'ndjson'): string {
   counter += 1;
-  const path = join(dir, `${counter}.${ext}`);
+  const path = join(scratch(), `${counter}.${ext}`);
   writeFileSync(path, content);
   return path;
 }
@@ -121,7 +119,7 @@ describe('SharedParts', () => {
 describe('parallel writing (pass 2 on a worker)', () => {
   it('stores the same dataset as a sequential import', async () => {
     const path = file(Array.from({ length: 400 }, (_, i) => record(i, i % 9 === 0 ? { visibility: 'private' } : {})).join('\n'));
-    const stores = await Promise.all([1, 2].map((n) => SqliteLocationStore.open(join(dir, `store-${counter}-${n}.db`))));
+    const stores = await Promise.all([1, 2].map((n) => SqliteLocationStore.open(join(scratch(), `store-${counter}-${n}.db`))));
     try {
       const [s1, s2] = stores as [SqliteLocationStore, SqliteLocationStore];
       const r1 = await importFiles(s1, [path], SEQUENTIAL);
@@ -140,7 +138,7 @@ describe('parallel writing (pass 2 on a worker)', () => {
 
   it('rolls back and reports the problem when the file changed after validation', async () => {
     const path = file(Array.from({ length: 50 }, (_, i) => record(i)).join('\n'));
-    const store = await SqliteLocationStore.open(join(dir, `store-${counter}-changed.db`));
+    const store = await SqliteLocationStore.open(join(scratch(), `store-${counter}-changed.db`));
     try {
       await importFiles(store, [path], PARALLEL);
       const before = await store.stats();

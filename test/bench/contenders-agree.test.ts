@@ -21,6 +21,7 @@ import { ensureDataset } from '../../bench/lib/dataset.js';
 import { makeInstances, QUERIES } from '../../bench/lib/queries.js';
 import type { Contender, Instance } from '../../bench/lib/types.js';
 import { createTestDatabase, type TestDatabase } from '../scale/support/pg.js';
+import { missingService } from '../support/services.js';
 
 const SIZE = 1500;
 const SEED = 'agree-test';
@@ -46,10 +47,12 @@ beforeAll(async () => {
   naive = await NaiveScan.load(dataset.path);
   floor = new KdFloor(naive.points());
   // A throw-away database on the loopback cluster (UCP_TEST_PG_URL), like the other PostgreSQL tests.
-  database = await createTestDatabase('ucp_bench').catch(() => undefined);
-  const client = database === undefined ? 'no PostgreSQL on UCP_TEST_PG_URL / 127.0.0.1:5432' : await connectPg(database.url);
-  if (typeof client === 'string') postgis = client;
+  const missing = missingService('postgis');
+  if (missing !== null) postgis = missing;
   else {
+    database = await createTestDatabase('ucp_bench');
+    const client = await connectPg(database.url);
+    if (typeof client === 'string') throw new Error(client);
     await loadPostgis(client, schema, dataset.path, 'agree-test');
     postgis = await PostgisContender.open(client, schema);
   }
@@ -93,7 +96,7 @@ describe('bench contenders agree with the engine', () => {
 
   it('PostGIS SQL gives the same answers, hours evaluated in SQL (skipped without PostgreSQL)', async (ctx) => {
     if (typeof postgis === 'string') {
-      ctx.skip(`PostgreSQL/PostGIS not reachable: ${postgis}`);
+      ctx.skip(postgis);
       return;
     }
     expect(await disagreements(postgis, QUERIES)).toEqual([]);

@@ -2,11 +2,11 @@
  * The data verbs as a user runs them: the real CLI in a child process, in a temp working
  * directory, with exit statuses 0 (ok) / 1 (data rejected) / 2 (usage) and --json reports.
  */
-import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteLocationStore } from '../../src/store/sqlite/index.js';
 import { runCli, type CliRun } from '../client/support/cli.js';
 
@@ -38,6 +38,10 @@ beforeAll(() => {
   writeFileSync(join(cwd, 'bad.ndjson'), '{"id":"a","name":"A"}\n{"id":"b","name":"B","timezone":"Nowhere/City","hours":[]}\n{"id":"a","name":"again"}\n');
   writeFileSync(join(cwd, 'bad-feed.csv'), 'location_id,item_id,available\nloc_downtown,item_id_phone_15_pro,perhaps\n');
   writeFileSync(join(cwd, 'unknown-loc.csv'), 'location_id,item_id,available\nloc_downtown,item_id_phone_15_pro,0\nloc_atlantis,item_id_x,1\n');
+});
+
+afterAll(() => {
+  if (cwd !== undefined) rmSync(cwd, { recursive: true, force: true });
 });
 
 // Every test uses its own database file, so the child processes may run side by side.

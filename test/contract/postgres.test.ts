@@ -8,11 +8,13 @@ import { PostgresLocationStore } from '../../src/store/postgres/index.js';
 import type { LocationStore } from '../../src/store/store.js';
 import { createTestDatabase, withSchema, type TestDatabase } from '../scale/support/pg.js';
 import { runStoreContract } from './store-contract.js';
+import { describeWith } from '../support/services.js';
 
 let db: TestDatabase | undefined;
 const urls = new WeakMap<LocationStore, string>();
 let n = 0;
 
+describeWith(['postgis'], 'PostgreSQL store', () => {
 beforeAll(async () => {
   db = await createTestDatabase('ucp_contract');
 });
@@ -35,4 +37,5 @@ runStoreContract({
     if (url === undefined) throw new Error('openPeer: unknown store');
     return PostgresLocationStore.open(url, { poolMax: 4 });
   },
+});
 });

@@ -22,6 +22,9 @@ import { FIXTURE } from '../e2e/support/store.js';
 import { createTestDatabase, withSchema, type TestDatabase } from './support/pg.js';
 import { ThrowawayRedis } from './support/redis.js';
 import { buildPostgresStoreIn } from './support/e2e-store.js';
+import { describeWith, type ServiceName } from '../support/services.js';
+
+const NEEDS: ServiceName[] = ['postgis', 'redis'];
 
 const SECRET = 'fleet-cursor-secret-0123456789abcdef0123456789';
 /** Per-profile budget: small, so a test can spend it across both instances. */
@@ -77,7 +80,7 @@ function ok(outcome: Outcome): Record<string, unknown> {
 
 const ids = (payload: Record<string, unknown>): string[] => (payload['locations'] as { id: string }[]).map((l) => l.id);
 
-describe('two instances, one PostgreSQL store, one Redis', () => {
+describeWith(NEEDS, 'two instances, one PostgreSQL store, one Redis', () => {
   let restA: Binding;
   let restB: Binding;
   let mcpB: Binding;

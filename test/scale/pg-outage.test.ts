@@ -14,7 +14,8 @@ import { openBinding } from '../e2e/support/bindings.js';
 import { startPlatforms, testResolver, type Platforms } from '../e2e/support/platform.js';
 import { FIXTURE } from '../e2e/support/store.js';
 import { buildPostgresStoreIn } from './support/e2e-store.js';
-import { throwawayClusterAvailable, ThrowawayPostgres } from './support/pg-cluster.js';
+import { ThrowawayPostgres } from './support/pg-cluster.js';
+import { describeWith } from '../support/services.js';
 import { withSchema } from './support/pg.js';
 import { PostgresLocationStore } from '../../src/store/postgres/index.js';
 
@@ -97,7 +98,7 @@ async function ready(): Promise<number> {
   return (await rawRequest(`${server.url}/readyz`)).status;
 }
 
-describe.skipIf(!throwawayClusterAvailable())('PostgreSQL outage under load (R-G7)', () => {
+describeWith(['pgCluster'], 'PostgreSQL outage under load (R-G7)', () => {
   it('answers fast 503s with retry_after while the database is down and recovers by itself, losing nothing', async () => {
     // Warm up (profile fetch, first connections) so the phases measure steady state.
     await load('warm-up', 300, 1);

@@ -10,6 +10,9 @@ import { startServer } from '../../src/server.js';
 import { createLogger } from '../../src/logging.js';
 import { PG_SCHEMA_VERSION, PostgresLocationStore } from '../../src/store/postgres/index.js';
 import { createTestDatabase, withSchema, type TestDatabase } from './support/pg.js';
+import { describeWith, type ServiceName } from '../support/services.js';
+
+const NEEDS: ServiceName[] = ['postgis'];
 
 let db: TestDatabase;
 
@@ -43,7 +46,7 @@ async function openError(url: string): Promise<StoreError> {
   return err as StoreError;
 }
 
-describe('migrations', () => {
+describeWith(NEEDS, 'migrations', () => {
   it('refuses to open an unmigrated schema and names the command to run', async () => {
     const err = await openError(withSchema(db.url, 'never_migrated'));
     expect(err.message).toContain('is not migrated');
@@ -85,7 +88,7 @@ describe('migrations', () => {
   });
 });
 
-describe('connection loss', () => {
+describeWith(NEEDS, 'connection loss', () => {
   it('terminated backends are not an outage: dropped connections are replaced (a read also retries once) and no request gets 503', async () => {
     const url = withSchema(db.url, 'terminated');
     const store = await PostgresLocationStore.open(url, { migrate: true, poolMax: 3, listen: false });
@@ -104,7 +107,7 @@ describe('connection loss', () => {
   });
 });
 
-describe('LISTEN/NOTIFY', () => {
+describeWith(NEEDS, 'LISTEN/NOTIFY', () => {
   it('tells every instance about a commit by another one, without a request', async () => {
     const url = withSchema(db.url, 'notify');
     const writer = await PostgresLocationStore.open(url, { migrate: true, poolMax: 2 });

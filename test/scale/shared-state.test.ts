@@ -11,6 +11,9 @@ import { SafeFetchError, SafeFetcher } from '../../src/protocol/safe-fetch.js';
 import { connectSharedState, RedisLink, type SharedState } from '../../src/shared-state/index.js';
 import { json, startTestServer } from '../support/http-server.js';
 import { ThrowawayRedis } from './support/redis.js';
+import { describeWith, type ServiceName } from '../support/services.js';
+
+const NEEDS: ServiceName[] = ['redis'];
 
 let redis: ThrowawayRedis;
 
@@ -36,7 +39,7 @@ async function until(cond: () => boolean | Promise<boolean>, what: string, ms = 
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe('RedisRateLimitBackend', () => {
+describeWith(NEEDS, 'RedisRateLimitBackend', () => {
   let shared: SharedState;
   beforeAll(async () => {
     shared = await connectSharedState(redis.url, { keyPrefix: 'parity:' });
@@ -89,7 +92,7 @@ describe('RedisRateLimitBackend', () => {
   });
 });
 
-describe('global discovery budget', () => {
+describeWith(NEEDS, 'global discovery budget', () => {
   it('is shared: once one instance spent the new-origin budget, another instance is refused too (R-G2)', async () => {
     const [one, two] = await Promise.all([startTestServer(), startTestServer()]);
     const [sa, sb] = await Promise.all([connectSharedState(redis.url, { keyPrefix: 'budget:' }), connectSharedState(redis.url, { keyPrefix: 'budget:' })]);
@@ -116,7 +119,7 @@ describe('global discovery budget', () => {
   });
 });
 
-describe('RedisCacheBackend', () => {
+describeWith(NEEDS, 'RedisCacheBackend', () => {
   it('shares cached profiles between instances, expiring with the entry, and keeps object identity for repeated reads', async () => {
     const a = await connectSharedState(redis.url, { keyPrefix: 'cache:' });
     const b = await connectSharedState(redis.url, { keyPrefix: 'cache:' });
@@ -138,7 +141,7 @@ describe('RedisCacheBackend', () => {
   });
 });
 
-describe('Redis outage', () => {
+describeWith(NEEDS, 'Redis outage', () => {
   it('falls back to per-instance limits while Redis is down, logs it once, and shares again after it returns', async () => {
     const log = recordingLogger();
     const s = await connectSharedState(redis.url, { keyPrefix: 'outage:', logger: log });

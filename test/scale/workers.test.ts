@@ -16,6 +16,9 @@ import { createTestDatabase, withSchema, type TestDatabase } from './support/pg.
 import { freePort, ThrowawayRedis } from './support/redis.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { describeWith, type ServiceName } from '../support/services.js';
+
+const NEEDS: ServiceName[] = ['postgis', 'redis'];
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ITEM_BUDGET = 5;
@@ -63,7 +66,7 @@ afterAll(async () => {
 
 const agent = (): Record<string, string> => ({ 'ucp-agent': `profile="${platforms.good}"`, connection: 'close' });
 
-describe('serve --workers 2 (node:cluster) on PostgreSQL + Redis', () => {
+describeWith(NEEDS, 'serve --workers 2 (node:cluster) on PostgreSQL + Redis', () => {
   it('pages through every result with cursors while requests spread over both workers (R-S9)', async () => {
     expect((await rawRequest(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
     // A new connection per request: the cluster hands connections to workers in turn.

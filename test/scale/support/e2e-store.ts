@@ -9,7 +9,12 @@ import { createTestDatabase, withSchema } from './pg.js';
 export async function buildPostgresStore(fixture: string): Promise<{ path: string; dispose(): Promise<void> }> {
   const db = await createTestDatabase('ucp_e2e');
   const url = withSchema(db.url, 'e2e');
-  await buildPostgresStoreIn(url, fixture);
+  try {
+    await buildPostgresStoreIn(url, fixture);
+  } catch (err) {
+    await db.drop();
+    throw err;
+  }
   return { path: url, dispose: () => db.drop() };
 }
 

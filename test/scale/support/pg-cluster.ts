@@ -25,8 +25,9 @@ function newestServerBin(): string {
   return join(root, '15', 'bin');
 }
 
-export function throwawayClusterAvailable(): boolean {
-  return existsSync(join(BIN, 'initdb')) && existsSync(join(BIN, 'pg_ctl'));
+/** Why a throw-away cluster cannot be made here (its binaries are missing), or `null`. */
+export function throwawayClusterMissing(): string | null {
+  return existsSync(join(BIN, 'initdb')) && existsSync(join(BIN, 'pg_ctl')) ? null : `no initdb/pg_ctl in ${BIN}`;
 }
 
 export class ThrowawayPostgres {
