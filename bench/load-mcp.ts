@@ -44,12 +44,21 @@ const platformProfile = {
     version: V,
     services: {
       'dev.ucp.common': [
-        { version: V, spec: `https://ucp.dev/${V}/specification/overview`, transport: 'mcp', schema: `https://ucp.dev/${V}/services/common/mcp.openrpc.json` },
+        {
+          version: V,
+          spec: `https://ucp.dev/${V}/specification/overview`,
+          transport: 'mcp',
+          schema: `https://ucp.dev/${V}/services/common/mcp.openrpc.json`,
+        },
       ],
     },
     capabilities: {
       'dev.ucp.common.location.search': [
-        { version: V, spec: `https://ucp.dev/${V}/specification/common/location/search`, schema: `https://ucp.dev/${V}/schemas/common/location_search.json` },
+        {
+          version: V,
+          spec: `https://ucp.dev/${V}/specification/common/location/search`,
+          schema: `https://ucp.dev/${V}/schemas/common/location_search.json`,
+        },
       ],
     },
     payment_handlers: {},
@@ -99,10 +108,15 @@ async function startChildServer(configFile: string, logLevel: string): Promise<{
     { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'] },
   );
   const url = `http://127.0.0.1:${port}`;
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`server exited early with status ${code}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`server exited early with status ${code}`))),
+  );
   exited.catch(() => undefined);
   for (let i = 0; i < 600; i++) {
-    const up = await fetch(`${url}/.well-known/ucp`).then((r) => r.ok, () => false);
+    const up = await fetch(`${url}/.well-known/ucp`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) return { url, child };
     await Promise.race([new Promise((resolve) => setTimeout(resolve, 100)), exited]);
   }
@@ -128,14 +142,24 @@ async function main(): Promise<void> {
   }
   try {
     // One warm-up call, checked, so a misconfigured run fails loudly instead of timing errors.
-    const probe = await fetch(`${url}/ucp/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(SEARCHES[0] ?? {}, 0) });
+    const probe = await fetch(`${url}/ucp/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body(SEARCHES[0] ?? {}, 0),
+    });
     const probeBody = (await probe.json()) as { result?: unknown; error?: { message: string } };
-    if (probe.status !== 200 || probeBody.result === undefined) throw new Error(`warm-up call failed: ${probe.status} ${probeBody.error?.message ?? ''}`);
+    if (probe.status !== 200 || probeBody.result === undefined)
+      throw new Error(`warm-up call failed: ${probe.status} ${probeBody.error?.message ?? ''}`);
 
     const requests =
       binding === 'rest'
         ? SEARCHES.map((s) => restRequest(s))
-        : SEARCHES.map((s, i) => ({ method: 'POST' as const, path: '/ucp/mcp', headers: { 'content-type': 'application/json' }, body: body(s, i + 1) }));
+        : SEARCHES.map((s, i) => ({
+            method: 'POST' as const,
+            path: '/ucp/mcp',
+            headers: { 'content-type': 'application/json' },
+            body: body(s, i + 1),
+          }));
     const target = binding === 'rest' ? 'REST POST /ucp/locations/search' : 'MCP tools/call search_locations';
     process.stdout.write(`load-mcp: ${connections} connections, ${duration} s, ${target} → ${url}\n`);
     const result = await autocannon({ url: `${url}${requests[0]?.path ?? '/ucp/mcp'}`, connections, duration, requests });

@@ -22,16 +22,45 @@ import { measureQuery } from './lib/measure.js';
 import { parseOptions, USAGE, type BenchOptions } from './lib/options.js';
 import { keepMainThreadProfile, profileContender, topInclusive, topSelfTime, type CpuProfile } from './lib/profile.js';
 import { HEADLINE_QUERY, makeInstances, QUERIES } from './lib/queries.js';
-import { computeRatios, renderMarkdown, sizeLabel, writeResults, type BenchResults, type ImportRow, type LatencyRow, type MatchRow, type SetupRow } from './lib/report.js';
+import {
+  computeRatios,
+  renderMarkdown,
+  sizeLabel,
+  writeResults,
+  type BenchResults,
+  type ImportRow,
+  type LatencyRow,
+  type MatchRow,
+  type SetupRow,
+} from './lib/report.js';
 import type { ImportChildReport } from './import-child.js';
 import type { Contender, Instance, Reference } from './lib/types.js';
 
 const CONTENDERS: BenchResults['contenders'] = [
-  { name: 'engine-sqlite', description: 'our LocationService over the SQLite store (R*Tree + FTS5), in-process; the reference every other answer is checked against' },
-  { name: 'engine-postgres', description: 'our LocationService over the PostgreSQL store (PostGIS GiST prefilter), same process, local socket' },
-  { name: 'naive', description: 'every Location in memory, each query a full scan applying our exact predicates (Karney distance, hours evaluator, amenity keys, coverage) and our ranking; no index' },
-  { name: 'floor', description: 'kdbush + geokdbush around(): the spatial candidate set only (radius widened 1% for sphere vs ellipsoid), checked to be a superset whose exact filter equals our result' },
-  { name: 'postgis', description: 'hand-written SQL on PostgreSQL + PostGIS over the Unix socket: ST_DWithin on geography with GiST, amenity arrays filtered on the GiST candidates, opening hours by a SQL function over pre-expanded weekly/exception tables, keyset paging; JIT and parallel query off for these short queries' },
+  {
+    name: 'engine-sqlite',
+    description:
+      'our LocationService over the SQLite store (R*Tree + FTS5), in-process; the reference every other answer is checked against',
+  },
+  {
+    name: 'engine-postgres',
+    description: 'our LocationService over the PostgreSQL store (PostGIS GiST prefilter), same process, local socket',
+  },
+  {
+    name: 'naive',
+    description:
+      'every Location in memory, each query a full scan applying our exact predicates (Karney distance, hours evaluator, amenity keys, coverage) and our ranking; no index',
+  },
+  {
+    name: 'floor',
+    description:
+      'kdbush + geokdbush around(): the spatial candidate set only (radius widened 1% for sphere vs ellipsoid), checked to be a superset whose exact filter equals our result',
+  },
+  {
+    name: 'postgis',
+    description:
+      'hand-written SQL on PostgreSQL + PostGIS over the Unix socket: ST_DWithin on geography with GiST, amenity arrays filtered on the GiST candidates, opening hours by a SQL function over pre-expanded weekly/exception tables, keyset paging; JIT and parallel query off for these short queries',
+  },
 ];
 
 const started = performance.now();
@@ -59,7 +88,9 @@ async function runImport(size: number, file: string, db: string): Promise<Import
   const child = startChild('bench/import-child.ts', [file, db], ['--max-old-space-size=4096']);
   const report = (await child.next()) as unknown as ImportChildReport;
   await child.exited;
-  log(`import ${sizeLabel(size)}: ${report.records} records in ${report.seconds.toFixed(1)} s (${report.cpuSeconds.toFixed(1)} CPU s) = ${Math.round(report.locationsPerSecond)} loc/s, peak RSS ${(report.maxRssKiB / 1024).toFixed(0)} MiB`);
+  log(
+    `import ${sizeLabel(size)}: ${report.records} records in ${report.seconds.toFixed(1)} s (${report.cpuSeconds.toFixed(1)} CPU s) = ${Math.round(report.locationsPerSecond)} loc/s, peak RSS ${(report.maxRssKiB / 1024).toFixed(0)} MiB`,
+  );
   return {
     size,
     records: report.records,
@@ -81,7 +112,11 @@ async function profileImport(o: BenchOptions, largest: number): Promise<NonNulla
   const dir = mkdtempSync(join(o.cacheDir, 'profiles', 'import-'));
   const db = join(dir, 'store.db');
   log(`cpu profile: import of ${sizeLabel(records)} records (separate run)`);
-  const child = startChild('bench/import-child.ts', [dataset.path, db], ['--max-old-space-size=4096', '--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  const child = startChild(
+    'bench/import-child.ts',
+    [dataset.path, db],
+    ['--max-old-space-size=4096', '--cpu-prof', `--cpu-prof-dir=${dir}`],
+  );
   await child.next();
   await child.exited;
   const file = join(o.cacheDir, 'profiles', `import-${records}.cpuprofile`);
@@ -100,7 +135,9 @@ async function dropStaleEngineSchemas(o: BenchOptions, size: number, keep: strin
   const client = await connectPg({ host: o.pgHost, user: o.pgUser, database: o.pgDatabase });
   if (typeof client === 'string') return;
   try {
-    const rows = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE nspname LIKE $1', [`bench\\_engine\\_${size}\\_%`]);
+    const rows = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE nspname LIKE $1', [
+      `bench\\_engine\\_${size}\\_%`,
+    ]);
     for (const { nspname } of rows.rows) {
       if (nspname === keep || !/^bench_engine_\d+_[0-9a-f]{8}$/.test(nspname)) continue;
       log(`engine-postgres: dropping stale schema ${nspname}`);
@@ -112,7 +149,13 @@ async function dropStaleEngineSchemas(o: BenchOptions, size: number, keep: strin
 }
 
 /** The engine over PostgreSQL, when that adapter is present and a server answers. */
-async function openEnginePostgres(o: BenchOptions, size: number, file: string, fingerprint: string, setup: SetupRow): Promise<EngineContender | string> {
+async function openEnginePostgres(
+  o: BenchOptions,
+  size: number,
+  file: string,
+  fingerprint: string,
+  setup: SetupRow,
+): Promise<EngineContender | string> {
   let mod: typeof import('../src/store/postgres/index.js');
   try {
     mod = await import('../src/store/postgres/index.js');
@@ -124,7 +167,12 @@ async function openEnginePostgres(o: BenchOptions, size: number, file: string, f
   await dropStaleEngineSchemas(o, size, schema);
   let store: LocationStore;
   try {
-    store = await mod.PostgresLocationStore.open(url, { schema, migrate: true, statementTimeoutMs: 600_000, applicationName: 'ucp-location-bench' });
+    store = await mod.PostgresLocationStore.open(url, {
+      schema,
+      migrate: true,
+      statementTimeoutMs: 600_000,
+      applicationName: 'ucp-location-bench',
+    });
   } catch (error) {
     return `cannot open the PostgreSQL store: ${(error as Error).message}`;
   }
@@ -156,7 +204,11 @@ async function main(): Promise<void> {
   }
   const o = parsed;
   mkdirSync(o.cacheDir, { recursive: true });
-  log(`machine: ${machine()}; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}; free ${(freemem() / 2 ** 30).toFixed(1)} GiB`);
+  log(
+    `machine: ${machine()}; load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}; free ${(freemem() / 2 ** 30).toFixed(1)} GiB`,
+  );
   log(`sizes ${o.sizes.map(sizeLabel).join(', ')}; ${o.duration} s per cell; ${o.instances} instances per query; cache ${o.cacheDir}`);
 
   const latency: LatencyRow[] = [];
@@ -170,11 +222,15 @@ async function main(): Promise<void> {
 
   for (const size of o.sizes) {
     log(`━━ ${sizeLabel(size)} locations ━━`);
-    const dataset = await ensureDataset(o.cacheDir, o.seed, size, (done, total) => log(`dataset ${sizeLabel(size)}: generated ${done}/${total}`));
+    const dataset = await ensureDataset(o.cacheDir, o.seed, size, (done, total) =>
+      log(`dataset ${sizeLabel(size)}: generated ${done}/${total}`),
+    );
     const fingerprint = createHash('sha256').update(`v${GENERATOR_VERSION}|${o.seed}|${size}|${dataset.bytes}`).digest('hex');
     const setup: SetupRow = { size, datasetBytes: dataset.bytes, naiveLoadSeconds: 0 };
     setups.push(setup);
-    log(`dataset ${sizeLabel(size)}: ${relative(REPO_ROOT, dataset.path).startsWith('..') ? dataset.path : relative(REPO_ROOT, dataset.path)} (${(dataset.bytes / 2 ** 20).toFixed(0)} MiB)`);
+    log(
+      `dataset ${sizeLabel(size)}: ${relative(REPO_ROOT, dataset.path).startsWith('..') ? dataset.path : relative(REPO_ROOT, dataset.path)} (${(dataset.bytes / 2 ** 20).toFixed(0)} MiB)`,
+    );
 
     const db = join(o.cacheDir, `store-${size}.db`);
     imports.push(await runImport(size, dataset.path, db));
@@ -190,7 +246,9 @@ async function main(): Promise<void> {
       log(`engine-postgres skipped: ${why}`);
       notes.push(`engine-postgres @ ${sizeLabel(size)} ${why}`);
     } else if (o.pgEngine) {
-      const pgEngine = await openEnginePostgres(o, size, dataset.path, fingerprint, setup).catch((error: unknown) => `engine-postgres failed to load: ${(error as Error).message}`);
+      const pgEngine = await openEnginePostgres(o, size, dataset.path, fingerprint, setup).catch(
+        (error: unknown) => `engine-postgres failed to load: ${(error as Error).message}`,
+      );
       if (typeof pgEngine === 'string') {
         log(`engine-postgres skipped: ${pgEngine}`);
         notes.push(`engine-postgres @ ${sizeLabel(size)} skipped: ${pgEngine}`);
@@ -213,8 +271,12 @@ async function main(): Promise<void> {
         t0 = performance.now();
         const schema = postgisSchema(size);
         log(`postgis ${sizeLabel(size)}: loading schema ${schema} (reused when unchanged)`);
-        setup.postgisLoadSeconds = await loadPostgis(client, schema, dataset.path, fingerprint, (n) => log(`postgis ${sizeLabel(size)}: loaded ${n}`));
-        log(`postgis ${sizeLabel(size)}: ready (${setup.postgisLoadSeconds === 0 ? 'cached' : `${setup.postgisLoadSeconds.toFixed(0)} s`})`);
+        setup.postgisLoadSeconds = await loadPostgis(client, schema, dataset.path, fingerprint, (n) =>
+          log(`postgis ${sizeLabel(size)}: loaded ${n}`),
+        );
+        log(
+          `postgis ${sizeLabel(size)}: ready (${setup.postgisLoadSeconds === 0 ? 'cached' : `${setup.postgisLoadSeconds.toFixed(0)} s`})`,
+        );
         contenders.push(await PostgisContender.open(client, schema));
       }
     }
@@ -251,7 +313,13 @@ async function main(): Promise<void> {
       const answers = await Promise.all(refs.values());
       const lengths = answers.map((a) => (a.op === 'search' ? a.ids.length : a.entries.length)).sort((a, b) => a - b);
       if (lengths.length > 0) {
-        matches.push({ size, query: query.name, instances: lengths.length, median: lengths[Math.floor((lengths.length - 1) / 2)] as number, max: lengths[lengths.length - 1] as number });
+        matches.push({
+          size,
+          query: query.name,
+          instances: lengths.length,
+          median: lengths[Math.floor((lengths.length - 1) / 2)] as number,
+          max: lengths[lengths.length - 1] as number,
+        });
       }
       const parts: string[] = [];
       for (const c of cells) {
@@ -291,13 +359,23 @@ async function main(): Promise<void> {
       try {
         const serverProfile = o.cpuProf ? join(o.cacheDir, 'profiles', `mcp-server-${size}.cpuprofile`) : undefined;
         if (serverProfile !== undefined) mkdirSync(join(o.cacheDir, 'profiles'), { recursive: true });
-        e2e = await runEndToEnd({ size, dbPath: db, mix, connections: o.connections, seconds: o.e2eSeconds, log, ...(serverProfile === undefined ? {} : { cpuProfileFile: serverProfile }) });
+        e2e = await runEndToEnd({
+          size,
+          dbPath: db,
+          mix,
+          connections: o.connections,
+          seconds: o.e2eSeconds,
+          log,
+          ...(serverProfile === undefined ? {} : { cpuProfileFile: serverProfile }),
+        });
         if (serverProfile !== undefined && profile !== null && existsSync(serverProfile)) {
           const serverCpu = JSON.parse(readFileSync(serverProfile, 'utf8')) as CpuProfile;
           profile.server = { file: serverProfile, top: topSelfTime(serverCpu), inclusive: topInclusive(serverCpu) };
           for (const t of profile.server.inclusive.slice(0, 10)) log(`  server incl ${t.selfPercent.toFixed(1)}%  ${t.fn}  ${t.where}`);
         }
-        log(`e2e: MCP ${e2e.mcp.requestsPerSecond.toFixed(0)} req/s, echo ${e2e.echo.requestsPerSecond.toFixed(0)} req/s${e2e.failure === null ? '' : ` — NOT COUNTED: ${e2e.failure}`}`);
+        log(
+          `e2e: MCP ${e2e.mcp.requestsPerSecond.toFixed(0)} req/s, echo ${e2e.echo.requestsPerSecond.toFixed(0)} req/s${e2e.failure === null ? '' : ` — NOT COUNTED: ${e2e.failure}`}`,
+        );
       } catch (error) {
         e2e = { skipped: `end-to-end failed: ${(error as Error).message}` };
         log(`e2e failed: ${(error as Error).message}`);
@@ -330,7 +408,11 @@ async function main(): Promise<void> {
   };
   const paths = writeResults(resolve(REPO_ROOT, o.outDir), results);
   process.stderr.write(`\n${renderMarkdown(results).split('\n## Latency')[0]}\n`);
-  log(`wrote ${Object.values(paths).map((p) => relative(REPO_ROOT, p)).join(', ')}`);
+  log(
+    `wrote ${Object.values(paths)
+      .map((p) => relative(REPO_ROOT, p))
+      .join(', ')}`,
+  );
   // Stores kept in the cache dir are reused as import targets next time; remove WAL leftovers only.
   for (const size of o.sizes) for (const suffix of ['-wal', '-shm']) rmSync(join(o.cacheDir, `store-${size}.db${suffix}`), { force: true });
 }

@@ -118,15 +118,15 @@ const schema = z.strictObject({
     .optional(),
   cursorSecret: z.string().min(32, 'use at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
   trustedPlatforms: z
-    .record(
-      z.string().refine(isHttpUrl, 'expected an absolute http(s) profile URL'),
-      z.looseObject({ ucp: z.looseObject({}) }),
-    )
+    .record(z.string().refine(isHttpUrl, 'expected an absolute http(s) profile URL'), z.looseObject({ ucp: z.looseObject({}) }))
     .optional(),
   cors: z
     .strictObject({
       origins: z
-        .union([z.literal('*'), z.array(z.string().refine(isOrigin, 'expected an origin such as "https://app.example" (scheme, host, optional port; no path)'))])
+        .union([
+          z.literal('*'),
+          z.array(z.string().refine(isOrigin, 'expected an origin such as "https://app.example" (scheme, host, optional port; no path)')),
+        ])
         .optional(),
       maxAgeSeconds: z.number().int().min(0).optional(),
     })
@@ -139,12 +139,21 @@ const schema = z.strictObject({
       itemSearch: budget.optional(),
     })
     .optional(),
-  maxBodyBytes: z.number().int().min(1024).max(16 * 1024 * 1024).optional(),
+  maxBodyBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .optional(),
   maxQueuedRequests: z.number().int().min(1).max(1_000_000).optional(),
   profileFetch: z
     .strictObject({
       timeoutMs: z.number().int().min(100).max(60_000).optional(),
-      maxBytes: z.number().int().min(128 * 1024, 'must be at least 131072 (R-N4: 128 KiB)').optional(),
+      maxBytes: z
+        .number()
+        .int()
+        .min(128 * 1024, 'must be at least 131072 (R-N4: 128 KiB)')
+        .optional(),
       cacheEntries: positiveInt.optional(),
     })
     .optional(),
@@ -228,7 +237,10 @@ function stripUndefined<T extends object>(o: T): { [K in keyof T]-?: Exclude<T[K
 }
 
 function dotted(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

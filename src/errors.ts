@@ -35,11 +35,7 @@ export class UcpRequestError extends UcpWireError {
   readonly details: readonly { pointer: string; message: string }[];
 }
 
-export type NegotiationErrorCode =
-  | 'invalid_profile_url'
-  | 'profile_unreachable'
-  | 'profile_malformed'
-  | 'version_unsupported';
+export type NegotiationErrorCode = 'invalid_profile_url' | 'profile_unreachable' | 'profile_malformed' | 'version_unsupported';
 
 /** Discovery / version failure (R-G5). MCP: -32001 with data.code; REST: 400/424/422/422. */
 export class UcpNegotiationError extends UcpWireError {
@@ -58,7 +54,10 @@ export class UcpNegotiationError extends UcpWireError {
 /** 429 (R-G7, R-P2). MCP: -32000 with data.retry_after. */
 export class RateLimitedError extends UcpWireError {
   readonly kind = 'rate_limited' as const;
-  constructor(readonly retryAfterSeconds: number, message = 'Rate limit exceeded') {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = 'Rate limit exceeded',
+  ) {
     super(message);
   }
 }
@@ -66,7 +65,11 @@ export class RateLimitedError extends UcpWireError {
 /** 503: a dependency (e.g. the database) is down; retry later. MCP: -32000 with data.retry_after. */
 export class ServiceUnavailableError extends UcpWireError {
   readonly kind = 'unavailable' as const;
-  constructor(readonly retryAfterSeconds: number, message = 'Service temporarily unavailable', options?: { cause?: unknown }) {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = 'Service temporarily unavailable',
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }
@@ -79,8 +82,14 @@ export class ForbiddenError extends UcpWireError {
 /** `isOpenAt` / `nextChange` got an instant that is not RFC 3339 with `Z` or a numeric offset. */
 export class InvalidInstantError extends TypeError {
   readonly code = 'invalid_instant' as const;
-  constructor(readonly input: string, message?: string) {
-    super(message ?? `Invalid instant ${JSON.stringify(input)}: expected RFC 3339 date-time with 'Z' or a numeric offset, e.g. 2026-11-30T10:00:00-08:00`);
+  constructor(
+    readonly input: string,
+    message?: string,
+  ) {
+    super(
+      message ??
+        `Invalid instant ${JSON.stringify(input)}: expected RFC 3339 date-time with 'Z' or a numeric offset, e.g. 2026-11-30T10:00:00-08:00`,
+    );
     this.name = 'InvalidInstantError';
   }
 }
@@ -95,7 +104,11 @@ export class ConfigError extends Error {
 
 /** Local: the store failed (I/O, constraint, connection). */
 export class StoreError extends Error {
-  constructor(message: string, readonly transient = false, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly transient = false,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'StoreError';
   }
@@ -121,7 +134,10 @@ export function formatDataIssue(i: DataIssue): string {
 
 /** Local: an import or inventory batch was rejected; nothing was written. */
 export class DataValidationError extends Error {
-  constructor(readonly issues: readonly DataIssue[], message?: string) {
+  constructor(
+    readonly issues: readonly DataIssue[],
+    message?: string,
+  ) {
     super(message ?? formatIssues(issues));
     this.name = 'DataValidationError';
   }

@@ -226,13 +226,18 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
       // Loaded only when asked for, so a single-node server never loads ioredis.
       const { connectSharedState } = await import('./shared-state/index.js');
       shared = await connectSharedState(options.redis, { logger, cacheEntries: config.profileFetch.cacheEntries });
-      logger.info({ redis: shared.link.display, connected: shared.link.usable }, 'rate limits, discovery budget and profile cache shared through Redis');
+      logger.info(
+        { redis: shared.link.display, connected: shared.link.usable },
+        'rate limits, discovery budget and profile cache shared through Redis',
+      );
     }
     const rateLimitBackend = options.rateLimitBackend ?? shared?.rateLimitBackend;
     let cursorSecret = config.cursorSecret;
     if (cursorSecret === undefined) {
       cursorSecret = randomBytes(32).toString('hex');
-      logger.info('cursorSecret is not configured: pagination cursors are sealed with a per-process key (they stop working after a restart, and across instances)');
+      logger.info(
+        'cursorSecret is not configured: pagination cursors are sealed with a per-process key (they stop working after a restart, and across instances)',
+      );
     }
     const service: LocationOperations = new LocationService(data.store, { limits: config.limits, cursorSecret });
     const trusted = data.demo ? withDemoPlatform(config.trustedPlatforms, logger) : config.trustedPlatforms;
@@ -250,7 +255,9 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
         ...(shared === undefined ? {} : { cache: shared.cache }),
       },
     });
-    const limiter = config.rateLimits.enabled ? new BudgetLimiter(config.rateLimits, rateLimitBackend === undefined ? {} : { backend: rateLimitBackend }) : UNLIMITED;
+    const limiter = config.rateLimits.enabled
+      ? new BudgetLimiter(config.rateLimits, rateLimitBackend === undefined ? {} : { backend: rateLimitBackend })
+      : UNLIMITED;
     const parts: UcpAppParts = {
       service,
       validate: VALIDATORS,
@@ -300,7 +307,9 @@ interface OpenedStore {
 }
 
 async function openStore(options: ServerOptions, logger: Logger): Promise<OpenedStore> {
-  const sources = [options.store !== undefined, options.db !== undefined, options.data !== undefined && options.data.length > 0].filter(Boolean);
+  const sources = [options.store !== undefined, options.db !== undefined, options.data !== undefined && options.data.length > 0].filter(
+    Boolean,
+  );
   if (sources.length > 1) throw new ConfigError('Give one data source: a store, --db <file> or --data <file...>, not several.');
   if (options.store !== undefined) return { store: options.store, owned: false, description: `${options.store.kind} store`, demo: false };
   if (options.db !== undefined && /^postgres(ql)?:\/\//i.test(options.db)) {
@@ -311,13 +320,16 @@ async function openStore(options: ServerOptions, logger: Logger): Promise<Opened
   }
   if (options.db !== undefined) {
     if (!existsSync(options.db)) {
-      throw new ConfigError(`The store file ${options.db} does not exist. Create it with: ucp-location import --db ${options.db} <file.ndjson>`);
+      throw new ConfigError(
+        `The store file ${options.db} does not exist. Create it with: ucp-location import --db ${options.db} <file.ndjson>`,
+      );
     }
     return { store: await SqliteLocationStore.open(options.db, { readonly: true }), owned: true, description: options.db, demo: false };
   }
   const files = options.data !== undefined && options.data.length > 0 ? options.data : [DEMO_DATASET];
   if (files === options.data) logger.info({ files }, 'importing data files into a temporary store');
-  else if (!existsSync(DEMO_DATASET)) throw new ConfigError(`No data source given and the demo dataset is missing at ${DEMO_DATASET}; pass --db or --data.`);
+  else if (!existsSync(DEMO_DATASET))
+    throw new ConfigError(`No data source given and the demo dataset is missing at ${DEMO_DATASET}; pass --db or --data.`);
   const store = await SqliteLocationStore.open(':memory:');
   try {
     const report = await importFiles(store, files);

@@ -83,8 +83,14 @@ function plural(n: number, one: string, many: string): string {
 
 function checkLimits(limits: EngineLimits): void {
   for (const [name, value] of Object.entries(limits)) {
-    const ok = name === 'maxRadiusMeters' ? typeof value === 'number' && value >= 0 && !Number.isNaN(value) : Number.isSafeInteger(value) && value >= 1;
-    if (!ok) throw new ConfigError(`Engine limit ${name} must be ${name === 'maxRadiusMeters' ? 'a number of metres >= 0' : 'an integer >= 1'}; got ${String(value)}`);
+    const ok =
+      name === 'maxRadiusMeters'
+        ? typeof value === 'number' && value >= 0 && !Number.isNaN(value)
+        : Number.isSafeInteger(value) && value >= 1;
+    if (!ok)
+      throw new ConfigError(
+        `Engine limit ${name} must be ${name === 'maxRadiusMeters' ? 'a number of metres >= 0' : 'an integer >= 1'}; got ${String(value)}`,
+      );
   }
   if (limits.defaultPageSize > limits.maxPageSize) {
     throw new ConfigError(`Engine limit defaultPageSize (${limits.defaultPageSize}) must not exceed maxPageSize (${limits.maxPageSize})`);
@@ -106,7 +112,9 @@ export class LocationService {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     checkLimits(this.limits);
     if (typeof options.cursorSecret !== 'string' || options.cursorSecret.length === 0) {
-      throw new ConfigError('cursorSecret must be a non-empty string (use a long random value and share it between instances serving one store)');
+      throw new ConfigError(
+        'cursorSecret must be a non-empty string (use a long random value and share it between instances serving one store)',
+      );
     }
     this.cursorSecret = options.cursorSecret;
   }
@@ -130,7 +138,9 @@ export class LocationService {
       return {
         locations: [],
         pagination: { has_next_page: false, total_count: 0 },
-        messages: unknownItems.map((item) => info('item_not_found', `Item ${item} is not known to this Business, so no Location can provide it.`)),
+        messages: unknownItems.map((item) =>
+          info('item_not_found', `Item ${item} is not known to this Business, so no Location can provide it.`),
+        ),
       };
     }
 
@@ -181,7 +191,9 @@ export class LocationService {
       const kept = this.survivors(rows, plan, null);
       if (kept.length >= cap || rows.length < limit || limit >= cap * BROWSE_SCAN_FACTOR) {
         // Without a center every distance is exactly 0: plain rank order.
-        kept.sort((a, b) => compareRank({ relevance: a.relevance, distance: 0, id: a.id }, { relevance: b.relevance, distance: 0, id: b.id }));
+        kept.sort((a, b) =>
+          compareRank({ relevance: a.relevance, distance: 0, id: a.id }, { relevance: b.relevance, distance: 0, id: b.id }),
+        );
         return kept.slice(0, cap);
       }
       limit *= 4;
@@ -238,7 +250,9 @@ export class LocationService {
     query.keys = keys;
     const center = plan.distance?.center ?? plan.servesPoint;
     const bracket = center === null ? null : new GeodesicBracket(center);
-    const kept = new Map(this.survivors(keys.length === 0 ? [] : await this.store.findCandidates(query), plan, bracket).map((r) => [r.key, r]));
+    const kept = new Map(
+      this.survivors(keys.length === 0 ? [] : await this.store.findCandidates(query), plan, bracket).map((r) => [r.key, r]),
+    );
     const keptKeys = keys.filter((k) => kept.has(k));
     const docs = new Map((await this.store.getLocations(keptKeys)).map((loc) => [loc.id, loc]));
 

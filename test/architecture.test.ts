@@ -33,9 +33,7 @@ function importsOf(file: string): ImportEdge[] {
   for (const m of text.matchAll(IMPORT_RE)) {
     const spec = m[1] ?? m[2];
     if (spec === undefined) continue;
-    const target = spec.startsWith('.')
-      ? relative(SRC, resolve(dirname(file), spec)).replace(/\.js$/, '.ts')
-      : null;
+    const target = spec.startsWith('.') ? relative(SRC, resolve(dirname(file), spec)).replace(/\.js$/, '.ts') : null;
     edges.push({ from, spec, target });
   }
   return edges;

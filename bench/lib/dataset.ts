@@ -10,7 +10,16 @@
 import { createWriteStream, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { DAYS, type Coverage, type CoverageArea, type DailyHour, type Day, type ExceptionHour, type LocationRecord, type Position } from '../../src/domain/location.js';
+import {
+  DAYS,
+  type Coverage,
+  type CoverageArea,
+  type DailyHour,
+  type Day,
+  type ExceptionHour,
+  type LocationRecord,
+  type Position,
+} from '../../src/domain/location.js';
 import { AMENITIES, BRANDS, CATEGORIES, ITEM_COUNT, STREET_KINDS, STREET_WORDS, itemId } from './catalog.js';
 import { round6, samplePlace, scatter, type Place } from './cities.js';
 import { AliasTable, Rng } from './rng.js';
@@ -61,11 +70,7 @@ function weeklyHours(rng: Rng): DailyHour[] | undefined {
   if (r < 0.45) {
     // Split shift: morning and late afternoon, Saturday morning only.
     const lunch = 780 + 30 * rng.int(2); // 13:00 or 13:30
-    return [
-      ...every(WEEKDAYS, open, lunch),
-      ...every(WEEKDAYS, lunch + 150, close + 60),
-      ...every(days('saturday'), open, lunch),
-    ];
+    return [...every(WEEKDAYS, open, lunch), ...every(WEEKDAYS, lunch + 150, close + 60), ...every(days('saturday'), open, lunch)];
   }
   if (r < 0.55) {
     // Overnight every day: opens late morning, closes after midnight.
@@ -92,8 +97,10 @@ function weeklyHours(rng: Rng): DailyHour[] | undefined {
 function exceptionHours(rng: Rng, weeklyKnown: boolean): ExceptionHour[] | undefined {
   const out: ExceptionHour[] = [];
   if (rng.chance(0.35)) out.push({ title: 'Christmas Day', valid_from: '2026-12-25', valid_through: '2026-12-25' });
-  if (rng.chance(0.2)) out.push({ title: 'Christmas Eve', valid_from: '2026-12-24', valid_through: '2026-12-24', opens: '09:00', closes: '14:00' });
-  if (rng.chance(0.1)) out.push({ title: "New Year's Eve", valid_from: '2026-12-31', valid_through: '2026-12-31', opens: '20:00', closes: '02:00' });
+  if (rng.chance(0.2))
+    out.push({ title: 'Christmas Eve', valid_from: '2026-12-24', valid_through: '2026-12-24', opens: '09:00', closes: '14:00' });
+  if (rng.chance(0.1))
+    out.push({ title: "New Year's Eve", valid_from: '2026-12-31', valid_through: '2026-12-31', opens: '20:00', closes: '02:00' });
   if (rng.chance(0.05)) out.push({ title: 'Summer break', valid_from: '2026-08-03', valid_through: '2026-08-16' });
   if (rng.chance(0.05)) {
     out.push(
@@ -195,7 +202,8 @@ export function generateRecord(seed: string, i: number): LocationRecord {
   }
   if (rng.chance(0.04)) serves.countries = [place.country];
   if (place.admin !== '' && rng.chance(0.05)) serves.regions = { [place.country]: [place.admin] };
-  if (rng.chance(0.06)) serves.postal_codes = { [place.country]: [postalCode(place, rng), postalCode(place, rng)].filter((v, k, l) => l.indexOf(v) === k) };
+  if (rng.chance(0.06))
+    serves.postal_codes = { [place.country]: [postalCode(place, rng), postalCode(place, rng)].filter((v, k, l) => l.indexOf(v) === k) };
   if (Object.keys(serves).length > 0) record.serves = serves;
 
   if (record.visibility !== 'private') {

@@ -120,7 +120,8 @@ async function checkMcp(url: string, mix: E2eOptions['mix']): Promise<string | n
     const { status, json } = await post(url, toolCall(m.request, i + 1));
     const result = (json as { result?: { structuredContent?: { locations?: { id: string }[] }; isError?: boolean } }).result;
     const ids = result?.structuredContent?.locations?.map((l) => l.id);
-    if (status !== 200 || ids === undefined || result?.isError === true) return `request ${i}: HTTP ${status}, answer ${JSON.stringify(json).slice(0, 300)}`;
+    if (status !== 200 || ids === undefined || result?.isError === true)
+      return `request ${i}: HTTP ${status}, answer ${JSON.stringify(json).slice(0, 300)}`;
     if (ids.join() !== m.firstPage.join()) return `request ${i}: MCP returned [${ids.join(', ')}], the engine [${m.firstPage.join(', ')}]`;
   }
   return null;
@@ -178,7 +179,10 @@ export async function runEndToEnd(o: E2eOptions): Promise<E2eResult> {
       echo: combine(segs.echo, echoRss),
       failure,
     };
-    for (const [name, t] of [['MCP', result.mcp], ['echo', result.echo]] as const) {
+    for (const [name, t] of [
+      ['MCP', result.mcp],
+      ['echo', result.echo],
+    ] as const) {
       if (result.failure === null && (t.non2xx > 0 || t.errors > 0 || t.timeouts > 0)) {
         result.failure = `${name} had ${t.non2xx} non-2xx answers, ${t.errors} errors, ${t.timeouts} timeouts under load`;
       }

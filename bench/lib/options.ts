@@ -90,7 +90,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   });
   if (values.help === true) return 'help';
   const quick = values.quick === true;
-  const sizes = values.sizes === undefined ? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]) : values.sizes.split(',').map(parseSize);
+  const sizes =
+    values.sizes === undefined ? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]) : values.sizes.split(',').map(parseSize);
   const unique = [...new Set(sizes)].sort((a, b) => a - b);
   return {
     mode: quick ? 'quick' : values.sizes === undefined && values.duration === undefined ? 'full' : 'custom',

@@ -119,7 +119,12 @@ export function keepMainThreadProfile(dir: string, target: string): boolean {
 }
 
 /** Profile `contender` running `instances` round-robin for `seconds`; write `file`. */
-export async function profileContender(contender: Contender, instances: readonly Instance[], seconds: number, file: string): Promise<CpuProfileResult> {
+export async function profileContender(
+  contender: Contender,
+  instances: readonly Instance[],
+  seconds: number,
+  file: string,
+): Promise<CpuProfileResult> {
   const session = new Session();
   session.connect();
   try {

@@ -37,7 +37,9 @@ const DAY_MS = 86_400_000;
 const WINDOW_START = Date.UTC(2026, 5, 1); // 2026-06-01
 const WINDOW_END = Date.UTC(2027, 0, 10); // 2027-01-10
 /** Dates the dataset has exceptions on (UTC midnight; local dates differ by up to a day). */
-const SPECIAL_DATES = ['2026-08-05', '2026-11-26', '2026-12-24', '2026-12-25', '2026-12-31', '2027-01-01'].map((d) => Date.parse(`${d}T00:00:00Z`));
+const SPECIAL_DATES = ['2026-08-05', '2026-11-26', '2026-12-24', '2026-12-25', '2026-12-31', '2027-01-01'].map((d) =>
+  Date.parse(`${d}T00:00:00Z`),
+);
 const OFFSETS_MIN = [0, 0, 60, -300, 330, 540, -180];
 
 function pad(n: number, width = 2): string {
@@ -135,7 +137,10 @@ function makeInstance(query: QueryDef, rng: Rng, seed: string, size: number): In
     case 'radius-50km':
       return search({ distance: { center: center(rng), max: 50_000 } });
     case 'radius-hours-amenity':
-      return search({ distance: { center: center(rng), max: 10_000 }, filters: { hours: { open_at: openAt(rng) }, amenities: amenities(rng, 2) } });
+      return search({
+        distance: { center: center(rng), max: 10_000 },
+        filters: { hours: { open_at: openAt(rng) }, amenities: amenities(rng, 2) },
+      });
     case 'serves-point':
       return search({ serves: { point: center(rng) } });
     case 'text':

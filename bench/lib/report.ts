@@ -84,9 +84,18 @@ export interface ProfileSummary {
   inclusive: { fn: string; where: string; selfPercent: number }[];
   postgisPlan?: string;
   /** A separate, profiled import (node --cpu-prof in the import child), not the timed one. */
-  import?: { file: string; records: number; top: { fn: string; where: string; selfPercent: number }[]; inclusive: { fn: string; where: string; selfPercent: number }[] };
+  import?: {
+    file: string;
+    records: number;
+    top: { fn: string; where: string; selfPercent: number }[];
+    inclusive: { fn: string; where: string; selfPercent: number }[];
+  };
   /** The MCP server under end-to-end load (node --cpu-prof in the server child). */
-  server?: { file: string; top: { fn: string; where: string; selfPercent: number }[]; inclusive: { fn: string; where: string; selfPercent: number }[] };
+  server?: {
+    file: string;
+    top: { fn: string; where: string; selfPercent: number }[];
+    inclusive: { fn: string; where: string; selfPercent: number }[];
+  };
 }
 
 export interface Ratio {
@@ -132,24 +141,51 @@ function ratio(value: number | null, target: string, test: (v: number) => boolea
 export { sizeLabel };
 
 /** The headline ratios, each from cells measured side by side in this run. */
-export function computeRatios(latency: readonly LatencyRow[], imports: readonly ImportRow[], e2e: BenchResults['e2e'], sizes: readonly number[]): Record<string, Ratio> {
+export function computeRatios(
+  latency: readonly LatencyRow[],
+  imports: readonly ImportRow[],
+  e2e: BenchResults['e2e'],
+  sizes: readonly number[],
+): Record<string, Ratio> {
   const largest = Math.max(...sizes);
   const smallest = Math.min(...sizes);
   const at = sizeLabel(largest);
   const engine = ok(find(latency, largest, HEADLINE_QUERY, 'engine-sqlite'));
   const div = (a: number | null, b: number | null): number | null => (a === null || b === null || b === 0 ? null : a / b);
   const out: Record<string, Ratio> = {
-    engine_vs_naive: ratio(div(ok(find(latency, largest, HEADLINE_QUERY, 'naive')), engine), '>= 100', (v) => v >= 100, `naive p50 / engine-sqlite p50, ${HEADLINE_QUERY} @ ${at}`),
-    engine_vs_floor: ratio(div(engine, ok(find(latency, largest, HEADLINE_QUERY, 'floor'))), '<= 3', (v) => v <= 3, `engine-sqlite p50 / floor p50, ${HEADLINE_QUERY} @ ${at}`),
-    engine_vs_postgis: ratio(div(ok(find(latency, largest, HEADLINE_QUERY, 'postgis')), engine), '>= 2', (v) => v >= 2, `postgis p50 / engine-sqlite p50, ${HEADLINE_QUERY} @ ${at}`),
+    engine_vs_naive: ratio(
+      div(ok(find(latency, largest, HEADLINE_QUERY, 'naive')), engine),
+      '>= 100',
+      (v) => v >= 100,
+      `naive p50 / engine-sqlite p50, ${HEADLINE_QUERY} @ ${at}`,
+    ),
+    engine_vs_floor: ratio(
+      div(engine, ok(find(latency, largest, HEADLINE_QUERY, 'floor'))),
+      '<= 3',
+      (v) => v <= 3,
+      `engine-sqlite p50 / floor p50, ${HEADLINE_QUERY} @ ${at}`,
+    ),
+    engine_vs_postgis: ratio(
+      div(ok(find(latency, largest, HEADLINE_QUERY, 'postgis')), engine),
+      '>= 2',
+      (v) => v >= 2,
+      `postgis p50 / engine-sqlite p50, ${HEADLINE_QUERY} @ ${at}`,
+    ),
     mcp_vs_echo: ratio(
       e2e !== null && 'mcp' in e2e && e2e.failure === null ? e2e.mcp.requestsPerSecond / e2e.echo.requestsPerSecond : null,
       '>= 0.5',
       (v) => v >= 0.5,
-      e2e !== null && 'mcp' in e2e ? `MCP tools/call search_locations req/s / echo req/s, ${e2e.connections} connections @ ${sizeLabel(e2e.size)}` : 'end-to-end not run',
+      e2e !== null && 'mcp' in e2e
+        ? `MCP tools/call search_locations req/s / echo req/s, ${e2e.connections} connections @ ${sizeLabel(e2e.size)}`
+        : 'end-to-end not run',
     ),
     mcp_vs_echo_cpu: ratio(
-      e2e !== null && 'mcp' in e2e && e2e.failure === null && e2e.mcp.cpuMsPerRequest !== undefined && e2e.echo.cpuMsPerRequest !== undefined && e2e.mcp.cpuMsPerRequest > 0
+      e2e !== null &&
+        'mcp' in e2e &&
+        e2e.failure === null &&
+        e2e.mcp.cpuMsPerRequest !== undefined &&
+        e2e.echo.cpuMsPerRequest !== undefined &&
+        e2e.mcp.cpuMsPerRequest > 0
         ? e2e.echo.cpuMsPerRequest / e2e.mcp.cpuMsPerRequest
         : null,
       'informative',
@@ -175,14 +211,29 @@ export function computeRatios(latency: readonly LatencyRow[], imports: readonly 
   }
   const engineSmall = ok(find(latency, smallest, HEADLINE_QUERY, 'engine-sqlite'));
   if (largest !== smallest) {
-    out[`growth_headline_${sizeLabel(smallest).toLowerCase()}_${at.toLowerCase()}`] = ratio(div(engine, engineSmall), 'informative', () => true, `engine-sqlite p50 @ ${at} / @ ${sizeLabel(smallest)}, ${HEADLINE_QUERY}`);
+    out[`growth_headline_${sizeLabel(smallest).toLowerCase()}_${at.toLowerCase()}`] = ratio(
+      div(engine, engineSmall),
+      'informative',
+      () => true,
+      `engine-sqlite p50 @ ${at} / @ ${sizeLabel(smallest)}, ${HEADLINE_QUERY}`,
+    );
   }
   const pgEngine = ok(find(latency, largest, HEADLINE_QUERY, 'engine-postgres'));
   if (pgEngine !== null) {
-    out['engine_postgres_vs_postgis'] = ratio(div(ok(find(latency, largest, HEADLINE_QUERY, 'postgis')), pgEngine), 'informative', () => true, `postgis p50 / engine-postgres p50, ${HEADLINE_QUERY} @ ${at}`);
+    out['engine_postgres_vs_postgis'] = ratio(
+      div(ok(find(latency, largest, HEADLINE_QUERY, 'postgis')), pgEngine),
+      'informative',
+      () => true,
+      `postgis p50 / engine-postgres p50, ${HEADLINE_QUERY} @ ${at}`,
+    );
   }
   const imp = imports.find((r) => r.size === largest);
-  out['import_rate'] = ratio(imp === undefined ? null : imp.locationsPerSecond, largest >= 1_000_000 ? '>= 50000 loc/s' : 'informative (target is for 1M)', (v) => (largest >= 1_000_000 ? v >= 50_000 : true), `locations/s through importFiles into SQLite @ ${at}, peak RSS ${imp === undefined ? '?' : `${imp.maxRssMiB.toFixed(0)} MiB`}`);
+  out['import_rate'] = ratio(
+    imp === undefined ? null : imp.locationsPerSecond,
+    largest >= 1_000_000 ? '>= 50000 loc/s' : 'informative (target is for 1M)',
+    (v) => (largest >= 1_000_000 ? v >= 50_000 : true),
+    `locations/s through importFiles into SQLite @ ${at}, peak RSS ${imp === undefined ? '?' : `${imp.maxRssMiB.toFixed(0)} MiB`}`,
+  );
   return out;
 }
 
@@ -205,7 +256,9 @@ export function renderMarkdown(r: BenchResults): string {
   lines.push('# Benchmark results', '');
   lines.push(`- Machine: ${r.machine}`);
   lines.push(`- Run: ${r.generatedAt}, mode \`${r.mode}\`, \`${r.command}\`, seed \`${r.seed}\``);
-  lines.push(`- Per cell: up to ${r.settings.budgetSecondsPerCell} s of calls per contender, ${r.settings.instancesPerQuery} instances per query kind, contenders interleaved round-robin on the same instances`);
+  lines.push(
+    `- Per cell: up to ${r.settings.budgetSecondsPerCell} s of calls per contender, ${r.settings.instancesPerQuery} instances per query kind, contenders interleaved round-robin on the same instances`,
+  );
   lines.push('- Every timed answer was checked against the engine’s reference answer; a mismatch fails the contender for that cell.', '');
   lines.push('## Headline ratios', '', '| ratio | value | target | met | basis |', '|---|---:|---|---|---|');
   for (const [name, x] of Object.entries(r.ratios)) {
@@ -228,18 +281,37 @@ export function renderMarkdown(r: BenchResults): string {
     }
     lines.push('');
   }
-  lines.push('## Import (our pipeline: validate, then stream into SQLite; child process)', '', '| size | records | seconds | locations/s | CPU seconds | peak RSS (MiB) |', '|---:|---:|---:|---:|---:|---:|');
-  for (const i of r.imports) lines.push(`| ${sizeLabel(i.size)} | ${i.records} | ${i.seconds.toFixed(1)} | ${Math.round(i.locationsPerSecond)} | ${i.cpuSeconds.toFixed(1)} | ${i.maxRssMiB.toFixed(0)} |`);
+  lines.push(
+    '## Import (our pipeline: validate, then stream into SQLite; child process)',
+    '',
+    '| size | records | seconds | locations/s | CPU seconds | peak RSS (MiB) |',
+    '|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const i of r.imports)
+    lines.push(
+      `| ${sizeLabel(i.size)} | ${i.records} | ${i.seconds.toFixed(1)} | ${Math.round(i.locationsPerSecond)} | ${i.cpuSeconds.toFixed(1)} | ${i.maxRssMiB.toFixed(0)} |`,
+    );
   lines.push('');
   lines.push('## End to end (MCP over HTTP vs bare JSON-RPC echo, autocannon)', '');
   if (r.e2e === null) lines.push('Not run.');
   else if ('skipped' in r.e2e) lines.push(`Skipped: ${r.e2e.skipped}`);
   else {
     const e = r.e2e;
-    lines.push(`${e.connections} connections, ${e.secondsPerTarget} s per target (ABBA order), store of ${sizeLabel(e.size)} locations, query mix: ${HEADLINE_QUERY}.`, '');
-    lines.push('| target | req/s | p50 ms | p99 ms | requests | non-2xx | errors | server CPU ms/request | server peak RSS (MiB) |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const [name, t] of [['MCP tools/call search_locations', e.mcp], ['echo', e.echo]] as const) {
-      lines.push(`| ${name} | ${t.requestsPerSecond.toFixed(0)} | ${t.latencyP50Ms.toFixed(1)} | ${t.latencyP99Ms.toFixed(1)} | ${t.requests} | ${t.non2xx} | ${t.errors + t.timeouts} | ${t.cpuMsPerRequest?.toFixed(3) ?? '–'} | ${t.maxRssMiB?.toFixed(0) ?? '–'} |`);
+    lines.push(
+      `${e.connections} connections, ${e.secondsPerTarget} s per target (ABBA order), store of ${sizeLabel(e.size)} locations, query mix: ${HEADLINE_QUERY}.`,
+      '',
+    );
+    lines.push(
+      '| target | req/s | p50 ms | p99 ms | requests | non-2xx | errors | server CPU ms/request | server peak RSS (MiB) |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const [name, t] of [
+      ['MCP tools/call search_locations', e.mcp],
+      ['echo', e.echo],
+    ] as const) {
+      lines.push(
+        `| ${name} | ${t.requestsPerSecond.toFixed(0)} | ${t.latencyP50Ms.toFixed(1)} | ${t.latencyP99Ms.toFixed(1)} | ${t.requests} | ${t.non2xx} | ${t.errors + t.timeouts} | ${t.cpuMsPerRequest?.toFixed(3) ?? '–'} | ${t.maxRssMiB?.toFixed(0) ?? '–'} |`,
+      );
     }
     if (e.failure !== null) lines.push('', `**Not counted:** ${e.failure}`);
   }
@@ -253,15 +325,32 @@ export function renderMarkdown(r: BenchResults): string {
       const key = p.status === 'skipped' ? `${p.contender}|${p.reason}` : `${p.size}|${p.query}|${p.contender}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const where = p.status === 'skipped' ? ['all', r.latency.filter((x) => x.contender === p.contender && x.reason === p.reason).map((x) => x.query).filter((q, i, l) => l.indexOf(q) === i).join(', ')] : [sizeLabel(p.size), p.query];
+      const where =
+        p.status === 'skipped'
+          ? [
+              'all',
+              r.latency
+                .filter((x) => x.contender === p.contender && x.reason === p.reason)
+                .map((x) => x.query)
+                .filter((q, i, l) => l.indexOf(q) === i)
+                .join(', '),
+            ]
+          : [sizeLabel(p.size), p.query];
       lines.push(`| ${where[0]} | ${where[1]} | ${p.contender} | ${p.status} | ${(p.reason ?? '').replace(/\|/g, '\\|').slice(0, 400)} |`);
     }
     lines.push('');
   }
   if (r.setup.length > 0) {
-    lines.push('## Setup (not timed as queries)', '', '| size | dataset MiB | naive load s | PostGIS load s | engine-postgres import s |', '|---:|---:|---:|---:|---:|');
+    lines.push(
+      '## Setup (not timed as queries)',
+      '',
+      '| size | dataset MiB | naive load s | PostGIS load s | engine-postgres import s |',
+      '|---:|---:|---:|---:|---:|',
+    );
     for (const s of r.setup) {
-      lines.push(`| ${sizeLabel(s.size)} | ${(s.datasetBytes / 2 ** 20).toFixed(0)} | ${s.naiveLoadSeconds.toFixed(1)} | ${s.postgisLoadSeconds === undefined ? '–' : s.postgisLoadSeconds === 0 ? 'cached' : s.postgisLoadSeconds.toFixed(0)} | ${s.enginePostgresImportSeconds?.toFixed(0) ?? '–'} |`);
+      lines.push(
+        `| ${sizeLabel(s.size)} | ${(s.datasetBytes / 2 ** 20).toFixed(0)} | ${s.naiveLoadSeconds.toFixed(1)} | ${s.postgisLoadSeconds === undefined ? '–' : s.postgisLoadSeconds === 0 ? 'cached' : s.postgisLoadSeconds.toFixed(0)} | ${s.enginePostgresImportSeconds?.toFixed(0) ?? '–'} |`,
+      );
     }
     lines.push('');
   }
@@ -271,7 +360,11 @@ export function renderMarkdown(r: BenchResults): string {
       lines.push('', title, '', `| ${head} | function | where |`, '|---:|---|---|');
       for (const t of rows) lines.push(`| ${t.selfPercent.toFixed(1)} | \`${t.fn}\` | ${t.where} |`);
     };
-    lines.push(`## Where the time goes (${p.contender}, ${p.query} @ ${sizeLabel(p.size)}, --cpu-prof)`, '', `Profile: \`${p.file}\` (open in Chrome DevTools → Performance). Shares are of busy samples.`);
+    lines.push(
+      `## Where the time goes (${p.contender}, ${p.query} @ ${sizeLabel(p.size)}, --cpu-prof)`,
+      '',
+      `Profile: \`${p.file}\` (open in Chrome DevTools → Performance). Shares are of busy samples.`,
+    );
     table('Engine, self time:', p.top, 'self %');
     table('Engine, inclusive time of our code and libraries:', p.inclusive, 'incl. %');
     if (p.import !== undefined) {
@@ -296,13 +389,15 @@ const CHART_QUERIES = [HEADLINE_QUERY, 'radius-10km', 'serves-point', 'lookup-10
 export function renderChart(r: BenchResults): string {
   const panels: Panel[] = CHART_QUERIES.map((q) => ({
     title: r.queries.find((x) => x.name === q)?.label ?? q,
-    series: r.contenders.map((c) => ({
-      contender: c.name,
-      points: r.sizes
-        .map((size) => ({ size, row: find(r.latency, size, q, c.name) }))
-        .filter((x): x is { size: number; row: LatencyRow & { p50: number } } => x.row?.status === 'ok' && x.row.p50 !== undefined)
-        .map((x) => ({ size: x.size, ms: x.row.p50 })),
-    })).filter((s) => s.points.length > 0),
+    series: r.contenders
+      .map((c) => ({
+        contender: c.name,
+        points: r.sizes
+          .map((size) => ({ size, row: find(r.latency, size, q, c.name) }))
+          .filter((x): x is { size: number; row: LatencyRow & { p50: number } } => x.row?.status === 'ok' && x.row.p50 !== undefined)
+          .map((x) => ({ size: x.size, ms: x.row.p50 })),
+      }))
+      .filter((s) => s.points.length > 0),
   }));
   return latencyChart('p50 latency vs dataset size (log–log; lower is better)', panels, r.sizes);
 }

@@ -51,7 +51,15 @@ function decades(lo: number, hi: number): number[] {
   return out;
 }
 
-function panelSvg(panel: Panel, x0: number, y0: number, w: number, h: number, sizes: readonly number[], contenders: readonly string[]): string {
+function panelSvg(
+  panel: Panel,
+  x0: number,
+  y0: number,
+  w: number,
+  h: number,
+  sizes: readonly number[],
+  contenders: readonly string[],
+): string {
   const all = panel.series.flatMap((s) => s.points.map((p) => p.ms)).filter((v) => v > 0 && Number.isFinite(v));
   const parts: string[] = [];
   const left = x0 + 58;
@@ -69,8 +77,10 @@ function panelSvg(panel: Panel, x0: number, y0: number, w: number, h: number, si
   const yMax = Math.log10(yTicks[yTicks.length - 1] as number);
   const xMin = Math.log10(Math.min(...sizes));
   const xMax = Math.log10(Math.max(...sizes));
-  const xOf = (size: number): number => (xMax === xMin ? (left + right) / 2 : left + ((Math.log10(size) - xMin) / (xMax - xMin)) * (right - left));
-  const yOf = (ms: number): number => (yMax === yMin ? (top + bottom) / 2 : bottom - ((Math.log10(ms) - yMin) / (yMax - yMin)) * (bottom - top));
+  const xOf = (size: number): number =>
+    xMax === xMin ? (left + right) / 2 : left + ((Math.log10(size) - xMin) / (xMax - xMin)) * (right - left);
+  const yOf = (ms: number): number =>
+    yMax === yMin ? (top + bottom) / 2 : bottom - ((Math.log10(ms) - yMin) / (yMax - yMin)) * (bottom - top);
   for (const t of yTicks) {
     const y = yOf(t);
     parts.push(`<line x1="${left}" y1="${y}" x2="${right}" y2="${y}" stroke="#e5e5e5"/>`);
@@ -86,10 +96,14 @@ function panelSvg(panel: Panel, x0: number, y0: number, w: number, h: number, si
     const color = colorOf(series.contender, contenders.indexOf(series.contender));
     const pts = series.points.filter((p) => p.ms > 0 && Number.isFinite(p.ms));
     if (pts.length > 1) {
-      parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2" points="${pts.map((p) => `${xOf(p.size).toFixed(1)},${yOf(p.ms).toFixed(1)}`).join(' ')}"/>`);
+      parts.push(
+        `<polyline fill="none" stroke="${color}" stroke-width="2" points="${pts.map((p) => `${xOf(p.size).toFixed(1)},${yOf(p.ms).toFixed(1)}`).join(' ')}"/>`,
+      );
     }
     for (const p of pts) {
-      parts.push(`<circle cx="${xOf(p.size).toFixed(1)}" cy="${yOf(p.ms).toFixed(1)}" r="3" fill="${color}"><title>${escape(`${series.contender} @ ${sizeLabel(p.size)}: p50 ${p.ms.toPrecision(3)} ms`)}</title></circle>`);
+      parts.push(
+        `<circle cx="${xOf(p.size).toFixed(1)}" cy="${yOf(p.ms).toFixed(1)}" r="3" fill="${color}"><title>${escape(`${series.contender} @ ${sizeLabel(p.size)}: p50 ${p.ms.toPrecision(3)} ms`)}</title></circle>`,
+      );
     }
   }
   return parts.join('\n');

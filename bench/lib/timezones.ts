@@ -116,7 +116,15 @@ function usZone(state: string, lon: number, lat: number): string {
   if (state === 'KY' && lon < -86) return 'America/Chicago';
   if (state === 'ID' && lat > 45.5) return 'America/Los_Angeles';
   if ((state === 'ND' || state === 'SD' || state === 'NE' || state === 'KS') && lon < -101) return 'America/Denver';
-  return US_STATE[state] ?? band(lon, [[-114, 'America/Los_Angeles'], [-101, 'America/Denver'], [-87, 'America/Chicago'], [180, 'America/New_York']]);
+  return (
+    US_STATE[state] ??
+    band(lon, [
+      [-114, 'America/Los_Angeles'],
+      [-101, 'America/Denver'],
+      [-87, 'America/Chicago'],
+      [180, 'America/New_York'],
+    ])
+  );
 }
 
 function brazilZone(lon: number, lat: number): string {
@@ -132,7 +140,15 @@ function brazilZone(lon: number, lat: number): string {
 function russiaZone(lon: number, lat: number): string {
   if (lon < 23 && lat < 56) return 'Europe/Kaliningrad';
   if (lon < 110) {
-    return band(lon, [[48, 'Europe/Moscow'], [54, 'Europe/Samara'], [66, 'Asia/Yekaterinburg'], [79, 'Asia/Omsk'], [88, 'Asia/Novosibirsk'], [100, 'Asia/Krasnoyarsk'], [110, 'Asia/Irkutsk']]);
+    return band(lon, [
+      [48, 'Europe/Moscow'],
+      [54, 'Europe/Samara'],
+      [66, 'Asia/Yekaterinburg'],
+      [79, 'Asia/Omsk'],
+      [88, 'Asia/Novosibirsk'],
+      [100, 'Asia/Krasnoyarsk'],
+      [110, 'Asia/Irkutsk'],
+    ]);
   }
   if (lon < 130) return lat < 56 ? 'Asia/Chita' : 'Asia/Yakutsk';
   if (lon < 142) return lat < 55 ? 'Asia/Vladivostok' : 'Asia/Yakutsk';
@@ -154,10 +170,28 @@ function fromCountry(country: string, admin: string, lon: number, lat: number): 
     case 'US':
       return usZone(admin, lon, lat);
     case 'CA':
-      return CA_PROVINCE[admin] ?? band(lon, [[-120, 'America/Vancouver'], [-110, 'America/Edmonton'], [-102, 'America/Regina'], [-90, 'America/Winnipeg'], [-64, 'America/Toronto'], [-59.5, 'America/Halifax'], [180, 'America/St_Johns']]);
+      return (
+        CA_PROVINCE[admin] ??
+        band(lon, [
+          [-120, 'America/Vancouver'],
+          [-110, 'America/Edmonton'],
+          [-102, 'America/Regina'],
+          [-90, 'America/Winnipeg'],
+          [-64, 'America/Toronto'],
+          [-59.5, 'America/Halifax'],
+          [180, 'America/St_Johns'],
+        ])
+      );
     case 'AU':
       if (admin === '02' && lon < 141.5) return 'Australia/Broken_Hill';
-      return AU_STATE[admin] ?? band(lon, [[129, 'Australia/Perth'], [141, 'Australia/Adelaide'], [180, 'Australia/Sydney']]);
+      return (
+        AU_STATE[admin] ??
+        band(lon, [
+          [129, 'Australia/Perth'],
+          [141, 'Australia/Adelaide'],
+          [180, 'Australia/Sydney'],
+        ])
+      );
     case 'BR':
       return brazilZone(lon, lat);
     case 'MX':
@@ -165,9 +199,18 @@ function fromCountry(country: string, admin: string, lon: number, lat: number): 
     case 'RU':
       return russiaZone(lon, lat);
     case 'ID':
-      return band(lon, [[115, 'Asia/Jakarta'], [125, 'Asia/Makassar'], [180, 'Asia/Jayapura']]);
+      return band(lon, [
+        [115, 'Asia/Jakarta'],
+        [125, 'Asia/Makassar'],
+        [180, 'Asia/Jayapura'],
+      ]);
     case 'KZ':
-      return band(lon, [[55, 'Asia/Aqtau'], [62, 'Asia/Aqtobe'], [68.5, 'Asia/Qyzylorda'], [180, 'Asia/Almaty']]);
+      return band(lon, [
+        [55, 'Asia/Aqtau'],
+        [62, 'Asia/Aqtobe'],
+        [68.5, 'Asia/Qyzylorda'],
+        [180, 'Asia/Almaty'],
+      ]);
     case 'CN':
       return lon < 90 ? 'Asia/Urumqi' : 'Asia/Shanghai';
     case 'CL':
@@ -177,7 +220,11 @@ function fromCountry(country: string, admin: string, lon: number, lat: number): 
       if (lon < -13) return 'Atlantic/Canary';
       return admin === 'CE' || admin === 'ML' ? 'Africa/Ceuta' : 'Europe/Madrid';
     case 'PT':
-      return band(lon, [[-20, 'Atlantic/Azores'], [-15, 'Atlantic/Madeira'], [180, 'Europe/Lisbon']]);
+      return band(lon, [
+        [-20, 'Atlantic/Azores'],
+        [-15, 'Atlantic/Madeira'],
+        [180, 'Europe/Lisbon'],
+      ]);
     case 'CD':
       return lon < 20 ? 'Africa/Kinshasa' : 'Africa/Lubumbashi';
     case 'MN':

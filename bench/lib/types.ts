@@ -5,9 +5,7 @@
 import type { LookupRequest, SearchRequest } from '../../src/domain/requests.js';
 
 /** One concrete request of a query kind. `pages` > 1 walks that many pages with cursors. */
-export type Instance =
-  | { op: 'search'; request: SearchRequest; pages: number }
-  | { op: 'lookup'; request: LookupRequest };
+export type Instance = { op: 'search'; request: SearchRequest; pages: number } | { op: 'lookup'; request: LookupRequest };
 
 /** A search answer reduced to what is compared: ids in result order and total_count. */
 export interface SearchOutput {
@@ -37,9 +35,7 @@ export interface CandidateOutput {
 export type Output = SearchOutput | LookupOutput | CandidateOutput;
 
 /** The reference answer for one instance (from the engine, without paging limits). */
-export type Reference =
-  | { op: 'search'; ids: string[] }
-  | { op: 'lookup'; entries: { id: string; inputs: string[] }[] };
+export type Reference = { op: 'search'; ids: string[] } | { op: 'lookup'; entries: { id: string; inputs: string[] }[] };
 
 export interface QueryDef {
   name: string;

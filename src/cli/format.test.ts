@@ -25,7 +25,9 @@ describe('describeHours', () => {
 
   it('is explicit about unknown and invalid schedules (R-H2, R-S6)', () => {
     expect(describeHours({ id: 'x', name: 'x' }, 0)).toBe('hours unknown');
-    expect(describeHours({ id: 'x', name: 'x', hours: [{ day: 'monday', opens: '09:00', closes: '09:00' }], timezone: 'UTC' }, 0)).toBe('hours invalid');
+    expect(describeHours({ id: 'x', name: 'x', hours: [{ day: 'monday', opens: '09:00', closes: '09:00' }], timezone: 'UTC' }, 0)).toBe(
+      'hours invalid',
+    );
   });
 
   it('uses an offset label for zones without an abbreviation', () => {
@@ -59,7 +61,16 @@ describe('formatAddress', () => {
 
 describe('renderTable', () => {
   it('aligns columns, right-aligns numbers and cuts long cells', () => {
-    const text = renderTable([{ header: 'NAME', maxWidth: 6 }, { header: 'KM', align: 'right' }], [['Short', '1.5'], ['A very long name', '12.25']]);
+    const text = renderTable(
+      [
+        { header: 'NAME', maxWidth: 6 },
+        { header: 'KM', align: 'right' },
+      ],
+      [
+        ['Short', '1.5'],
+        ['A very long name', '12.25'],
+      ],
+    );
     expect(text.split('\n')).toEqual(['NAME       KM', '──────  ─────', 'Short     1.5', 'A ver…  12.25']);
   });
 });

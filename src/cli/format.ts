@@ -46,7 +46,9 @@ export function formatDistance(meters: number, unit: 'm' | 'km' | 'mi' = 'km'): 
 export function formatAddress(address: PostalAddress | undefined): string {
   if (address === undefined) return '';
   const regionLine = [address.address_region, address.postal_code].filter(Boolean).join(' ');
-  return [address.street_address, address.extended_address, address.address_locality, regionLine, address.address_country].filter((p) => p !== undefined && p !== '').join(', ');
+  return [address.street_address, address.extended_address, address.address_locality, regionLine, address.address_country]
+    .filter((p) => p !== undefined && p !== '')
+    .join(', ');
 }
 
 /**
@@ -87,7 +89,10 @@ export interface LocationTableOptions {
 }
 
 export function renderLocations(locations: readonly (Location & { inputs?: { id: string }[] })[], options: LocationTableOptions): string {
-  const columns: Column[] = [{ header: 'NAME', maxWidth: 32 }, { header: 'ID', maxWidth: 28 }];
+  const columns: Column[] = [
+    { header: 'NAME', maxWidth: 32 },
+    { header: 'ID', maxWidth: 28 },
+  ];
   if (options.showInputs === true) columns.push({ header: 'REQUESTED AS', maxWidth: 28 });
   if (options.center !== undefined) columns.push({ header: 'DISTANCE', align: 'right' });
   columns.push({ header: options.hoursHeader, maxWidth: 44 }, { header: 'ADDRESS', maxWidth: 60 });

@@ -10,7 +10,8 @@ import { ConfigError } from '../errors.js';
 export function timeoutOption(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const ms = Number(value);
-  if (!Number.isSafeInteger(ms) || ms < 100) throw new ConfigError(`--timeout ${JSON.stringify(value)} must be a whole number of milliseconds, at least 100`);
+  if (!Number.isSafeInteger(ms) || ms < 100)
+    throw new ConfigError(`--timeout ${JSON.stringify(value)} must be a whole number of milliseconds, at least 100`);
   return ms;
 }
 

@@ -15,7 +15,13 @@ import { openEndpointAgent, type EndpointAgent } from './endpoint-agent.js';
 import { TransportUnavailableError, UcpClientError } from './errors.js';
 import { batchLimitMessage, distinctIds, mergeLookupResponses, processedCount } from './lookup-batches.js';
 import { McpCaller } from './mcp-caller.js';
-import { operationUnavailable, serviceBindingFailure, type EntityVerdict, type RejectedEntityReport, type TransportOffer } from './negotiate.js';
+import {
+  operationUnavailable,
+  serviceBindingFailure,
+  type EntityVerdict,
+  type RejectedEntityReport,
+  type TransportOffer,
+} from './negotiate.js';
 import { PayloadSchemas } from './payload-schemas.js';
 import { RestCaller } from './rest-caller.js';
 
@@ -150,7 +156,13 @@ export class UcpLocationClient {
       ...(fetchOptions.ca !== undefined ? { ca: fetchOptions.ca } : {}),
       ...(fetchOptions.connectTimeoutMs !== undefined ? { connectTimeoutMs: fetchOptions.connectTimeoutMs } : {}),
     };
-    const picked = await connectTransport(discovery.decision.transports, options.transport ?? 'auto', options.platformProfileUrl, callerOptions, agentOptions);
+    const picked = await connectTransport(
+      discovery.decision.transports,
+      options.transport ?? 'auto',
+      options.platformProfileUrl,
+      callerOptions,
+      agentOptions,
+    );
 
     const negotiated: NegotiatedState = {
       version: discovery.version,
@@ -197,7 +209,10 @@ export class UcpLocationClient {
    * Every page of a search, following cursors until `has_next_page` is false. A Business that
    * hands back a cursor it already gave is answered with an error rather than an endless loop.
    */
-  async *searchAll(request: SearchRequest = {}, options: { limit?: number; maxPages?: number } = {}): AsyncGenerator<SearchResponse, void, undefined> {
+  async *searchAll(
+    request: SearchRequest = {},
+    options: { limit?: number; maxPages?: number } = {},
+  ): AsyncGenerator<SearchResponse, void, undefined> {
     const seen = new Set<string>();
     const maxPages = options.maxPages ?? 1_000;
     let cursor: string | undefined = request.pagination?.cursor;
@@ -210,7 +225,9 @@ export class UcpLocationClient {
       if (page.pagination?.has_next_page !== true) return;
       const next = page.pagination.cursor;
       if (next === undefined || seen.has(next)) {
-        throw new PaginationLoopError(`The business returned ${next === undefined ? 'no cursor' : 'a cursor it had already returned'} with has_next_page: true; stopping after ${pages + 1} page(s).`);
+        throw new PaginationLoopError(
+          `The business returned ${next === undefined ? 'no cursor' : 'a cursor it had already returned'} with has_next_page: true; stopping after ${pages + 1} page(s).`,
+        );
       }
       seen.add(next);
       cursor = next;
@@ -283,9 +300,13 @@ async function connectTransport(
   const offered = offers.map((o) => o.transport);
   const candidates = preference === 'auto' ? offers : offers.filter((o) => o.transport === preference);
   if (candidates.length === 0) {
-    const what = preference === 'auto' ? 'an MCP or REST binding of dev.ucp.common' : `a ${preference.toUpperCase()} binding of dev.ucp.common`;
+    const what =
+      preference === 'auto' ? 'an MCP or REST binding of dev.ucp.common' : `a ${preference.toUpperCase()} binding of dev.ucp.common`;
     const has = offered.length > 0 ? ` (usable: ${offered.join(', ')})` : '';
-    throw new TransportUnavailableError(`The business offers no ${what} for the negotiated release that this platform can use${has}.`, offered);
+    throw new TransportUnavailableError(
+      `The business offers no ${what} for the negotiated release that this platform can use${has}.`,
+      offered,
+    );
   }
   let note: string | undefined;
   for (const [i, offer] of candidates.entries()) {

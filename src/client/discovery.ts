@@ -65,10 +65,16 @@ export async function discover(input: DiscoveryInput): Promise<DiscoveryResult> 
   // Both profiles are independent documents: fetch them concurrently.
   const [businessRaw, platformRaw] = await Promise.all([
     fetchJson(input.fetcher, profileUrl, 'business_profile'),
-    input.platformProfile !== undefined ? Promise.resolve(input.platformProfile) : fetchJson(input.fetcher, input.platformProfileUrl, 'platform_profile'),
+    input.platformProfile !== undefined
+      ? Promise.resolve(input.platformProfile)
+      : fetchJson(input.fetcher, input.platformProfileUrl, 'platform_profile'),
   ]);
   const business = expectValid(validateProfile(businessRaw, 'business', { allowLoopbackHttp }), 'business_profile', profileUrl);
-  const platform = expectValid(validateProfile(platformRaw, 'platform', { allowLoopbackHttp }), 'platform_profile', input.platformProfileUrl);
+  const platform = expectValid(
+    validateProfile(platformRaw, 'platform', { allowLoopbackHttp }),
+    'platform_profile',
+    input.platformProfileUrl,
+  );
 
   const platformVersion = platform.profile.ucp.version;
   const offered = businessVersions(business.profile.ucp);
@@ -156,10 +162,19 @@ async function fetchJson(fetcher: SafeFetcher, url: string, subject: ErrorSubjec
   }
 }
 
-function expectValid(result: ProfileValidation, subject: 'business_profile' | 'platform_profile', url: string): Extract<ProfileValidation, { ok: true }> {
+function expectValid(
+  result: ProfileValidation,
+  subject: 'business_profile' | 'platform_profile',
+  url: string,
+): Extract<ProfileValidation, { ok: true }> {
   if (result.ok) return result;
   const what = subject === 'business_profile' ? 'business profile' : 'platform profile';
-  throw new ProfileError('profile_malformed', subject, `The ${what} at ${url} is not a valid UCP ${what}: ${summarizeIssues(result.errors)}`, {
-    issues: result.errors,
-  });
+  throw new ProfileError(
+    'profile_malformed',
+    subject,
+    `The ${what} at ${url} is not a valid UCP ${what}: ${summarizeIssues(result.errors)}`,
+    {
+      issues: result.errors,
+    },
+  );
 }

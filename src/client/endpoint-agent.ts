@@ -47,11 +47,19 @@ export async function openEndpointAgent(endpoint: string, options: EndpointAgent
   }
   const refusals: PinRefusals = {
     lookupFailed: (hostname, error) =>
-      new DiscoveryError('unreachable', 'endpoint', `Cannot reach the business endpoint ${url.href}: resolving ${hostname} failed (${String((error as { code?: unknown }).code ?? error)})`, {
-        cause: error,
+      new DiscoveryError(
+        'unreachable',
+        'endpoint',
+        `Cannot reach the business endpoint ${url.href}: resolving ${hostname} failed (${String((error as { code?: unknown }).code ?? error)})`,
+        {
+          cause: error,
+          url: endpoint,
+        },
+      ),
+    noAddress: (hostname) =>
+      new DiscoveryError('unreachable', 'endpoint', `Cannot reach the business endpoint ${url.href}: ${hostname} has no address`, {
         url: endpoint,
       }),
-    noAddress: (hostname) => new DiscoveryError('unreachable', 'endpoint', `Cannot reach the business endpoint ${url.href}: ${hostname} has no address`, { url: endpoint }),
     refused: (hostname, verdict) =>
       new DiscoveryError(
         'address_refused',
@@ -60,7 +68,12 @@ export async function openEndpointAgent(endpoint: string, options: EndpointAgent
         { url: endpoint },
       ),
     plainHttp: () =>
-      new DiscoveryError('invalid_url', 'endpoint', `The business endpoint ${url.href} uses plain http; only https is allowed outside loopback development.`, { url: endpoint }),
+      new DiscoveryError(
+        'invalid_url',
+        'endpoint',
+        `The business endpoint ${url.href} uses plain http; only https is allowed outside loopback development.`,
+        { url: endpoint },
+      ),
   };
   const target = await pickPinnedAddress(url, { allowLoopback, resolve: options.resolve }, refusals);
   // Keep-alive (no single-connection limit): every call of a client goes to this one origin.

@@ -32,13 +32,4 @@ export type { Instant, StateChange } from './location-helpers.js';
 export { buildPlatformProfile } from './platform-profile.js';
 export type { PlatformProfileOptions } from './platform-profile.js';
 export { businessProfileUrl, PROFILE_PATH } from './discovery.js';
-export type {
-  Geo,
-  Location,
-  LookupLocation,
-  LookupRequest,
-  LookupResponse,
-  Message,
-  SearchRequest,
-  SearchResponse,
-} from './types.js';
+export type { Geo, Location, LookupLocation, LookupRequest, LookupResponse, Message, SearchRequest, SearchResponse } from './types.js';

@@ -47,7 +47,14 @@ describe('distinctIds', () => {
 
 describe('batchLimitMessage', () => {
   it('finds the info message by code', () => {
-    const r: LookupResponse = { ucp, locations: [], messages: [{ type: 'info', code: 'not_found', content: 'x' }, { type: 'info', code: 'batch_limit_applied', content: 'y' }] };
+    const r: LookupResponse = {
+      ucp,
+      locations: [],
+      messages: [
+        { type: 'info', code: 'not_found', content: 'x' },
+        { type: 'info', code: 'batch_limit_applied', content: 'y' },
+      ],
+    };
     expect(batchLimitMessage(r)?.content).toBe('y');
     expect(batchLimitMessage({ messages: [] })).toBeUndefined();
   });
@@ -85,7 +92,10 @@ describe('mergeLookupResponses', () => {
 
   it('property: every (location, input) pair of the parts appears exactly once in the merge', () => {
     const part = fc.array(
-      fc.record({ loc: fc.constantFrom('l1', 'l2', 'l3', 'l4'), inputs: fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e'), { minLength: 1 }) }),
+      fc.record({
+        loc: fc.constantFrom('l1', 'l2', 'l3', 'l4'),
+        inputs: fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e'), { minLength: 1 }),
+      }),
       { maxLength: 4 },
     );
     fc.assert(

@@ -58,7 +58,9 @@ export function mergeLookupResponses(responses: readonly LookupResponse[], dropB
       }
     }
   }
-  const messages = responses.flatMap((r) => r.messages ?? []).filter((m) => !(dropBatchNotices && m.type === 'info' && m.code === BATCH_LIMIT_CODE));
+  const messages = responses
+    .flatMap((r) => r.messages ?? [])
+    .filter((m) => !(dropBatchNotices && m.type === 'info' && m.code === BATCH_LIMIT_CODE));
   const merged: LookupResponse = { ...first, locations: [...byId.values()] };
   if (messages.length > 0) merged.messages = messages;
   else delete merged.messages;

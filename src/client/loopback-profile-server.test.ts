@@ -49,7 +49,10 @@ describe('serveProfilesOnLoopback (hosting as R-D5 asks)', () => {
   });
 
   it('is a 404 for any other path or method', async () => {
-    for (const [path, method] of [['/other.json', 'GET'], ['/p.json', 'POST']] as const) {
+    for (const [path, method] of [
+      ['/other.json', 'GET'],
+      ['/p.json', 'POST'],
+    ] as const) {
       const response = await request(`${server.origin}${path}`, { method });
       expect(response.statusCode).toBe(404);
       await response.body.dump();

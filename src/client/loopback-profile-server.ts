@@ -30,12 +30,20 @@ export interface LoopbackProfileOptions {
 }
 
 /** Serves each document (a JSON value, by absolute path such as `/platform.json`) until `close`. */
-export async function serveProfilesOnLoopback(documents: ReadonlyMap<string, unknown>, options: LoopbackProfileOptions): Promise<LoopbackProfileServer> {
+export async function serveProfilesOnLoopback(
+  documents: ReadonlyMap<string, unknown>,
+  options: LoopbackProfileOptions,
+): Promise<LoopbackProfileServer> {
   const published = new Map<string, { body: Buffer; etag: string; cacheControl: string; requests: number }>();
   for (const [path, document] of documents) {
     const body = Buffer.from(JSON.stringify(document));
     const maxAge = options.maxAgeByPath?.get(path) ?? options.maxAgeSeconds;
-    published.set(path, { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`, cacheControl: `public, max-age=${maxAge}`, requests: 0 });
+    published.set(path, {
+      body,
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+      cacheControl: `public, max-age=${maxAge}`,
+      requests: 0,
+    });
   }
   const server = createServer((req, res) => {
     const entry = published.get((req.url ?? '/').split('?')[0] ?? '/');

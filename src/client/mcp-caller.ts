@@ -65,7 +65,9 @@ export class McpCaller implements OperationCaller {
       throw toClientError(error, this.endpoint, TOOL[operation], operation);
     }
     if (result.isError === true) {
-      const text = Array.isArray(result.content) ? result.content.map((c) => (isRecord(c) && typeof c['text'] === 'string' ? c['text'] : '')).join(' ') : '';
+      const text = Array.isArray(result.content)
+        ? result.content.map((c) => (isRecord(c) && typeof c['text'] === 'string' ? c['text'] : '')).join(' ')
+        : '';
       throw businessFailure(describeBusinessError('mcp', `a tool error result for ${TOOL[operation]}`, text.trim(), undefined), {
         transport: 'mcp',
         data: result,
@@ -117,7 +119,12 @@ function pinnedFetch(agent: EndpointAgent, endpoint: string, userAgent: string):
 /** The response with its body limited to MAX_RESPONSE_BYTES (the SDK reads bodies whole). */
 function capped(response: Response, endpoint: string): Response {
   const tooLarge = (): DiscoveryError =>
-    new DiscoveryError('unreachable', 'endpoint', `The MCP endpoint ${endpoint} sent more than ${MAX_RESPONSE_BYTES} bytes; the response was abandoned.`, { url: endpoint });
+    new DiscoveryError(
+      'unreachable',
+      'endpoint',
+      `The MCP endpoint ${endpoint} sent more than ${MAX_RESPONSE_BYTES} bytes; the response was abandoned.`,
+      { url: endpoint },
+    );
   const announced = Number(response.headers.get('content-length'));
   if (Number.isFinite(announced) && announced > MAX_RESPONSE_BYTES) {
     void response.body?.cancel().catch(() => undefined);
@@ -144,7 +151,12 @@ function toClientError(error: unknown, endpoint: string, what: string, operation
     const data = error.data;
     // The SDK reports its own request timeout as code -32001 too (its RequestTimeout), with data.timeout.
     if (isRecord(data) && typeof data['timeout'] === 'number' && data['code'] === undefined) {
-      return new DiscoveryError('unreachable', 'endpoint', `The MCP endpoint ${endpoint} did not answer ${what} within ${data['timeout']} ms.`, { cause: error, url: endpoint });
+      return new DiscoveryError(
+        'unreachable',
+        'endpoint',
+        `The MCP endpoint ${endpoint} did not answer ${what} within ${data['timeout']} ms.`,
+        { cause: error, url: endpoint },
+      );
     }
     const ucpCode = isRecord(data) && typeof data['code'] === 'string' ? data['code'] : undefined;
     const content = isRecord(data) && typeof data['content'] === 'string' ? data['content'] : stripSdkPrefix(error.message);
@@ -171,10 +183,15 @@ function toClientError(error: unknown, endpoint: string, what: string, operation
     const status = error.code ?? 0;
     const retry = isRecord(body?.data) && typeof body.data['retry_after'] === 'number' ? body.data['retry_after'] : undefined;
     if (status === 404 || status === 405 || status === 406 || status === 415) {
-      return new DiscoveryError('unreachable', 'endpoint', `${endpoint} does not behave as an MCP endpoint (HTTP ${status} to ${what}); check the business profile's mcp endpoint.`, {
-        cause: error,
-        url: endpoint,
-      });
+      return new DiscoveryError(
+        'unreachable',
+        'endpoint',
+        `${endpoint} does not behave as an MCP endpoint (HTTP ${status} to ${what}); check the business profile's mcp endpoint.`,
+        {
+          cause: error,
+          url: endpoint,
+        },
+      );
     }
     return businessFailure(
       describeBusinessError('mcp', `HTTP ${status} to ${what}`, body?.message ?? stripSdkPrefix(error.message), undefined),
@@ -191,12 +208,16 @@ function toClientError(error: unknown, endpoint: string, what: string, operation
   const name = (error as { name?: unknown } | null)?.name;
   if (typeof name === 'string' && name.includes('ZodError')) {
     const message = `The MCP endpoint ${endpoint} answered ${what} with a malformed JSON-RPC message`;
-    if (operation !== undefined) return new ResponseValidationError(`${message}.`, operation, [{ pointer: '', message: String(error) }], { cause: error });
+    if (operation !== undefined)
+      return new ResponseValidationError(`${message}.`, operation, [{ pointer: '', message: String(error) }], { cause: error });
     return new DiscoveryError('unreachable', 'endpoint', `${message}; is it an MCP endpoint?`, { cause: error, url: endpoint });
   }
   const cause = (error as { cause?: unknown } | null)?.cause;
   const reason = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
-  return new DiscoveryError('unreachable', 'endpoint', `Cannot reach the MCP endpoint ${endpoint} (${what}): ${reason}`, { cause: error, url: endpoint });
+  return new DiscoveryError('unreachable', 'endpoint', `Cannot reach the MCP endpoint ${endpoint} (${what}): ${reason}`, {
+    cause: error,
+    url: endpoint,
+  });
 }
 
 /** The SDK's StreamableHTTPError text is "Error POSTing to endpoint: <body>"; the body may be a JSON-RPC error. */

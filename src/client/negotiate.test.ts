@@ -95,7 +95,12 @@ describe('decideNegotiation', () => {
 describe('operationSchemas', () => {
   it('composes the root with the active extensions of that operation only (R-G6)', () => {
     const b = business();
-    const ext = { version: '2026-09-01', schema: 'https://example.com/ucp/parking_fee.json', spec: 'https://example.com/ucp/parking_fee', extends: SEARCH_CAPABILITY };
+    const ext = {
+      version: '2026-09-01',
+      schema: 'https://example.com/ucp/parking_fee.json',
+      spec: 'https://example.com/ucp/parking_fee',
+      extends: SEARCH_CAPABILITY,
+    };
     b.ucp.capabilities = { ...b.ucp.capabilities, [EXTENSION]: [ext] };
     const platform = buildPlatformProfile();
     platform.ucp.capabilities = { ...platform.ucp.capabilities, [EXTENSION]: [ext] };

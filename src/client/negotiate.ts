@@ -81,8 +81,17 @@ export function decideNegotiation(input: NegotiationInput): NegotiationDecision 
     ...input.businessRejected.map((r) => report(r, 'business', input.businessRaw)),
     ...input.platformRejected.map((r) => report(r, 'platform', input.platformRaw)),
   ];
-  const entities = [...verdicts(input.businessRaw, 'business', input.businessRejected), ...verdicts(input.platformRaw, 'platform', input.platformRejected)];
-  const decision: NegotiationDecision = { active, dropped, rejected, entities, transports: transportsOf(input.business, input.platform, input.version) };
+  const entities = [
+    ...verdicts(input.businessRaw, 'business', input.businessRejected),
+    ...verdicts(input.platformRaw, 'platform', input.platformRejected),
+  ];
+  const decision: NegotiationDecision = {
+    active,
+    dropped,
+    rejected,
+    entities,
+    transports: transportsOf(input.business, input.platform, input.version),
+  };
 
   const roots = Object.values(OPERATION_CAPABILITY).filter((name) => Object.hasOwn(active, name));
   if (roots.length === 0) throw capabilityFailure(decision, Object.values(OPERATION_CAPABILITY));
@@ -93,7 +102,10 @@ export function decideNegotiation(input: NegotiationInput): NegotiationDecision 
  * Why `operation` cannot run under `decision`: binding (the Business declared it, but under a
  * schema host that does not own the name) or an empty intersection. Undefined when it can run.
  */
-export function operationUnavailable(decision: NegotiationDecision, operation: Operation): ProfileError | CapabilitiesIncompatibleError | undefined {
+export function operationUnavailable(
+  decision: NegotiationDecision,
+  operation: Operation,
+): ProfileError | CapabilitiesIncompatibleError | undefined {
   const name = OPERATION_CAPABILITY[operation];
   return Object.hasOwn(decision.active, name) ? undefined : capabilityFailure(decision, [name]);
 }
@@ -104,7 +116,9 @@ export function operationUnavailable(decision: NegotiationDecision, operation: O
  */
 export function serviceBindingFailure(decision: NegotiationDecision): ProfileError | undefined {
   if (decision.transports.length > 0) return undefined;
-  const lost = decision.rejected.filter((r) => r.source === 'business' && r.registry === 'services' && r.name === COMMON_SERVICE && r.bindingFailed);
+  const lost = decision.rejected.filter(
+    (r) => r.source === 'business' && r.registry === 'services' && r.name === COMMON_SERVICE && r.bindingFailed,
+  );
   if (lost.length === 0) return undefined;
   return new ProfileError(
     'binding_failed',
@@ -115,7 +129,10 @@ export function serviceBindingFailure(decision: NegotiationDecision): ProfileErr
 }
 
 /** Root capability + active extensions of it (R-G6), as name → schema URL. */
-export function operationSchemas(decision: NegotiationDecision, operation: Operation): { root: { name: string; schema: string }; extensions: { name: string; schemaUrl: string }[] } | undefined {
+export function operationSchemas(
+  decision: NegotiationDecision,
+  operation: Operation,
+): { root: { name: string; schema: string }; extensions: { name: string; schemaUrl: string }[] } | undefined {
   const rootName = OPERATION_CAPABILITY[operation];
   const names = Object.keys(responseCapabilities(decision.active, rootName));
   const entity = (n: string): { schema?: unknown } | undefined => (Object.hasOwn(decision.active, n) ? decision.active[n] : undefined);
@@ -131,7 +148,9 @@ export function operationSchemas(decision: NegotiationDecision, operation: Opera
 }
 
 function capabilityFailure(decision: NegotiationDecision, wanted: readonly string[]): ProfileError | CapabilitiesIncompatibleError {
-  const lostToBinding = decision.rejected.filter((r) => r.source === 'business' && r.registry === 'capabilities' && r.bindingFailed && wanted.includes(r.name));
+  const lostToBinding = decision.rejected.filter(
+    (r) => r.source === 'business' && r.registry === 'capabilities' && r.bindingFailed && wanted.includes(r.name),
+  );
   const wantedList = wanted.join(' / ');
   if (lostToBinding.length > 0) {
     const reasons = lostToBinding.map((r) => `${r.name} (${r.pointer}): ${r.reason}`).join('\n  ');
@@ -144,10 +163,7 @@ function capabilityFailure(decision: NegotiationDecision, wanted: readonly strin
     );
   }
   const relevant = decision.dropped.filter((d) => wanted.includes(d.name));
-  const why =
-    relevant.length > 0
-      ? relevant.map((d) => `${d.name}: ${d.detail}`).join('; ')
-      : `the business does not offer ${wantedList}`;
+  const why = relevant.length > 0 ? relevant.map((d) => `${d.name}: ${d.detail}`).join('; ') : `the business does not offer ${wantedList}`;
   return new CapabilitiesIncompatibleError(
     `No compatible ${wantedList} capability between this platform and the business: ${why}. Add the business's version of the capability to the platform profile's ucp.capabilities (see "ucp-location platform-profile init").`,
     relevant,
@@ -173,7 +189,8 @@ function verdicts(raw: unknown, source: ProfileSource, rejected: readonly Reject
       entries.forEach((entry: unknown, index) => {
         const schema = isRecord(entry) && typeof entry['schema'] === 'string' ? entry['schema'] : undefined;
         const version = isRecord(entry) && typeof entry['version'] === 'string' ? entry['version'] : undefined;
-        const transport = registry === 'services' && isRecord(entry) && typeof entry['transport'] === 'string' ? entry['transport'] : undefined;
+        const transport =
+          registry === 'services' && isRecord(entry) && typeof entry['transport'] === 'string' ? entry['transport'] : undefined;
         const binding = schema === undefined ? null : checkAuthorityBinding(name, schema);
         const rejection = rejected.find((r) => r.registry === registry && r.name === name && (r.index === index || r.index === -1));
         out.push({
@@ -206,7 +223,8 @@ function rawEntry(raw: unknown, registry: RegistryName, name: string, index: num
  */
 function transportsOf(business: UcpProfile, platform: UcpProfile, version: string): TransportOffer[] {
   const platformBindings = Object.hasOwn(platform.ucp.services, COMMON_SERVICE) ? platform.ucp.services[COMMON_SERVICE] : undefined;
-  const platformTransports = platformBindings === undefined ? undefined : new Set(platformBindings.filter((b) => b.version === version).map((b) => b.transport));
+  const platformTransports =
+    platformBindings === undefined ? undefined : new Set(platformBindings.filter((b) => b.version === version).map((b) => b.transport));
   const bindings = Object.hasOwn(business.ucp.services, COMMON_SERVICE) ? (business.ucp.services[COMMON_SERVICE] ?? []) : [];
   const offers: TransportOffer[] = [];
   for (const transport of ['mcp', 'rest'] as const) {

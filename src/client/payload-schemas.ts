@@ -19,7 +19,14 @@ import {
 } from '../protocol/schemas.js';
 import { SafeFetchError, type SafeFetcher } from '../protocol/safe-fetch.js';
 import { isRecord, type BindingName, type Operation } from './caller.js';
-import { BusinessError, CapabilitiesIncompatibleError, DiscoveryError, RequestValidationError, ResponseValidationError, type UcpClientError } from './errors.js';
+import {
+  BusinessError,
+  CapabilitiesIncompatibleError,
+  DiscoveryError,
+  RequestValidationError,
+  ResponseValidationError,
+  type UcpClientError,
+} from './errors.js';
 import { fromSafeFetchError } from './fetch-errors.js';
 import { OPERATION_CAPABILITY, operationSchemas, type NegotiationDecision } from './negotiate.js';
 
@@ -90,11 +97,18 @@ export class PayloadSchemas {
     if (isRecord(ucp) && ucp['status'] === 'error') throw this.errorOutcome(op, payload, transport);
     const result = this.for(op).response(payload);
     if (!result.valid) {
-      throw new ResponseValidationError(`The business's ${op} response does not conform to the negotiated schema: ${summarizeIssues(result.errors)}`, op, result.errors);
+      throw new ResponseValidationError(
+        `The business's ${op} response does not conform to the negotiated schema: ${summarizeIssues(result.errors)}`,
+        op,
+        result.errors,
+      );
     }
     const issues: SchemaIssue[] = [];
     if (isRecord(ucp) && ucp['version'] !== this.version) {
-      issues.push({ pointer: '/ucp/version', message: `must be the negotiated version ${this.version} (got ${JSON.stringify(ucp['version'])})` });
+      issues.push({
+        pointer: '/ucp/version',
+        message: `must be the negotiated version ${this.version} (got ${JSON.stringify(ucp['version'])})`,
+      });
     }
     const capabilities = isRecord(ucp) ? ucp['capabilities'] : undefined;
     const root = OPERATION_CAPABILITY[op];
@@ -102,14 +116,22 @@ export class PayloadSchemas {
       issues.push({ pointer: '/ucp/capabilities', message: `must list ${root}, the capability of this operation (R-G6)` });
     }
     if (issues.length > 0) {
-      throw new ResponseValidationError(`The business's ${op} response does not conform to the negotiation: ${summarizeIssues(issues)}`, op, issues);
+      throw new ResponseValidationError(
+        `The business's ${op} response does not conform to the negotiation: ${summarizeIssues(issues)}`,
+        op,
+        issues,
+      );
     }
   }
 
   private errorOutcome(op: Operation, payload: unknown, transport: BindingName): UcpClientError {
     const result = this.errorResponse(payload);
     if (!result.valid) {
-      return new ResponseValidationError(`The business answered ${op} with an error_response that does not conform to its schema: ${summarizeIssues(result.errors)}`, op, result.errors);
+      return new ResponseValidationError(
+        `The business answered ${op} with an error_response that does not conform to its schema: ${summarizeIssues(result.errors)}`,
+        op,
+        result.errors,
+      );
     }
     const body = payload as { messages: Record<string, unknown>[]; continue_url?: string };
     const first = body.messages[0];
@@ -117,7 +139,10 @@ export class PayloadSchemas {
     const content = typeof first?.['content'] === 'string' ? first['content'] : 'no explanation given';
     const continueOpt = body.continue_url === undefined ? {} : { continueUrl: body.continue_url };
     if (code === 'capabilities_incompatible') {
-      return new CapabilitiesIncompatibleError(`The business reports capabilities_incompatible for ${op}: ${content}`, [], { ...continueOpt, messages: body.messages });
+      return new CapabilitiesIncompatibleError(`The business reports capabilities_incompatible for ${op}: ${content}`, [], {
+        ...continueOpt,
+        messages: body.messages,
+      });
     }
     return new BusinessError(`The business answered ${op} with an error${code === undefined ? '' : ` [${code}]`}: ${content}`, {
       transport,

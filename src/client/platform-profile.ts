@@ -4,7 +4,14 @@
  * understands, each with the release's canonical spec and schema URLs (authority `ucp.dev`, so
  * they bind, R-N2). Both registries the schema requires are present even when empty (R-D1).
  */
-import { COMMON_SERVICE, LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION, type ServiceBinding, type UcpProfile } from '../protocol/types.js';
+import {
+  COMMON_SERVICE,
+  LOOKUP_CAPABILITY,
+  SEARCH_CAPABILITY,
+  UCP_VERSION,
+  type ServiceBinding,
+  type UcpProfile,
+} from '../protocol/types.js';
 import type { BindingName } from './caller.js';
 
 export interface PlatformProfileOptions {

@@ -54,10 +54,15 @@ export class RestCaller implements OperationCaller {
       });
     } catch (error) {
       const code = String((error as { code?: unknown }).code ?? '');
-      throw new DiscoveryError('unreachable', 'endpoint', `Cannot reach the REST endpoint ${url}: ${(error as Error).message}${code ? ` (${code})` : ''}`, {
-        cause: error,
-        url,
-      });
+      throw new DiscoveryError(
+        'unreachable',
+        'endpoint',
+        `Cannot reach the REST endpoint ${url}: ${(error as Error).message}${code ? ` (${code})` : ''}`,
+        {
+          cause: error,
+          url,
+        },
+      );
     }
     const { statusCode: status, headers, body } = response;
     body.on('error', () => undefined);
@@ -77,15 +82,23 @@ export class RestCaller implements OperationCaller {
       json = JSON.parse(text);
     } catch (error) {
       if (status !== 200) throw this.#failure(status, undefined, headers, operation, requestId);
-      throw new ResponseValidationError(`The REST endpoint ${url} answered 200 with a body that is not JSON (${(error as Error).message}).`, operation, [
-        { pointer: '', message: 'not JSON' },
-      ]);
+      throw new ResponseValidationError(
+        `The REST endpoint ${url} answered 200 with a body that is not JSON (${(error as Error).message}).`,
+        operation,
+        [{ pointer: '', message: 'not JSON' }],
+      );
     }
     if (status === 200) return json;
     throw this.#failure(status, json, headers, operation, requestId);
   }
 
-  #failure(status: number, body: unknown, headers: Record<string, string | string[] | undefined>, operation: Operation, requestId: string): Error {
+  #failure(
+    status: number,
+    body: unknown,
+    headers: Record<string, string | string[] | undefined>,
+    operation: Operation,
+    requestId: string,
+  ): Error {
     const messages = isRecord(body) && Array.isArray(body['messages']) ? (body['messages'] as unknown[]) : [];
     const first = messages.find(isRecord);
     const ucpCode = first !== undefined && typeof first['code'] === 'string' ? first['code'] : undefined;
@@ -93,18 +106,15 @@ export class RestCaller implements OperationCaller {
     const path = first !== undefined && typeof first['path'] === 'string' ? first['path'] : undefined;
     const retryHeader = headers['retry-after'];
     const retry = typeof retryHeader === 'string' && /^\d+$/.test(retryHeader) ? Number(retryHeader) : undefined;
-    return businessFailure(
-      describeBusinessError('rest', `HTTP ${status} to ${operation} (Request-Id ${requestId})`, content, ucpCode),
-      {
-        transport: 'rest',
-        httpStatus: status,
-        messages,
-        ...(body !== undefined ? { data: body } : {}),
-        ...(ucpCode !== undefined ? { ucpCode } : {}),
-        ...(path !== undefined ? { pointer: path } : {}),
-        ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),
-      },
-    );
+    return businessFailure(describeBusinessError('rest', `HTTP ${status} to ${operation} (Request-Id ${requestId})`, content, ucpCode), {
+      transport: 'rest',
+      httpStatus: status,
+      messages,
+      ...(body !== undefined ? { data: body } : {}),
+      ...(ucpCode !== undefined ? { ucpCode } : {}),
+      ...(path !== undefined ? { pointer: path } : {}),
+      ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),
+    });
   }
 
   async close(): Promise<void> {
@@ -114,8 +124,18 @@ export class RestCaller implements OperationCaller {
 
 async function readText(body: AsyncIterable<unknown> & { destroy(): unknown }, url: string): Promise<string> {
   const bytes = await readCappedBody(body, MAX_RESPONSE_BYTES, {
-    tooLarge: () => new DiscoveryError('unreachable', 'endpoint', `The REST endpoint ${url} sent more than ${MAX_RESPONSE_BYTES} bytes; the response was abandoned.`, { url }),
-    failed: (error) => new DiscoveryError('unreachable', 'endpoint', `Reading the response of ${url} failed: ${(error as Error).message}`, { cause: error, url }),
+    tooLarge: () =>
+      new DiscoveryError(
+        'unreachable',
+        'endpoint',
+        `The REST endpoint ${url} sent more than ${MAX_RESPONSE_BYTES} bytes; the response was abandoned.`,
+        { url },
+      ),
+    failed: (error) =>
+      new DiscoveryError('unreachable', 'endpoint', `Reading the response of ${url} failed: ${(error as Error).message}`, {
+        cause: error,
+        url,
+      }),
   });
   return bytes.toString('utf8');
 }

@@ -31,9 +31,13 @@ const RULE_PREFIX = /^R(?:-[A-Z](?:\d+)?)?$/;
 
 /** Normalises and validates `--only` values; throws a TypeError naming the bad one. */
 export function parseRulePrefixes(values: readonly string[]): string[] {
-  const out = values.flatMap((v) => v.split(',')).map((v) => v.trim().toUpperCase()).filter((v) => v !== '');
+  const out = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim().toUpperCase())
+    .filter((v) => v !== '');
   for (const v of out) {
-    if (!RULE_PREFIX.test(v)) throw new TypeError(`--only ${JSON.stringify(v)} is not a rule id prefix; use e.g. R-S, R-S4, R-D5 (see docs/conformance.md)`);
+    if (!RULE_PREFIX.test(v))
+      throw new TypeError(`--only ${JSON.stringify(v)} is not a rule id prefix; use e.g. R-S, R-S4, R-D5 (see docs/conformance.md)`);
   }
   return out;
 }

@@ -25,7 +25,12 @@ export const fail = (detail: string, evidence: readonly Evidence[] = []): Verdic
 
 /** Lets probe helpers return either what they found or the skip that explains its absence. */
 export function isVerdict(value: unknown): value is Verdict {
-  return typeof value === 'object' && value !== null && typeof (value as Verdict).status === 'string' && Array.isArray((value as Verdict).evidence);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Verdict).status === 'string' &&
+    Array.isArray((value as Verdict).evidence)
+  );
 }
 
 /** Evidence lists are capped so one systematic failure does not drown the report. */
@@ -39,7 +44,8 @@ export function verdictOf(problems: readonly Evidence[], passDetail?: string): V
 }
 
 /** Preconditions the runner checks before running a check; an unmet one is a skip with a reason. */
-export type Need = 'profile' | 'search' | 'lookup' | 'private-ids' | 'aliases' | 'served-profile' | 'version-profile' | 'fetch-count' | 'rate-limit-probe';
+export type Need =
+  'profile' | 'search' | 'lookup' | 'private-ids' | 'aliases' | 'served-profile' | 'version-profile' | 'fetch-count' | 'rate-limit-probe';
 
 export interface Check {
   /** Stable id, `<area>.<slug>`. */

@@ -21,7 +21,11 @@ type FetcherOptions = Pick<SafeFetcherOptions, 'allowLoopback' | 'resolve' | 'ca
  * Fetches the profile (and, when needed, the 2026-08-25 leaf) and picks the endpoints to exercise.
  * Throws the SDK's `UcpClientError` when `businessUrl` itself is unusable (not absolute, http).
  */
-export async function discoverBusiness(businessUrl: string, transport: TransportChoice, fetcherOptions: FetcherOptions): Promise<DiscoveryState> {
+export async function discoverBusiness(
+  businessUrl: string,
+  transport: TransportChoice,
+  fetcherOptions: FetcherOptions,
+): Promise<DiscoveryState> {
   const profileUrl = businessProfileUrl(businessUrl, fetcherOptions.allowLoopback === true);
   const fetcher = new SafeFetcher({ ...fetcherOptions, connectTimeoutMs: fetcherOptions.totalTimeoutMs ?? 5_000 });
   const state: DiscoveryState = { profileUrl, endpoints: {} };

@@ -66,9 +66,23 @@ export class HttpPeer {
     return new HttpPeer(await openEndpointAgent(endpoint, { connectTimeoutMs: timeoutMs, ...options }), timeoutMs);
   }
 
-  async send(spec: { binding: BindingName; label: string; method: 'GET' | 'POST'; url: string; headers: Record<string, string>; body?: string }): Promise<Exchange> {
+  async send(spec: {
+    binding: BindingName;
+    label: string;
+    method: 'GET' | 'POST';
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+  }): Promise<Exchange> {
     const headers = { 'request-id': randomUUID(), 'user-agent': 'ucp-location conformance', ...spec.headers };
-    const base: Exchange = { binding: spec.binding, label: spec.label, method: spec.method, url: spec.url, requestHeaders: headers, requestBody: spec.body ?? '' };
+    const base: Exchange = {
+      binding: spec.binding,
+      label: spec.label,
+      method: spec.method,
+      url: spec.url,
+      requestHeaders: headers,
+      requestBody: spec.body ?? '',
+    };
     const deadline = AbortSignal.timeout(this.timeoutMs);
     try {
       const response = await request(spec.url, {
@@ -91,9 +105,16 @@ export class HttpPeer {
         }
         chunks.push(buffer);
       }
-      return { ...base, status: response.statusCode, headers: response.headers, responseText: Buffer.concat(chunks, size).toString('utf8') };
+      return {
+        ...base,
+        status: response.statusCode,
+        headers: response.headers,
+        responseText: Buffer.concat(chunks, size).toString('utf8'),
+      };
     } catch (error) {
-      const why = deadline.aborted ? `no answer within ${this.timeoutMs} ms` : `${(error as { code?: string }).code ?? 'error'}: ${(error as Error).message}`;
+      const why = deadline.aborted
+        ? `no answer within ${this.timeoutMs} ms`
+        : `${(error as { code?: string }).code ?? 'error'}: ${(error as Error).message}`;
       return { ...base, failure: why };
     }
   }

@@ -3,7 +3,17 @@ import type { Exchange } from './exchange.js';
 import { readRpcAnswer } from './mcp-peer.js';
 
 function answer(body: string, contentType = 'application/json', status = 200): Exchange {
-  return { binding: 'mcp', label: 't', method: 'POST', url: 'https://b.example/ucp/mcp', requestHeaders: {}, requestBody: '', status, headers: { 'content-type': contentType }, responseText: body };
+  return {
+    binding: 'mcp',
+    label: 't',
+    method: 'POST',
+    url: 'https://b.example/ucp/mcp',
+    requestHeaders: {},
+    requestBody: '',
+    status,
+    headers: { 'content-type': contentType },
+    responseText: body,
+  };
 }
 
 describe('readRpcAnswer (Streamable HTTP answers)', () => {
@@ -31,7 +41,15 @@ describe('readRpcAnswer (Streamable HTTP answers)', () => {
   });
 
   it('says why there is no message: no answer, empty body, not JSON, no response object', () => {
-    const noAnswer: Exchange = { binding: 'mcp', label: 't', method: 'POST', url: 'https://b.example/ucp/mcp', requestHeaders: {}, requestBody: '', failure: 'ECONNREFUSED' };
+    const noAnswer: Exchange = {
+      binding: 'mcp',
+      label: 't',
+      method: 'POST',
+      url: 'https://b.example/ucp/mcp',
+      requestHeaders: {},
+      requestBody: '',
+      failure: 'ECONNREFUSED',
+    };
     expect(readRpcAnswer(noAnswer, 1).problem).toMatch(/ECONNREFUSED/);
     expect(readRpcAnswer(answer('', 'application/json', 202), 1).problem).toMatch(/empty body/);
     expect(readRpcAnswer(answer('<html>', 'text/html', 500), 1).problem).toMatch(/not JSON/);

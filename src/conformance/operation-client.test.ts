@@ -23,15 +23,28 @@ function rpc(message: Record<string, unknown>): RpcExchange {
   return { exchange: rest(200, message), sentId: 1, message };
 }
 
-const errorBody = (code: string) => ({ ucp: { version: '2026-08-25', status: 'error' }, messages: [{ type: 'error', code, content: `about ${code}`, severity: 'unrecoverable' }] });
+const errorBody = (code: string) => ({
+  ucp: { version: '2026-08-25', status: 'error' },
+  messages: [{ type: 'error', code, content: `about ${code}`, severity: 'unrecoverable' }],
+});
 
 describe('classifyRest (R-G5 statuses)', () => {
   it('sorts answers into success, business error, request error, negotiation error, other, broken', () => {
     expect(classifyRest(rest(200, { ucp: { version: '2026-08-25' }, locations: [] })).kind).toBe('success');
     expect(classifyRest(rest(200, errorBody('capabilities_incompatible'))).kind).toBe('business_error');
-    expect(classifyRest(rest(400, errorBody('invalid_request')))).toMatchObject({ kind: 'request_error', code: 400, message: 'about invalid_request' });
-    expect(classifyRest(rest(400, errorBody('invalid_profile_url')))).toMatchObject({ kind: 'negotiation_error', ucpCode: 'invalid_profile_url' });
-    expect(classifyRest(rest(424, { code: 'profile_unreachable', content: 'x' }))).toMatchObject({ kind: 'negotiation_error', ucpCode: 'profile_unreachable' });
+    expect(classifyRest(rest(400, errorBody('invalid_request')))).toMatchObject({
+      kind: 'request_error',
+      code: 400,
+      message: 'about invalid_request',
+    });
+    expect(classifyRest(rest(400, errorBody('invalid_profile_url')))).toMatchObject({
+      kind: 'negotiation_error',
+      ucpCode: 'invalid_profile_url',
+    });
+    expect(classifyRest(rest(424, { code: 'profile_unreachable', content: 'x' }))).toMatchObject({
+      kind: 'negotiation_error',
+      ucpCode: 'profile_unreachable',
+    });
     expect(classifyRest(rest(422, errorBody('version_unsupported')))).toMatchObject({ kind: 'negotiation_error', code: 422 });
     expect(classifyRest(rest(429, errorBody('rate_limited')))).toMatchObject({ kind: 'other_error', code: 429 });
     expect(classifyRest(rest(502, 'Bad gateway'))).toMatchObject({ kind: 'broken' });
@@ -42,18 +55,31 @@ describe('classifyRest (R-G5 statuses)', () => {
 
 describe('classifyRpc (R-M1, R-G5 codes)', () => {
   it('maps -32602 to a request error and -32001 to a negotiation error with data.code', () => {
-    expect(classifyRpc(rpc({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad', data: { pointer: '/location' } } }))).toMatchObject({ kind: 'request_error' });
-    expect(classifyRpc(rpc({ jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'x', data: { code: 'profile_malformed' } } }))).toMatchObject({
+    expect(
+      classifyRpc(rpc({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad', data: { pointer: '/location' } } })),
+    ).toMatchObject({ kind: 'request_error' });
+    expect(
+      classifyRpc(rpc({ jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'x', data: { code: 'profile_malformed' } } })),
+    ).toMatchObject({
       kind: 'negotiation_error',
       ucpCode: 'profile_malformed',
     });
-    expect(classifyRpc(rpc({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'x' } }))).toMatchObject({ kind: 'other_error', code: -32601 });
+    expect(classifyRpc(rpc({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'x' } }))).toMatchObject({
+      kind: 'other_error',
+      code: -32601,
+    });
   });
 
   it('reads the payload from structuredContent; isError and a missing payload are not successes', () => {
-    expect(classifyRpc(rpc({ jsonrpc: '2.0', id: 1, result: { structuredContent: { ucp: { version: '2026-08-25' }, locations: [] } } })).kind).toBe('success');
-    expect(classifyRpc(rpc({ jsonrpc: '2.0', id: 1, result: { structuredContent: errorBody('capabilities_incompatible') } })).kind).toBe('business_error');
-    expect(classifyRpc(rpc({ jsonrpc: '2.0', id: 1, result: { isError: true, content: [{ type: 'text', text: 'boom' }] } }))).toMatchObject({ kind: 'other_error' });
+    expect(
+      classifyRpc(rpc({ jsonrpc: '2.0', id: 1, result: { structuredContent: { ucp: { version: '2026-08-25' }, locations: [] } } })).kind,
+    ).toBe('success');
+    expect(classifyRpc(rpc({ jsonrpc: '2.0', id: 1, result: { structuredContent: errorBody('capabilities_incompatible') } })).kind).toBe(
+      'business_error',
+    );
+    expect(classifyRpc(rpc({ jsonrpc: '2.0', id: 1, result: { isError: true, content: [{ type: 'text', text: 'boom' }] } }))).toMatchObject(
+      { kind: 'other_error' },
+    );
     expect(classifyRpc(rpc({ jsonrpc: '2.0', id: 1, result: { content: [] } }))).toMatchObject({ kind: 'broken' });
   });
 });

@@ -189,9 +189,16 @@ export function classifyRest(exchange: Exchange): Outcome {
   const status = exchange.status;
   if (status === 200) return classifyPayload(body);
   const first = isRecord(body) && Array.isArray(body['messages']) && isRecord(body['messages'][0]) ? body['messages'][0] : undefined;
-  const ucpCode = typeof first?.['code'] === 'string' ? first['code'] : isRecord(body) && typeof body['code'] === 'string' ? body['code'] : undefined;
-  const message = typeof first?.['content'] === 'string' ? first['content'] : isRecord(body) && typeof body['content'] === 'string' ? body['content'] : `HTTP ${status}`;
-  if (ucpCode !== undefined && NEGOTIATION_CODES.has(ucpCode)) return { kind: 'negotiation_error', code: status, ucpCode, message, data: body };
+  const ucpCode =
+    typeof first?.['code'] === 'string' ? first['code'] : isRecord(body) && typeof body['code'] === 'string' ? body['code'] : undefined;
+  const message =
+    typeof first?.['content'] === 'string'
+      ? first['content']
+      : isRecord(body) && typeof body['content'] === 'string'
+        ? body['content']
+        : `HTTP ${status}`;
+  if (ucpCode !== undefined && NEGOTIATION_CODES.has(ucpCode))
+    return { kind: 'negotiation_error', code: status, ucpCode, message, data: body };
   if (status === 424) return { kind: 'negotiation_error', code: status, ucpCode, message, data: body };
   if (status === 400) return { kind: 'request_error', code: status, message, data: body };
   return { kind: 'other_error', code: status, message, data: body };

@@ -152,7 +152,7 @@ describe('predicateViolations (R-S1, R-S4, R-S6, R-S7)', () => {
     expect(predicateViolations(store, { amenities: ['dev.ucp.amenity.shopping'] })).toEqual([expect.stringMatching(/R-S7/)]);
   });
 
-  it('judges hours in the Location\'s own zone', () => {
+  it("judges hours in the Location's own zone", () => {
     // Monday 2026-11-30 in New York (UTC−5): 15:00Z is 10:00 local (open), 23:00Z is 18:00 local (closed).
     expect(predicateViolations(store, { openAt: '2026-11-30T15:00:00Z' })).toEqual([]);
     expect(predicateViolations(store, { openAt: '2026-11-30T23:00:00Z' })).toEqual([expect.stringMatching(/R-S6/)]);
@@ -160,11 +160,15 @@ describe('predicateViolations (R-S1, R-S4, R-S6, R-S7)', () => {
 
   it('reports nothing it cannot prove from the published Location (no geo, no amenities map, no schedule)', () => {
     const bare: Location = { id: 'loc_b', name: 'B' };
-    expect(predicateViolations(bare, { distance: { center, max: 1 }, amenities: ['dev.ucp.amenity.parking'], openAt: '2026-11-30T23:00:00Z' })).toEqual([]);
+    expect(
+      predicateViolations(bare, { distance: { center, max: 1 }, amenities: ['dev.ucp.amenity.parking'], openAt: '2026-11-30T23:00:00Z' }),
+    ).toEqual([]);
   });
 
   it('reads the predicates of a request and ignores malformed ones', () => {
-    expect(predicatesOf({ distance: { center, max: 5 }, filters: { amenities: ['x.y'], hours: { open_at: '2026-11-30T15:00:00Z' } } })).toEqual({
+    expect(
+      predicatesOf({ distance: { center, max: 5 }, filters: { amenities: ['x.y'], hours: { open_at: '2026-11-30T15:00:00Z' } } }),
+    ).toEqual({
       distance: { center, max: 5 },
       amenities: ['x.y'],
       openAt: '2026-11-30T15:00:00Z',

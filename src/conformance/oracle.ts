@@ -100,7 +100,11 @@ export function hoursProbe(schedule: Schedule, fromMs: number): HoursProbe | nul
   const start = Math.ceil(fromMs / QUARTER_HOUR_MS) * QUARTER_HOUR_MS + QUARTER_HOUR_MS;
   let openLocally: number | undefined;
   let closedLocally: number | undefined;
-  for (let t = start; t < start + SCAN_DAYS * 86_400_000 && (openLocally === undefined || closedLocally === undefined); t += QUARTER_HOUR_MS) {
+  for (
+    let t = start;
+    t < start + SCAN_DAYS * 86_400_000 && (openLocally === undefined || closedLocally === undefined);
+    t += QUARTER_HOUR_MS
+  ) {
     const here = isOpenCompiled(local, t);
     const there = isOpenCompiled(utc, t);
     if (here && !there) openLocally ??= t;
@@ -136,11 +140,13 @@ export function predicatesOf(request: unknown): Predicates {
   const distance = request['distance'];
   if (isRecord(distance) && isRecord(distance['center']) && typeof distance['max'] === 'number') {
     const { latitude, longitude } = distance['center'];
-    if (typeof latitude === 'number' && typeof longitude === 'number') out.distance = { center: { latitude, longitude }, max: distance['max'] };
+    if (typeof latitude === 'number' && typeof longitude === 'number')
+      out.distance = { center: { latitude, longitude }, max: distance['max'] };
   }
   const filters = request['filters'];
   if (isRecord(filters)) {
-    if (Array.isArray(filters['amenities']) && filters['amenities'].every((a) => typeof a === 'string')) out.amenities = filters['amenities'] as string[];
+    if (Array.isArray(filters['amenities']) && filters['amenities'].every((a) => typeof a === 'string'))
+      out.amenities = filters['amenities'] as string[];
     const hours = filters['hours'];
     if (isRecord(hours) && typeof hours['open_at'] === 'string') out.openAt = hours['open_at'];
   }

@@ -45,7 +45,8 @@ const MAX_AGE_ZERO_PATH = '/platform-max-age-0.json';
  */
 export function profileForVersion(profile: UcpProfile, version: string): UcpProfile {
   const release = `https://ucp.dev/${UCP_VERSION}/`;
-  const url = (u: string | undefined): string | undefined => (u?.startsWith(release) === true ? `https://ucp.dev/${version}/${u.slice(release.length)}` : u);
+  const url = (u: string | undefined): string | undefined =>
+    u?.startsWith(release) === true ? `https://ucp.dev/${version}/${u.slice(release.length)}` : u;
   const entity = <T extends UcpEntity>(e: T): T => {
     const out: T = { ...e, version };
     const spec = url(e.spec);

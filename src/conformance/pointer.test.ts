@@ -20,7 +20,9 @@ describe('jsonPathToPointer', () => {
 
 describe('findPointer (R-M1: the failing JSON pointer)', () => {
   it('finds it in error.data relative to params.arguments (our MCP binding)', () => {
-    expect(findPointer('/distance/max', 'Invalid search request', { code: 'invalid_request', pointer: '/location/distance/max' })).toBe('/location/distance/max');
+    expect(findPointer('/distance/max', 'Invalid search request', { code: 'invalid_request', pointer: '/location/distance/max' })).toBe(
+      '/location/distance/max',
+    );
   });
 
   it('accepts pointers relative to the bare request or to the whole params', () => {
@@ -29,7 +31,10 @@ describe('findPointer (R-M1: the failing JSON pointer)', () => {
   });
 
   it('finds REST messages[].path written as JSONPath', () => {
-    const body = { ucp: { version: '2026-08-25', status: 'error' }, messages: [{ type: 'error', code: 'invalid_request', path: '$.pagination.limit', content: 'must be ≥ 1' }] };
+    const body = {
+      ucp: { version: '2026-08-25', status: 'error' },
+      messages: [{ type: 'error', code: 'invalid_request', path: '$.pagination.limit', content: 'must be ≥ 1' }],
+    };
     expect(findPointer('/pagination/limit', 'must be ≥ 1', body)).toBe('/pagination/limit');
   });
 

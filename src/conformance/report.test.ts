@@ -26,7 +26,14 @@ const failing: CheckResult = {
   binding: 'rest',
   status: 'fail',
   detail: 'loc_a is missing',
-  evidence: [{ expected: 'loc_a included', observed: 'loc_a is missing', request: 'POST https://b/ucp/locations/search {…}', response: 'HTTP 200 {…}' }],
+  evidence: [
+    {
+      expected: 'loc_a included',
+      observed: 'loc_a is missing',
+      request: 'POST https://b/ucp/locations/search {…}',
+      response: 'HTTP 200 {…}',
+    },
+  ],
 };
 
 describe('formatReport', () => {
@@ -35,7 +42,15 @@ describe('formatReport', () => {
       report([
         failing,
         { rule: 'R-D5', check: 'discovery.validator', area: 'discovery', title: 'validator', status: 'pass', evidence: [] },
-        { rule: 'R-S11', check: 'privacy.never-returned', area: 'privacy', title: 'no private', status: 'skip', detail: 'no private ids given', evidence: [] },
+        {
+          rule: 'R-S11',
+          check: 'privacy.never-returned',
+          area: 'privacy',
+          title: 'no private',
+          status: 'skip',
+          detail: 'no private ids given',
+          evidence: [],
+        },
       ]),
     );
     const lines = text.split('\n');

@@ -9,7 +9,12 @@ const MARK = { pass: '✓', fail: '✗', skip: '–' } as const;
 
 function line(r: CheckResult): string {
   const binding = r.binding === undefined ? '' : ` [${r.binding}]`;
-  const detail = r.status === 'skip' ? ` (skipped: ${r.detail ?? 'not applicable'})` : r.status === 'fail' && r.detail !== undefined ? ` — ${r.detail}` : '';
+  const detail =
+    r.status === 'skip'
+      ? ` (skipped: ${r.detail ?? 'not applicable'})`
+      : r.status === 'fail' && r.detail !== undefined
+        ? ` — ${r.detail}`
+        : '';
   return `  ${MARK[r.status]} ${r.rule.padEnd(6)} ${r.title}${binding}${detail}`;
 }
 
@@ -40,7 +45,9 @@ export function formatReport(report: ConformanceReport): string {
   }
   const { pass, fail, skip } = report.summary;
   const failedRules = [...new Set(report.results.filter((r) => r.status === 'fail').map((r) => r.rule))];
-  out.push(`${pass} passed, ${fail} failed, ${skip} skipped in ${(report.durationMs / 1000).toFixed(1)} s${failedRules.length > 0 ? ` — failing rules: ${failedRules.join(', ')}` : ''}`);
+  out.push(
+    `${pass} passed, ${fail} failed, ${skip} skipped in ${(report.durationMs / 1000).toFixed(1)} s${failedRules.length > 0 ? ` — failing rules: ${failedRules.join(', ')}` : ''}`,
+  );
   out.push(report.ok ? 'CONFORMANT for every check that ran.' : 'NOT CONFORMANT.');
   return out.join('\n');
 }

@@ -34,9 +34,11 @@ interface Resources {
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const started = Date.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new ConfigError(`--timeout must be a positive number of milliseconds, got ${String(options.timeoutMs)}`);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new ConfigError(`--timeout must be a positive number of milliseconds, got ${String(options.timeoutMs)}`);
   const transport: TransportChoice = options.transport ?? 'both';
-  if (!['mcp', 'rest', 'both'].includes(transport)) throw new ConfigError(`--transport must be mcp, rest or both, got ${JSON.stringify(transport)}`);
+  if (!['mcp', 'rest', 'both'].includes(transport))
+    throw new ConfigError(`--transport must be mcp, rest or both, got ${JSON.stringify(transport)}`);
   let only: string[];
   try {
     only = parseRulePrefixes(options.only ?? []);
@@ -70,11 +72,21 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const rawRpc: RpcExchange[] = [];
   const setupResults: CheckResult[] = [];
   try {
-    const platform = needsBindings ? await platformState(options, resources, network) : { url: null, profile: undefined, searchOnlyUrl: undefined, unsupportedVersionUrl: undefined, maxAgeZeroUrl: undefined, profileFetches: undefined };
+    const platform = needsBindings
+      ? await platformState(options, resources, network)
+      : {
+          url: null,
+          profile: undefined,
+          searchOnlyUrl: undefined,
+          unsupportedVersionUrl: undefined,
+          maxAgeZeroUrl: undefined,
+          profileFetches: undefined,
+        };
     const advertised = advertisedOperations(discovery.profile);
-    const { clients, mcp } = needsBindings && discovery.profile !== undefined
-      ? await openBindings(discovery, platform, calls, rawRpc, resources, timeoutMs, network, setupResults)
-      : { clients: [], mcp: undefined };
+    const { clients, mcp } =
+      needsBindings && discovery.profile !== undefined
+        ? await openBindings(discovery, platform, calls, rawRpc, resources, timeoutMs, network, setupResults)
+        : { clients: [], mcp: undefined };
 
     let samples: Promise<Samples> | undefined;
     const firstUsable = clients.find((c) => c.binding === 'mcp') ?? clients[0];
@@ -134,7 +146,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   }
 }
 
-async function platformState(options: ConformanceOptions, resources: Resources, network: ConstructorParameters<typeof SafeFetcher>[0]): Promise<PlatformState> {
+async function platformState(
+  options: ConformanceOptions,
+  resources: Resources,
+  network: ConstructorParameters<typeof SafeFetcher>[0],
+): Promise<PlatformState> {
   if (options.serveProfile === true) {
     resources.served = await serveProfiles();
     const served = resources.served;
@@ -171,7 +187,11 @@ async function openBindings(
 ): Promise<{ clients: OperationClient[]; mcp: McpPeer | undefined }> {
   const clients: OperationClient[] = [];
   let mcp: McpPeer | undefined;
-  const agentOptions = { allowLoopback: network.allowLoopback, ...(network.resolve === undefined ? {} : { resolve: network.resolve }), ...(network.ca === undefined ? {} : { ca: network.ca }) };
+  const agentOptions = {
+    allowLoopback: network.allowLoopback,
+    ...(network.resolve === undefined ? {} : { resolve: network.resolve }),
+    ...(network.ca === undefined ? {} : { ca: network.ca }),
+  };
   for (const binding of ['mcp', 'rest'] as const) {
     const endpoint = discovery.endpoints[binding];
     if (endpoint === undefined) continue;
@@ -214,7 +234,9 @@ function endpointFailure(binding: BindingName, endpoint: string, error: unknown)
 /** R-G6: the capabilities negotiation leaves for `operation` (root plus its extensions). */
 function expectedCapabilities(business: UcpProfile | undefined, platform: UcpProfile | undefined, operation: Operation): string[] | null {
   if (business === undefined || platform === undefined) return null;
-  const { active } = negotiateCapabilities(business.ucp.capabilities ?? {}, platform.ucp.capabilities ?? {}, { protocolVersion: UCP_VERSION });
+  const { active } = negotiateCapabilities(business.ucp.capabilities ?? {}, platform.ucp.capabilities ?? {}, {
+    protocolVersion: UCP_VERSION,
+  });
   return Object.keys(responseCapabilities(active, ROOT_OF[operation]));
 }
 
@@ -232,7 +254,9 @@ function unmetNeed(need: Need, ctx: RunContext): string | undefined {
     case 'served-profile':
       return ctx.platform.searchOnlyUrl === undefined ? 'needs a second Platform profile (--serve-profile)' : undefined;
     case 'rate-limit-probe':
-      return ctx.rateLimitProbe === undefined ? 'opt-in: it provokes the rate limit and leaves this client throttled for a while (--probe-rate-limit)' : undefined;
+      return ctx.rateLimitProbe === undefined
+        ? 'opt-in: it provokes the rate limit and leaves this client throttled for a while (--probe-rate-limit)'
+        : undefined;
     case 'fetch-count':
       return ctx.platform.profileFetches === undefined
         ? 'needs to see the Business fetch the Platform profile; the checker can count fetches only of profiles it serves itself (--serve-profile)'
@@ -251,7 +275,10 @@ async function runCheck(check: Check, ctx: RunContext, transport: TransportChoic
   const unmet = (check.needs ?? []).map((n) => unmetNeed(n, ctx)).find((r) => r !== undefined);
   if (targets.length === 0) {
     const binding = check.scope === 'binding' ? 'no binding' : `no ${check.scope.toUpperCase()} binding`;
-    const why = transport !== 'both' && check.scope !== 'binding' && check.scope !== transport ? `--transport ${transport}` : 'none usable from the profile';
+    const why =
+      transport !== 'both' && check.scope !== 'binding' && check.scope !== transport
+        ? `--transport ${transport}`
+        : 'none usable from the profile';
     return [{ ...base, status: 'skip', detail: unmet ?? `${binding} is exercised (${why})`, evidence: [] }];
   }
   const out: CheckResult[] = [];
@@ -263,7 +290,13 @@ async function runCheck(check: Check, ctx: RunContext, transport: TransportChoic
     }
     try {
       const verdict = await check.run(ctx, client);
-      out.push({ ...base, ...label, status: verdict.status, evidence: verdict.evidence, ...(verdict.detail === undefined ? {} : { detail: verdict.detail }) });
+      out.push({
+        ...base,
+        ...label,
+        status: verdict.status,
+        evidence: verdict.evidence,
+        ...(verdict.detail === undefined ? {} : { detail: verdict.detail }),
+      });
     } catch (error) {
       out.push({ ...base, ...label, status: 'fail', detail: `the check could not complete: ${(error as Error).message}`, evidence: [] });
     }

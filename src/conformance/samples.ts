@@ -35,7 +35,9 @@ export async function gatherSamples(
   if (advertised.has('search')) {
     let cursor: string | undefined;
     for (let page = 0; page < SAMPLE_PAGES; page++) {
-      const call = await client.call('search', { pagination: cursor === undefined ? { limit: SAMPLE_PAGE } : { limit: SAMPLE_PAGE, cursor } });
+      const call = await client.call('search', {
+        pagination: cursor === undefined ? { limit: SAMPLE_PAGE } : { limit: SAMPLE_PAGE, cursor },
+      });
       add(call);
       cursor = nextCursor(call);
       if (cursor === undefined) break;
@@ -80,7 +82,12 @@ export interface WalkResult {
 }
 
 /** Follows cursors from `request` for at most `maxPages` pages, collecting Location ids. */
-export async function walkSearch(client: OperationClient, request: Record<string, unknown>, maxPages: number, stopWhen?: (ids: readonly string[]) => boolean): Promise<WalkResult> {
+export async function walkSearch(
+  client: OperationClient,
+  request: Record<string, unknown>,
+  maxPages: number,
+  stopWhen?: (ids: readonly string[]) => boolean,
+): Promise<WalkResult> {
   const ids: string[] = [];
   const calls: Call[] = [];
   let cursor: string | undefined;

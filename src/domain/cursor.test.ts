@@ -80,7 +80,9 @@ describe('encodeCursor / decodeCursor (R-S9)', () => {
   });
 
   it('rejects a correctly sealed body of the wrong shape, or one that is not JSON', () => {
-    expectInvalid(() => decodeCursor(sealCursorPayload(JSON.stringify({ v: 1, f: 'fp', r: 'x', d: null, i: 'a', n: -1 }), SECRET), 'fp', SECRET));
+    expectInvalid(() =>
+      decodeCursor(sealCursorPayload(JSON.stringify({ v: 1, f: 'fp', r: 'x', d: null, i: 'a', n: -1 }), SECRET), 'fp', SECRET),
+    );
     expectInvalid(() => decodeCursor(sealCursorPayload('{not json', SECRET), 'fp', SECRET));
     // The well-formed payload is accepted, so the two above fail for their content alone.
     const good = decodeCursor(sealCursorPayload(JSON.stringify({ v: 1, f: 'fp', r: 2, d: null, i: 'a', n: 3 }), SECRET), 'fp', SECRET);

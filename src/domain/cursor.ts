@@ -56,7 +56,11 @@ export function canonicalJson(value: unknown): string {
 export function requestFingerprint(operation: string, request: object): string {
   const { pagination: _ignored, ...rest } = request as Record<string, unknown>;
   void _ignored;
-  return createHash('sha256').update(`${operation}\n${canonicalJson(rest)}`).digest().subarray(0, 16).toString('base64url');
+  return createHash('sha256')
+    .update(`${operation}\n${canonicalJson(rest)}`)
+    .digest()
+    .subarray(0, 16)
+    .toString('base64url');
 }
 
 interface CursorBody {

@@ -146,7 +146,7 @@ describe('geodesicDistanceMeters', () => {
     expect(geodesicDistanceMeters(a, b)).toBeLessThanOrEqual(geodesicDistanceMeters(a, c) + geodesicDistanceMeters(c, b));
   });
 
-  it('stays finite where Vincenty\'s iteration does not converge (nearly antipodal pair)', () => {
+  it("stays finite where Vincenty's iteration does not converge (nearly antipodal pair)", () => {
     const a = geo(0, 0);
     const b = geo(0.5, 179.7);
     expect(vincentyIterations(a, b)).toBeNull();
@@ -255,9 +255,16 @@ describe('boundingRegions', () => {
   });
 
   it('is reasonably tight: within 1.5% of the sampled extent at mid latitudes', () => {
-    for (const [lat, d] of [[0, 1_000], [45, 10_000], [45, 500_000], [-60, 200_000]] as const) {
+    for (const [lat, d] of [
+      [0, 1_000],
+      [45, 10_000],
+      [45, 500_000],
+      [-60, 200_000],
+    ] as const) {
       const center = geo(lat, 10);
-      let minLat = 90, maxLat = -90, maxDLon = 0;
+      let minLat = 90,
+        maxLat = -90,
+        maxDLon = 0;
       for (let az = 0; az < 360; az += 0.25) {
         const p = geodesicDestination(center, az, d);
         minLat = Math.min(minLat, p.latitude);

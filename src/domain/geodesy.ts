@@ -54,9 +54,14 @@ export function withinDistance(center: Geo, geo: Geo | null | undefined, maxMete
 export function isUsableGeo(geo: Geo): boolean {
   const { latitude: lat, longitude: lon } = geo;
   return (
-    typeof lat === 'number' && typeof lon === 'number' &&
-    Number.isFinite(lat) && Number.isFinite(lon) &&
-    lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180
+    typeof lat === 'number' &&
+    typeof lon === 'number' &&
+    Number.isFinite(lat) &&
+    Number.isFinite(lon) &&
+    lat >= -90 &&
+    lat <= 90 &&
+    lon >= -180 &&
+    lon <= 180
   );
 }
 
@@ -71,9 +76,7 @@ export function geodesicDestination(from: Geo, azimuthDeg: number, meters: numbe
 
 /** Inclusive containment; `b` never crosses the antimeridian (minLon <= maxLon). */
 export function bboxContains(b: BBox, p: Geo): boolean {
-  return (
-    p.latitude >= b.minLat && p.latitude <= b.maxLat && p.longitude >= b.minLon && p.longitude <= b.maxLon
-  );
+  return p.latitude >= b.minLat && p.latitude <= b.maxLat && p.longitude >= b.minLon && p.longitude <= b.maxLon;
 }
 
 /** True when any of the boxes contains `p` (the shape `boundingRegions` returns). */
@@ -129,7 +132,8 @@ export function boundingRegions(center: Geo, maxMeters: number): BBox[] {
   const toSouthPole = geodesicDistanceMeters({ latitude: lat, longitude: lon }, { latitude: -90, longitude: lon });
 
   const maxLat = d >= toNorthPole ? 90 : Math.min(90, geodesicDestination({ latitude: lat, longitude: lon }, 0, d).latitude + MARGIN_DEG);
-  const minLat = d >= toSouthPole ? -90 : Math.max(-90, geodesicDestination({ latitude: lat, longitude: lon }, 180, d).latitude - MARGIN_DEG);
+  const minLat =
+    d >= toSouthPole ? -90 : Math.max(-90, geodesicDestination({ latitude: lat, longitude: lon }, 180, d).latitude - MARGIN_DEG);
 
   // A band touching a pole means the pole itself is within reach: every longitude is.
   if (maxLat >= 90 || minLat <= -90) return [{ minLat, maxLat, minLon: -180, maxLon: 180 }];
@@ -170,11 +174,13 @@ const LON_BOUND_STEPS = 24;
  */
 function maxLongitudeOffsetRad(lat0: number, lon: number, d: number, minLat: number, maxLat: number): number {
   const a0 = Math.abs(lat0);
-  const meridian = (lat: number): number =>
-    geodesicDistanceMeters({ latitude: lat0, longitude: lon }, { latitude: lat, longitude: lon });
+  const meridian = (lat: number): number => geodesicDistanceMeters({ latitude: lat0, longitude: lon }, { latitude: lat, longitude: lon });
   let best = 0;
   // Each side: φm runs from |lat0| (or -|lat0|) out to the band's edge on that side.
-  for (const [from, to] of [[a0, maxLat], [-a0, minLat]] as const) {
+  for (const [from, to] of [
+    [a0, maxLat],
+    [-a0, minLat],
+  ] as const) {
     if (Math.abs(to) < Math.abs(from)) continue; // the band does not reach this side's |φ| >= |lat0|
     const step = (to - from) / LON_BOUND_STEPS;
     let u = from;

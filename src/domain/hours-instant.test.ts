@@ -25,7 +25,14 @@ describe('parseInstant', () => {
 
   it('accepts leap days and rejects impossible calendar dates (R-S6)', () => {
     expect(parseInstant('2024-02-29T00:00:00Z')).toBe(Date.UTC(2024, 1, 29));
-    for (const bad of ['2025-02-29T00:00:00Z', '2026-02-30T10:00:00Z', '2026-04-31T10:00:00Z', '2026-13-01T10:00:00Z', '2026-00-10T10:00:00Z', '2026-01-00T10:00:00Z']) {
+    for (const bad of [
+      '2025-02-29T00:00:00Z',
+      '2026-02-30T10:00:00Z',
+      '2026-04-31T10:00:00Z',
+      '2026-13-01T10:00:00Z',
+      '2026-00-10T10:00:00Z',
+      '2026-01-00T10:00:00Z',
+    ]) {
       expect(() => parseInstant(bad), bad).toThrow(/not a calendar date|month/);
     }
   });

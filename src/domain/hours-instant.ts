@@ -8,13 +8,15 @@ import { DateTime, FixedOffsetZone } from 'luxon';
 import { InvalidInstantError } from '../errors.js';
 
 // Shape only; calendar validity (Feb 30, hour 24, ...) is checked by Luxon below.
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 const EXAMPLE = 'e.g. 2026-11-30T10:00:00-08:00 or 2026-11-30T18:00:00Z';
 
 function fail(input: string, why: string): never {
-  throw new InvalidInstantError(input, `Invalid instant ${JSON.stringify(input)}: ${why} (expected an RFC 3339 date-time with 'Z' or a numeric ±HH:MM offset, ${EXAMPLE})`);
+  throw new InvalidInstantError(
+    input,
+    `Invalid instant ${JSON.stringify(input)}: ${why} (expected an RFC 3339 date-time with 'Z' or a numeric ±HH:MM offset, ${EXAMPLE})`,
+  );
 }
 
 /** Explains the most likely mistake for a string that does not have the RFC 3339 shape. */
@@ -69,10 +71,7 @@ export function parseInstant(openAt: string): number {
   const millisecond = frac === undefined ? 0 : Number(frac.slice(0, 3).padEnd(3, '0'));
   let dt: DateTime;
   try {
-    dt = DateTime.fromObject(
-      { year, month, day, hour, minute, second, millisecond },
-      { zone: FixedOffsetZone.instance(offsetMinutes) },
-    );
+    dt = DateTime.fromObject({ year, month, day, hour, minute, second, millisecond }, { zone: FixedOffsetZone.instance(offsetMinutes) });
   } catch {
     // Only reachable when Luxon's global `throwOnInvalid` is on.
     fail(openAt, `${y}-${mo}-${d} is not a calendar date`);

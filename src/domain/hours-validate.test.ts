@@ -77,7 +77,15 @@ describe('validateSchedule', () => {
   });
 
   it('rejects unknown or mis-cased day names (R-H1)', () => {
-    const problems = validateSchedule(raw({ timezone: TZ, hours: [{ day: 'Monday', opens: '09:00', closes: '17:00' }, { opens: '09:00', closes: '17:00' }] }));
+    const problems = validateSchedule(
+      raw({
+        timezone: TZ,
+        hours: [
+          { day: 'Monday', opens: '09:00', closes: '17:00' },
+          { opens: '09:00', closes: '17:00' },
+        ],
+      }),
+    );
     expect(problems).toEqual([
       { field: 'hours[0].day', message: expect.stringMatching(/"Monday" is not valid; use one of monday, tuesday/) },
       { field: 'hours[1].day', message: expect.stringMatching(/is missing/) },
@@ -92,8 +100,16 @@ describe('validateSchedule', () => {
   });
 
   it('rejects an exception with only one of opens/closes (R-H4)', () => {
-    const problems = validateSchedule({ timezone: TZ, exception_hours: [{ valid_from: '2026-12-24', valid_through: '2026-12-24', closes: '14:00' }] });
-    expect(problems).toEqual([{ field: 'exception_hours[0].opens', message: expect.stringMatching(/give both for a timed exception, or neither for a full closure/) }]);
+    const problems = validateSchedule({
+      timezone: TZ,
+      exception_hours: [{ valid_from: '2026-12-24', valid_through: '2026-12-24', closes: '14:00' }],
+    });
+    expect(problems).toEqual([
+      {
+        field: 'exception_hours[0].opens',
+        message: expect.stringMatching(/give both for a timed exception, or neither for a full closure/),
+      },
+    ]);
   });
 
   it('rejects bad dates and valid_from after valid_through (R-H4)', () => {
@@ -125,7 +141,12 @@ describe('validateSchedule', () => {
         { valid_from: '2026-12-26', valid_through: '2026-12-27' },
       ],
     });
-    expect(overlap).toEqual([{ field: 'exception_hours[1]', message: expect.stringMatching(/2026-12-26\.\.2026-12-27 intersect exception_hours\[0\] \(2026-12-24\.\.2026-12-26\)/) }]);
+    expect(overlap).toEqual([
+      {
+        field: 'exception_hours[1]',
+        message: expect.stringMatching(/2026-12-26\.\.2026-12-27 intersect exception_hours\[0\] \(2026-12-24\.\.2026-12-26\)/),
+      },
+    ]);
     const contained = validateSchedule({
       timezone: TZ,
       exception_hours: [
@@ -136,7 +157,15 @@ describe('validateSchedule', () => {
     });
     expect(contained.map((p) => p.field)).toEqual(['exception_hours[0]']);
     // Adjacent ranges do not intersect.
-    expect(validateSchedule({ timezone: TZ, exception_hours: [{ valid_from: '2026-12-24', valid_through: '2026-12-25' }, { valid_from: '2026-12-26', valid_through: '2026-12-26' }] })).toEqual([]);
+    expect(
+      validateSchedule({
+        timezone: TZ,
+        exception_hours: [
+          { valid_from: '2026-12-24', valid_through: '2026-12-25' },
+          { valid_from: '2026-12-26', valid_through: '2026-12-26' },
+        ],
+      }),
+    ).toEqual([]);
   });
 
   it('requires a full closure to stand alone for its bounds (R-H4)', () => {
@@ -147,7 +176,12 @@ describe('validateSchedule', () => {
         { valid_from: '2026-12-25', valid_through: '2026-12-25', title: 'Closed' },
       ],
     });
-    expect(problems).toEqual([{ field: 'exception_hours[1]', message: expect.stringMatching(/exception_hours\[1\] is a full closure.*must stand alone.*exception_hours\[0\]/) }]);
+    expect(problems).toEqual([
+      {
+        field: 'exception_hours[1]',
+        message: expect.stringMatching(/exception_hours\[1\] is a full closure.*must stand alone.*exception_hours\[0\]/),
+      },
+    ]);
   });
 });
 

@@ -41,8 +41,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 function timeMessage(value: unknown, what: string): string {
   if (value === undefined) return `${what} is missing; give a 24-hour local time HH:MM such as 09:00`;
-  if (typeof value === 'string' && /^\d:\d{2}$/.test(value)) return `${what} ${JSON.stringify(value)} must have two hour digits, e.g. 0${value}`;
-  if (value === '24:00') return `${what} "24:00" is not allowed; use 00:00 (an interval whose closes is earlier than opens runs into the next day) or the whole-day pair 00:00-23:59`;
+  if (typeof value === 'string' && /^\d:\d{2}$/.test(value))
+    return `${what} ${JSON.stringify(value)} must have two hour digits, e.g. 0${value}`;
+  if (value === '24:00')
+    return `${what} "24:00" is not allowed; use 00:00 (an interval whose closes is earlier than opens runs into the next day) or the whole-day pair 00:00-23:59`;
   return `${what} ${JSON.stringify(value)} is not a 24-hour local time HH:MM (00:00-23:59)`;
 }
 
@@ -96,7 +98,8 @@ export function validateSchedule(schedule: Schedule): ScheduleProblem[] {
     if (needsZone) {
       out.push({
         field: 'timezone',
-        message: 'timezone is required when hours or exception_hours is present; set the IANA zone of the Location, e.g. America/Los_Angeles',
+        message:
+          'timezone is required when hours or exception_hours is present; set the IANA zone of the Location, e.g. America/Los_Angeles',
       });
     }
   } else if (typeof timezone !== 'string') {
@@ -108,7 +111,10 @@ export function validateSchedule(schedule: Schedule): ScheduleProblem[] {
 
   if (hours !== undefined) {
     if (!Array.isArray(hours)) {
-      out.push({ field: 'hours', message: 'hours must be an array of {day, opens, closes} (use [] for "no regular opening"; omit it when unknown)' });
+      out.push({
+        field: 'hours',
+        message: 'hours must be an array of {day, opens, closes} (use [] for "no regular opening"; omit it when unknown)',
+      });
     } else {
       hours.forEach((entry: unknown, i) => {
         const path = `hours[${i}]`;
@@ -130,13 +136,19 @@ export function validateSchedule(schedule: Schedule): ScheduleProblem[] {
 
   if (exceptions !== undefined) {
     if (!Array.isArray(exceptions)) {
-      out.push({ field: 'exception_hours', message: 'exception_hours must be an array of {valid_from, valid_through, opens?, closes?, title?}' });
+      out.push({
+        field: 'exception_hours',
+        message: 'exception_hours must be an array of {valid_from, valid_through, opens?, closes?, title?}',
+      });
     } else {
       const ranges: DatedRange[] = [];
       exceptions.forEach((entry: unknown, i) => {
         const path = `exception_hours[${i}]`;
         if (!isRecord(entry)) {
-          out.push({ field: path, message: 'each exception_hours entry must be an object {valid_from, valid_through, opens?, closes?, title?}' });
+          out.push({
+            field: path,
+            message: 'each exception_hours entry must be an object {valid_from, valid_through, opens?, closes?, title?}',
+          });
           return;
         }
         const from = parseLocalDate(entry['valid_from']);

@@ -130,7 +130,12 @@ describe('isOpenAt', () => {
 
   it('never opens with a missing or invalid timezone (R-H5, R-S6)', () => {
     const hours = [h('monday', '00:00', '23:59')];
-    for (const s of [{ hours }, { timezone: 'Mars/Base', hours }, { timezone: 'PST', hours }, { timezone: '-08:00', hours }] as Schedule[]) {
+    for (const s of [
+      { hours },
+      { timezone: 'Mars/Base', hours },
+      { timezone: 'PST', hours },
+      { timezone: '-08:00', hours },
+    ] as Schedule[]) {
       expect(compileSchedule(s).valid).toBe(false);
       expect(isOpenAt(s, '2026-11-30T12:00:00-08:00')).toBe(false);
     }
@@ -200,7 +205,11 @@ describe('exception_hours', () => {
 
   it('stops a regular interval carrying into an exception date at local midnight (R-H4)', () => {
     const hours = [h('saturday', '20:00', '03:00')];
-    const timed: Schedule = { timezone: LA, hours, exception_hours: [{ valid_from: '2026-12-06', valid_through: '2026-12-06', opens: '10:00', closes: '14:00' }] };
+    const timed: Schedule = {
+      timezone: LA,
+      hours,
+      exception_hours: [{ valid_from: '2026-12-06', valid_through: '2026-12-06', opens: '10:00', closes: '14:00' }],
+    };
     const closed: Schedule = { timezone: LA, hours, exception_hours: [{ valid_from: '2026-12-06', valid_through: '2026-12-06' }] };
     for (const s of [timed, closed]) {
       expect(openAt(s, '2026-12-05T23:59', LA)).toBe(true); // Saturday itself is regular
@@ -275,7 +284,11 @@ describe('exception_hours', () => {
       exception_hours: [{ title: 'CLOSED', valid_from: '2026-12-24', valid_through: '2026-12-24', opens: '10:00', closes: '14:00' }],
     };
     expect(openAt(s, '2026-12-24T12:00', LA)).toBe(true);
-    const closure: Schedule = { timezone: LA, hours: regular, exception_hours: [{ title: 'Open as usual', valid_from: '2026-12-24', valid_through: '2026-12-24' }] };
+    const closure: Schedule = {
+      timezone: LA,
+      hours: regular,
+      exception_hours: [{ title: 'Open as usual', valid_from: '2026-12-24', valid_through: '2026-12-24' }],
+    };
     expect(openAt(closure, '2026-12-24T12:00', LA)).toBe(false);
   });
 
@@ -297,7 +310,11 @@ describe('exception_hours', () => {
   it('handles exceptions around a DST change on local dates (R-H3, R-H4)', () => {
     // 2026-11-01 is a 25-hour date in New York; a whole-day exception covers all of it.
     const zone = 'America/New_York';
-    const s: Schedule = { timezone: zone, hours: [], exception_hours: [{ valid_from: '2026-11-01', valid_through: '2026-11-01', opens: '00:00', closes: '23:59' }] };
+    const s: Schedule = {
+      timezone: zone,
+      hours: [],
+      exception_hours: [{ valid_from: '2026-11-01', valid_through: '2026-11-01', opens: '00:00', closes: '23:59' }],
+    };
     const c = compileSchedule(s);
     const start = local('2026-11-01T00:00', zone);
     const end = local('2026-11-02T00:00', zone);
@@ -324,14 +341,34 @@ interface DstZone {
   fold: Transition;
 }
 const DST: DstZone[] = [
-  { zone: 'America/New_York', gap: { date: '2026-03-08', from: '02:00', to: '03:00', at: '2026-03-08T07:00:00Z' }, fold: { date: '2026-11-01', from: '01:00', to: '02:00', at: '2026-11-01T06:00:00Z' } },
-  { zone: 'Europe/Berlin', gap: { date: '2026-03-29', from: '02:00', to: '03:00', at: '2026-03-29T01:00:00Z' }, fold: { date: '2026-10-25', from: '02:00', to: '03:00', at: '2026-10-25T01:00:00Z' } },
+  {
+    zone: 'America/New_York',
+    gap: { date: '2026-03-08', from: '02:00', to: '03:00', at: '2026-03-08T07:00:00Z' },
+    fold: { date: '2026-11-01', from: '01:00', to: '02:00', at: '2026-11-01T06:00:00Z' },
+  },
+  {
+    zone: 'Europe/Berlin',
+    gap: { date: '2026-03-29', from: '02:00', to: '03:00', at: '2026-03-29T01:00:00Z' },
+    fold: { date: '2026-10-25', from: '02:00', to: '03:00', at: '2026-10-25T01:00:00Z' },
+  },
   // Southern hemisphere: the fold is in April, the gap in October.
-  { zone: 'Australia/Sydney', gap: { date: '2026-10-04', from: '02:00', to: '03:00', at: '2026-10-03T16:00:00Z' }, fold: { date: '2026-04-05', from: '02:00', to: '03:00', at: '2026-04-04T16:00:00Z' } },
+  {
+    zone: 'Australia/Sydney',
+    gap: { date: '2026-10-04', from: '02:00', to: '03:00', at: '2026-10-03T16:00:00Z' },
+    fold: { date: '2026-04-05', from: '02:00', to: '03:00', at: '2026-04-04T16:00:00Z' },
+  },
   // 30-minute DST.
-  { zone: 'Australia/Lord_Howe', gap: { date: '2026-10-04', from: '02:00', to: '02:30', at: '2026-10-03T15:30:00Z' }, fold: { date: '2026-04-05', from: '01:30', to: '02:00', at: '2026-04-04T15:00:00Z' } },
+  {
+    zone: 'Australia/Lord_Howe',
+    gap: { date: '2026-10-04', from: '02:00', to: '02:30', at: '2026-10-03T15:30:00Z' },
+    fold: { date: '2026-04-05', from: '01:30', to: '02:00', at: '2026-04-04T15:00:00Z' },
+  },
   // Changes at midnight: the gap swallows 00:00 of Sunday; the fold repeats Saturday's last hour.
-  { zone: 'America/Santiago', gap: { date: '2026-09-06', from: '00:00', to: '01:00', at: '2026-09-06T04:00:00Z' }, fold: { date: '2026-04-04', from: '23:00', to: '24:00', at: '2026-04-05T03:00:00Z' } },
+  {
+    zone: 'America/Santiago',
+    gap: { date: '2026-09-06', from: '00:00', to: '01:00', at: '2026-09-06T04:00:00Z' },
+    fold: { date: '2026-04-04', from: '23:00', to: '24:00', at: '2026-04-05T03:00:00Z' },
+  },
 ];
 const toMinutes = (t: string): number => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
 
@@ -345,7 +382,11 @@ describe.each(DST)('DST in $zone', ({ zone, gap, fold }) => {
     const offset = (t: number): number => DateTime.fromMillis(t, { zone }).offset * MIN;
     expect(offset(gapAt) - offset(gapAt - 1)).toBe(gapLen);
     expect(offset(foldAt - 1) - offset(foldAt)).toBe(foldLen);
-    expect(DateTime.fromMillis(gapAt - 1, { zone }).plus({ milliseconds: 1 }).toFormat('HH:mm')).toBe(gap.to === '24:00' ? '00:00' : gap.to);
+    expect(
+      DateTime.fromMillis(gapAt - 1, { zone })
+        .plus({ milliseconds: 1 })
+        .toFormat('HH:mm'),
+    ).toBe(gap.to === '24:00' ? '00:00' : gap.to);
     expect(DateTime.fromMillis(foldAt, { zone }).toFormat('yyyy-MM-dd HH:mm')).toBe(`${fold.date} ${fold.from}`);
   });
 
@@ -356,14 +397,20 @@ describe.each(DST)('DST in $zone', ({ zone, gap, fold }) => {
     for (let t = gapAt - 2 * DAY; t < gapAt + 2 * DAY; t += MIN) expect(isOpenCompiled(c, t)).toBe(false);
     // The first opening is the same weekly label one week later, when it exists.
     const nextWeek = DateTime.fromISO(`${gap.date}T${hhmm(opens)}`, { zone: 'UTC' }).plus({ days: 7 });
-    expect(nextChangeCompiled(c, gapAt - 2 * DAY)).toMatchObject({ epochMs: local(nextWeek.toFormat("yyyy-MM-dd'T'HH:mm"), zone), state: 'open' });
+    expect(nextChangeCompiled(c, gapAt - 2 * DAY)).toMatchObject({
+      epochMs: local(nextWeek.toFormat("yyyy-MM-dd'T'HH:mm"), zone),
+      state: 'open',
+    });
   });
 
   it('does not shift a closing label inside the gap: the interval ends at the transition (R-H3)', () => {
     const opensAt = gapAt - 30 * MIN; // 30 min before the jump, on the label timeline too
     const opensLabel = DateTime.fromMillis(opensAt, { zone });
     const closes = toMinutes(gap.from) + Math.floor(gapLen / MIN / 2);
-    const s: Schedule = { timezone: zone, hours: [h(dayName(opensLabel.toISODate() as string), opensLabel.toFormat('HH:mm'), hhmm(closes))] };
+    const s: Schedule = {
+      timezone: zone,
+      hours: [h(dayName(opensLabel.toISODate() as string), opensLabel.toFormat('HH:mm'), hhmm(closes))],
+    };
     const c = compileSchedule(s);
     expect(isOpenCompiled(c, opensAt - 1)).toBe(false);
     expect(isOpenCompiled(c, opensAt)).toBe(true);
@@ -435,7 +482,11 @@ describe('nextChange', () => {
   const s: Schedule = { timezone: LA, hours: [h('monday', '09:00', '21:00'), h('wednesday', '22:00', '02:00')] };
 
   it('reports the closing instant with the Location offset while open (R-H1)', () => {
-    expect(nextChange(s, local('2026-11-30T10:00', LA))).toEqual({ at: '2026-11-30T21:00:00-08:00', epochMs: local('2026-11-30T21:00', LA), state: 'closed' });
+    expect(nextChange(s, local('2026-11-30T10:00', LA))).toEqual({
+      at: '2026-11-30T21:00:00-08:00',
+      epochMs: local('2026-11-30T21:00', LA),
+      state: 'closed',
+    });
   });
 
   it('reports the next opening while closed, skipping days without intervals (R-H2)', () => {
@@ -452,20 +503,31 @@ describe('nextChange', () => {
   it('returns null for a schedule that never changes within the horizon', () => {
     const always: Schedule = { timezone: LA, hours: DAYS.map((d) => h(d, '00:00', '23:59')) };
     expect(nextChange(always, local('2026-11-30T10:00', LA))).toBeNull();
-    const never: Schedule = { timezone: LA, hours: [], exception_hours: [{ valid_from: '2027-03-01', valid_through: '2027-03-01', opens: '10:00', closes: '11:00' }] };
+    const never: Schedule = {
+      timezone: LA,
+      hours: [],
+      exception_hours: [{ valid_from: '2027-03-01', valid_through: '2027-03-01', opens: '10:00', closes: '11:00' }],
+    };
     expect(nextChange(never, local('2026-11-30T10:00', LA))).toBeNull();
     expect(nextChange(never, local('2027-02-20T10:00', LA))).toMatchObject({ at: '2027-03-01T10:00:00-08:00', state: 'open' });
   });
 
   it(`searches at least ${NEXT_CHANGE_HORIZON_DAYS} local days ahead, beyond 8 (R-H4)`, () => {
-    const s2: Schedule = { timezone: LA, hours: [], exception_hours: [{ valid_from: '2026-12-14', valid_through: '2026-12-14', opens: '23:00', closes: '23:30' }] };
+    const s2: Schedule = {
+      timezone: LA,
+      hours: [],
+      exception_hours: [{ valid_from: '2026-12-14', valid_through: '2026-12-14', opens: '23:00', closes: '23:30' }],
+    };
     expect(NEXT_CHANGE_HORIZON_DAYS).toBeGreaterThanOrEqual(8);
     expect(nextChange(s2, local('2026-12-01T00:00', LA))).toMatchObject({ at: '2026-12-14T23:00:00-08:00', state: 'open' });
   });
 
   it('skips a local date that does not exist (Pacific/Apia, 2011-12-30) (R-H3)', () => {
     const zone = 'Pacific/Apia';
-    const apia: Schedule = { timezone: zone, hours: [h('thursday', '09:00', '17:00'), h('friday', '00:00', '23:59'), h('saturday', '09:00', '17:00')] };
+    const apia: Schedule = {
+      timezone: zone,
+      hours: [h('thursday', '09:00', '17:00'), h('friday', '00:00', '23:59'), h('saturday', '09:00', '17:00')],
+    };
     const c = compileSchedule(apia);
     const thursdayClose = local('2011-12-29T17:00', zone);
     for (let t = thursdayClose; t < local('2011-12-31T09:00', zone); t += 10 * MIN) expect(isOpenCompiled(c, t)).toBe(false);
@@ -480,12 +542,32 @@ describe('nextChange', () => {
 
 // ---------- property tests ----------
 
-const PROPERTY_ZONES = ['America/New_York', 'Europe/Berlin', 'Australia/Sydney', 'Australia/Lord_Howe', 'America/Santiago', 'Asia/Kathmandu', 'UTC', LA] as const;
+const PROPERTY_ZONES = [
+  'America/New_York',
+  'Europe/Berlin',
+  'Australia/Sydney',
+  'Australia/Lord_Howe',
+  'America/Santiago',
+  'Asia/Kathmandu',
+  'UTC',
+  LA,
+] as const;
 
 /** Minutes of day, biased towards DST-prone hours and midnight. */
-const minuteOfDay = fc.oneof(fc.integer({ min: 0, max: 1439 }), fc.integer({ min: 0, max: 210 }), fc.integer({ min: 1320, max: 1439 }), fc.constantFrom(0, 60, 120, 150, 180, 1380, 1439));
+const minuteOfDay = fc.oneof(
+  fc.integer({ min: 0, max: 1439 }),
+  fc.integer({ min: 0, max: 210 }),
+  fc.integer({ min: 1320, max: 1439 }),
+  fc.constantFrom(0, 60, 120, 150, 180, 1380, 1439),
+);
 const entry: fc.Arbitrary<DailyHour> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ day: fc.constantFrom(...DAYS), o: minuteOfDay, c: minuteOfDay }).filter((e) => e.o !== e.c).map((e) => h(e.day, hhmm(e.o), hhmm(e.c))) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .record({ day: fc.constantFrom(...DAYS), o: minuteOfDay, c: minuteOfDay })
+      .filter((e) => e.o !== e.c)
+      .map((e) => h(e.day, hhmm(e.o), hhmm(e.c))),
+  },
   { weight: 1, arbitrary: fc.constantFrom(...DAYS).map((d) => h(d, '00:00', '23:59')) },
 );
 const weeklyHours = fc.array(entry, { maxLength: 6 });
@@ -531,7 +613,13 @@ function exceptionsNear(t: number, zone: string): fc.Arbitrary<ExceptionHour[]> 
   const group = fc.record({
     gapDays: fc.integer({ min: 0, max: 3 }),
     lengthDays: fc.integer({ min: 1, max: 3 }),
-    times: fc.oneof(fc.constant([] as [number, number][]), fc.array(fc.tuple(minuteOfDay, minuteOfDay).filter(([o, c]) => o !== c), { minLength: 1, maxLength: 2 })),
+    times: fc.oneof(
+      fc.constant([] as [number, number][]),
+      fc.array(
+        fc.tuple(minuteOfDay, minuteOfDay).filter(([o, c]) => o !== c),
+        { minLength: 1, maxLength: 2 },
+      ),
+    ),
   });
   return fc.tuple(fc.integer({ min: -2, max: 3 }), fc.array(group, { maxLength: 3 })).map(([startOffset, groups]) => {
     const out: ExceptionHour[] = [];
@@ -573,11 +661,17 @@ describe('properties', () => {
 
   it('agrees with a brute-force weekly reference for random schedules (R-H1, R-H2, R-H3, property)', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...PROPERTY_ZONES), weeklyHours, fc.array(instant, { minLength: 1, maxLength: 20 }), (zone, hours, instants) => {
-        const c = compileSchedule({ timezone: zone, hours });
-        expect(c.valid).toBe(true);
-        for (const t of instants) expect(isOpenCompiled(c, t), `${zone} ${new Date(t).toISOString()}`).toBe(referenceOpen(hours, zone, t));
-      }),
+      fc.property(
+        fc.constantFrom(...PROPERTY_ZONES),
+        weeklyHours,
+        fc.array(instant, { minLength: 1, maxLength: 20 }),
+        (zone, hours, instants) => {
+          const c = compileSchedule({ timezone: zone, hours });
+          expect(c.valid).toBe(true);
+          for (const t of instants)
+            expect(isOpenCompiled(c, t), `${zone} ${new Date(t).toISOString()}`).toBe(referenceOpen(hours, zone, t));
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -585,7 +679,9 @@ describe('properties', () => {
   it('nextChange: the state flips exactly at `at` and nowhere between the query and `at` (R-H1..R-H4, property)', () => {
     const scenario = fc
       .tuple(fc.constantFrom(...PROPERTY_ZONES), fc.option(weeklyHours, { nil: undefined }), instant)
-      .chain(([zone, hours, t]) => fc.tuple(fc.constant(zone), fc.constant(hours), fc.constant(t), fc.option(exceptionsNear(t, zone), { nil: undefined })));
+      .chain(([zone, hours, t]) =>
+        fc.tuple(fc.constant(zone), fc.constant(hours), fc.constant(t), fc.option(exceptionsNear(t, zone), { nil: undefined })),
+      );
     fc.assert(
       fc.property(scenario, ([zone, hours, t, exceptions]) => {
         const s: Schedule = { timezone: zone };
@@ -599,7 +695,8 @@ describe('properties', () => {
         // so checking each minute mark finds any change that nextChange might have skipped.
         const until = change?.epochMs ?? t + (NEXT_CHANGE_HORIZON_DAYS + 1) * DAY;
         for (let m = Math.floor(t / MIN) * MIN + MIN; m < until; m += MIN) {
-          if (isOpenCompiled(c, m) !== before) expect.fail(`state changed at ${new Date(m).toISOString()} before reported ${change?.at ?? 'null'}`);
+          if (isOpenCompiled(c, m) !== before)
+            expect.fail(`state changed at ${new Date(m).toISOString()} before reported ${change?.at ?? 'null'}`);
         }
         if (change !== null) {
           expect(change.epochMs).toBeGreaterThan(t);

@@ -21,7 +21,9 @@ describe('orient2d', () => {
   it('gives the exact sign for arbitrary points', () => {
     fc.assert(
       fc.property(intArb, intArb, intArb, intArb, intArb, intArb, (ax, ay, bx, by, cx, cy) => {
-        const got = Math.sign(orient2d(...[ax, ay, bx, by, cx, cy].map((v) => Number(v) * SCALE) as [number, number, number, number, number, number]));
+        const got = Math.sign(
+          orient2d(...([ax, ay, bx, by, cx, cy].map((v) => Number(v) * SCALE) as [number, number, number, number, number, number])),
+        );
         expect(got).toBe(exactSign(ax, ay, bx, by, cx, cy));
       }),
       { numRuns: 2000 },
@@ -31,11 +33,18 @@ describe('orient2d', () => {
   it('reports exact collinearity of points on one line', () => {
     // c = a + k·(b − a) with integer k: exactly collinear, although the floating products round.
     fc.assert(
-      fc.property(intArb, intArb, fc.bigInt({ min: -(2n ** 20n), max: 2n ** 20n }), fc.bigInt({ min: -(2n ** 20n), max: 2n ** 20n }), fc.bigInt({ min: -3n, max: 3n }), (ax, ay, dx, dy, k) => {
-        const [bx, by, cx, cy] = [ax + dx, ay + dy, ax + k * dx, ay + k * dy];
-        const f = (v: bigint): number => Number(v) * SCALE;
-        expect(orient2d(f(ax), f(ay), f(bx), f(by), f(cx), f(cy))).toBe(0);
-      }),
+      fc.property(
+        intArb,
+        intArb,
+        fc.bigInt({ min: -(2n ** 20n), max: 2n ** 20n }),
+        fc.bigInt({ min: -(2n ** 20n), max: 2n ** 20n }),
+        fc.bigInt({ min: -3n, max: 3n }),
+        (ax, ay, dx, dy, k) => {
+          const [bx, by, cx, cy] = [ax + dx, ay + dy, ax + k * dx, ay + k * dy];
+          const f = (v: bigint): number => Number(v) * SCALE;
+          expect(orient2d(f(ax), f(ay), f(bx), f(by), f(cx), f(cy))).toBe(0);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -65,7 +74,13 @@ describe('locateInRing', () => {
 
   it('is independent of ring orientation', () => {
     const cw = ring([0, 0], [0, 10], [10, 10], [10, 0]);
-    for (const [x, y] of [[5, 5], [0, 5], [11, 5], [10, 0]] as const) expect(locateInRing(cw, x, y)).toBe(locateInRing(square, x, y));
+    for (const [x, y] of [
+      [5, 5],
+      [0, 5],
+      [11, 5],
+      [10, 0],
+    ] as const)
+      expect(locateInRing(cw, x, y)).toBe(locateInRing(square, x, y));
   });
 
   it('counts a ray through a vertex once (diamond and concave shapes)', () => {
@@ -87,10 +102,16 @@ describe('locateInRing', () => {
         const s = [exactSign(ax, ay, bx, by, px, py), exactSign(bx, by, cx, cy, px, py), exactSign(cx, cy, ax, ay, px, py)];
         const onLine = (x1: bigint, y1: bigint, x2: bigint, y2: bigint) =>
           exactSign(x1, y1, x2, y2, px, py) === 0 &&
-          px >= (x1 < x2 ? x1 : x2) && px <= (x1 < x2 ? x2 : x1) && py >= (y1 < y2 ? y1 : y2) && py <= (y1 < y2 ? y2 : y1);
-        const expected = onLine(ax, ay, bx, by) || onLine(bx, by, cx, cy) || onLine(cx, cy, ax, ay)
-          ? 'boundary'
-          : s.every((x) => x > 0) || s.every((x) => x < 0) ? 'inside' : 'outside';
+          px >= (x1 < x2 ? x1 : x2) &&
+          px <= (x1 < x2 ? x2 : x1) &&
+          py >= (y1 < y2 ? y1 : y2) &&
+          py <= (y1 < y2 ? y2 : y1);
+        const expected =
+          onLine(ax, ay, bx, by) || onLine(bx, by, cx, cy) || onLine(cx, cy, ax, ay)
+            ? 'boundary'
+            : s.every((x) => x > 0) || s.every((x) => x < 0)
+              ? 'inside'
+              : 'outside';
         const f = (x: bigint): number => Number(x) * 2 ** -24;
         const tri = ring([f(ax), f(ay)], [f(bx), f(by)], [f(cx), f(cy)]);
         expect(locateInRing(tri, f(px), f(py))).toBe(expected);
@@ -101,12 +122,19 @@ describe('locateInRing', () => {
 
   it('finds points placed exactly on random edges to be on the boundary', () => {
     fc.assert(
-      fc.property(intArb, intArb, fc.bigInt({ min: 1n, max: 2n ** 20n }), fc.bigInt({ min: 1n, max: 2n ** 20n }), fc.bigInt({ min: 0n, max: 8n }), (ax, ay, dx, dy, k) => {
-        // Triangle a, a + 8d, a + 8d + (0, 8|d|); the point a + k·d lies on its first edge.
-        const f = (x: bigint): number => Number(x) * SCALE;
-        const tri = ring([f(ax), f(ay)], [f(ax + 8n * dx), f(ay + 8n * dy)], [f(ax + 8n * dx), f(ay + 8n * dy + 8n * dx)]);
-        expect(locateInRing(tri, f(ax + k * dx), f(ay + k * dy))).toBe('boundary');
-      }),
+      fc.property(
+        intArb,
+        intArb,
+        fc.bigInt({ min: 1n, max: 2n ** 20n }),
+        fc.bigInt({ min: 1n, max: 2n ** 20n }),
+        fc.bigInt({ min: 0n, max: 8n }),
+        (ax, ay, dx, dy, k) => {
+          // Triangle a, a + 8d, a + 8d + (0, 8|d|); the point a + k·d lies on its first edge.
+          const f = (x: bigint): number => Number(x) * SCALE;
+          const tri = ring([f(ax), f(ay)], [f(ax + 8n * dx), f(ay + 8n * dy)], [f(ax + 8n * dx), f(ay + 8n * dy + 8n * dx)]);
+          expect(locateInRing(tri, f(ax + k * dx), f(ay + k * dy))).toBe('boundary');
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -47,7 +47,12 @@ function orient2dExact(ax: number, ay: number, bx: number, by: number, cx: numbe
   for (const p of parts) if (p.m !== 0n && p.e < minExp) minExp = p.e;
   if (minExp === Infinity) return 0; // all zero
   const [Ax, Ay, Bx, By, Cx, Cy] = parts.map((p) => (p.m === 0n ? 0n : p.m << BigInt(p.e - minExp))) as [
-    bigint, bigint, bigint, bigint, bigint, bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
   ];
   const det = (Bx - Ax) * (Cy - Ay) - (By - Ay) * (Cx - Ax);
   return det > 0n ? 1 : det < 0n ? -1 : 0;
@@ -80,8 +85,7 @@ export function locateInRing(ring: FlatRing, px: number, py: number): PointLocat
     const bx = ring[i + 2]!;
     const by = ring[i + 3]!;
     const straddles = ay > py !== by > py;
-    const inEdgeBox =
-      py >= Math.min(ay, by) && py <= Math.max(ay, by) && px >= Math.min(ax, bx) && px <= Math.max(ax, bx);
+    const inEdgeBox = py >= Math.min(ay, by) && py <= Math.max(ay, by) && px >= Math.min(ax, bx) && px <= Math.max(ax, bx);
     if (!straddles && !inEdgeBox) continue;
     const o = orient2d(ax, ay, bx, by, px, py);
     if (inEdgeBox && o === 0) return 'boundary';

@@ -27,25 +27,47 @@ describe('planPredicates', () => {
   });
 
   it('rejects unusable distance operands at their pointer', () => {
-    rejects(() => planPredicates({ distance: { center: { latitude: 91, longitude: 0 }, max: 1 } }, LIMITS), 'invalid_request', '/distance/center');
-    rejects(() => planPredicates({ distance: { center: { latitude: 0, longitude: 0 }, max: -1 } }, LIMITS), 'invalid_request', '/distance/max');
+    rejects(
+      () => planPredicates({ distance: { center: { latitude: 91, longitude: 0 }, max: 1 } }, LIMITS),
+      'invalid_request',
+      '/distance/center',
+    );
+    rejects(
+      () => planPredicates({ distance: { center: { latitude: 0, longitude: 0 }, max: -1 } }, LIMITS),
+      'invalid_request',
+      '/distance/max',
+    );
   });
 
   it('reads serves.point and serves.address; rejects extension targets and malformed maps (R-S5)', () => {
     expect(planPredicates({ serves: { point: { latitude: 1, longitude: 2 } } }, LIMITS).servesPoint).toEqual({ latitude: 1, longitude: 2 });
     expect(planPredicates({ serves: { address: { address_country: 'US' } } }, LIMITS).servesAddress).toEqual({ address_country: 'US' });
-    rejects(() => planPredicates({ serves: { 'com.example/zone~1': {} } }, LIMITS), 'serves_target_unsupported', '/serves/com.example~1zone~01');
+    rejects(
+      () => planPredicates({ serves: { 'com.example/zone~1': {} } }, LIMITS),
+      'serves_target_unsupported',
+      '/serves/com.example~1zone~01',
+    );
     rejects(() => planPredicates({ serves: {} }, LIMITS), 'invalid_request', '/serves');
   });
 
   it('rejects unsupported filters by name instead of ignoring them (R-S1)', () => {
-    const err = rejects(() => planPredicates({ filters: { 'com.example.tier': 'gold' } }, LIMITS), 'unsupported_filter', '/filters/com.example.tier');
+    const err = rejects(
+      () => planPredicates({ filters: { 'com.example.tier': 'gold' } }, LIMITS),
+      'unsupported_filter',
+      '/filters/com.example.tier',
+    );
     expect(err.message).toContain('hours, amenities, items');
   });
 
   it('parses open_at once and rejects instants without offset (R-S6)', () => {
-    expect(planPredicates({ filters: { hours: { open_at: '2026-12-01T10:00:00+05:45' } } }, LIMITS).openAtMs).toBe(Date.UTC(2026, 11, 1, 4, 15));
-    rejects(() => planPredicates({ filters: { hours: { open_at: '2026-12-01T10:00:00' } } }, LIMITS), 'invalid_request', '/filters/hours/open_at');
+    expect(planPredicates({ filters: { hours: { open_at: '2026-12-01T10:00:00+05:45' } } }, LIMITS).openAtMs).toBe(
+      Date.UTC(2026, 11, 1, 4, 15),
+    );
+    rejects(
+      () => planPredicates({ filters: { hours: { open_at: '2026-12-01T10:00:00' } } }, LIMITS),
+      'invalid_request',
+      '/filters/hours/open_at',
+    );
   });
 
   it('dedupes amenities and items, keeping request order', () => {

@@ -39,9 +39,14 @@ function isGeo(x: unknown): x is Geo {
   if (typeof x !== 'object' || x === null) return false;
   const g = x as Record<string, unknown>;
   return (
-    typeof g.latitude === 'number' && typeof g.longitude === 'number' &&
-    Number.isFinite(g.latitude) && Number.isFinite(g.longitude) &&
-    g.latitude >= -90 && g.latitude <= 90 && g.longitude >= -180 && g.longitude <= 180
+    typeof g.latitude === 'number' &&
+    typeof g.longitude === 'number' &&
+    Number.isFinite(g.latitude) &&
+    Number.isFinite(g.longitude) &&
+    g.latitude >= -90 &&
+    g.latitude <= 90 &&
+    g.longitude >= -180 &&
+    g.longitude <= 180
   );
 }
 
@@ -65,7 +70,11 @@ function planDistance(distance: LocationDistance, maxRadiusMeters: number): Pred
       '/distance/max',
     );
   }
-  return { center: { latitude: distance.center.latitude, longitude: distance.center.longitude }, max, regions: boundingRegions(distance.center, max) };
+  return {
+    center: { latitude: distance.center.latitude, longitude: distance.center.longitude },
+    max,
+    regions: boundingRegions(distance.center, max),
+  };
 }
 
 function planServes(serves: LocationServes): Pick<PredicatePlan, 'servesPoint' | 'servesAddress'> {
@@ -91,7 +100,11 @@ function planServes(serves: LocationServes): Pick<PredicatePlan, 'servesPoint' |
   }
   if (key === 'address') {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new UcpRequestError('invalid_request', 'serves.address must be an object with address_country, address_region and/or postal_code', '/serves/address');
+      throw new UcpRequestError(
+        'invalid_request',
+        'serves.address must be an object with address_country, address_region and/or postal_code',
+        '/serves/address',
+      );
     }
     return { servesPoint: null, servesAddress: value as Locality };
   }
@@ -124,7 +137,11 @@ function planFilters(filters: LocationFilter): Pick<PredicatePlan, 'openAtMs' | 
   if (filters.hours !== undefined) {
     const openAt: unknown = (filters.hours as { open_at?: unknown }).open_at;
     if (typeof openAt !== 'string') {
-      throw new UcpRequestError('invalid_request', 'filters.hours.open_at is required: an RFC 3339 date-time with Z or a numeric offset', '/filters/hours/open_at');
+      throw new UcpRequestError(
+        'invalid_request',
+        'filters.hours.open_at is required: an RFC 3339 date-time with Z or a numeric offset',
+        '/filters/hours/open_at',
+      );
     }
     try {
       openAtMs = parseInstant(openAt);

@@ -46,7 +46,12 @@ describe('compareRank', () => {
       { relevance: 0, distance: Number.POSITIVE_INFINITY, id: 'b' },
       { relevance: 0, distance: 5, id: 'b' },
     ];
-    expect([...keys].sort(compareRank).map((k) => `${k.relevance}/${k.distance}/${k.id}`)).toEqual(['1/9/z', '0/5/a', '0/5/b', '0/Infinity/b']);
+    expect([...keys].sort(compareRank).map((k) => `${k.relevance}/${k.distance}/${k.id}`)).toEqual([
+      '1/9/z',
+      '0/5/a',
+      '0/5/b',
+      '0/Infinity/b',
+    ]);
   });
 });
 
@@ -63,7 +68,9 @@ describe('selectPage', () => {
       }),
       { selector: (r) => r.id, maxLength: 40 },
     )
-    .map((rs) => rs.map((r) => ({ relevance: r.relevance, id: r.id, truth: r.distance, lower: r.distance - r.below, upper: r.distance + r.above })));
+    .map((rs) =>
+      rs.map((r) => ({ relevance: r.relevance, id: r.id, truth: r.distance, lower: r.distance - r.below, upper: r.distance + r.above })),
+    );
 
   it('returns exactly the pages an all-exact ranking would, whatever the brackets (ranking, R-S9)', () => {
     fc.assert(
@@ -73,7 +80,13 @@ describe('selectPage', () => {
         let after: RankKey | null = null;
         for (let step = 0; step < 100; step++) {
           // Fresh copies: a real engine recomputes candidates for every page.
-          const items = rs.map((r) => ({ relevance: r.relevance, id: r.id, lower: Number.isFinite(r.truth) ? r.lower : r.truth, upper: Number.isFinite(r.truth) ? r.upper : r.truth, truth: r.truth }));
+          const items = rs.map((r) => ({
+            relevance: r.relevance,
+            id: r.id,
+            lower: Number.isFinite(r.truth) ? r.lower : r.truth,
+            upper: Number.isFinite(r.truth) ? r.upper : r.truth,
+            truth: r.truth,
+          }));
           const size = sizes[step % sizes.length] as number;
           const page = selectPage(items, after, size, (t) => t.truth);
           for (const p of page.items) expect(p.distance).toBe(p.truth);

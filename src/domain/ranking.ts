@@ -44,9 +44,7 @@ function compareNumbersAsc(a: number, b: number): number {
 
 /** Negative when `a` comes first. A total order on RankKeys (ids are unique within a result). */
 export function compareRank(a: RankKey, b: RankKey): number {
-  return (
-    compareNumbersAsc(b.relevance, a.relevance) || compareNumbersAsc(a.distance, b.distance) || compareIds(a.id, b.id)
-  );
+  return compareNumbersAsc(b.relevance, a.relevance) || compareNumbersAsc(a.distance, b.distance) || compareIds(a.id, b.id);
 }
 
 /** Index of the first element of `sorted` that comes strictly after `after` (binary search). */

@@ -21,7 +21,8 @@ import {
 import { deepFreeze } from '../protocol/schema-walk.js';
 import type { LookupRequest, LookupResponse, Message, SearchRequest, SearchResponse, UcpResponseMeta } from './requests.js';
 
-export type SchemaCheck<T> = { readonly valid: true; readonly value: T } | { readonly valid: false; readonly errors: readonly SchemaIssue[] };
+export type SchemaCheck<T> =
+  { readonly valid: true; readonly value: T } | { readonly valid: false; readonly errors: readonly SchemaIssue[] };
 
 /** Body of a result that failed as a whole (e.g. `capabilities_incompatible`), `ucp.status: "error"`. */
 export interface ErrorResponseBody {
@@ -137,14 +138,20 @@ export function validateToolArguments(tool: LocationToolName, args: unknown): To
   const { meta, location } = args as { meta?: unknown; location?: unknown };
   const issues: SchemaIssue[] = [];
   if (meta === undefined) {
-    issues.push({ pointer: '', message: 'missing required property "meta" (an object carrying "ucp-agent": {"profile": "<Platform profile URL>"})' });
+    issues.push({
+      pointer: '',
+      message: 'missing required property "meta" (an object carrying "ucp-agent": {"profile": "<Platform profile URL>"})',
+    });
   } else {
     const r = compiled().meta(meta);
     if (!r.valid) issues.push(...prefixIssues(r.errors, ['meta']));
   }
   const request = tool === 'search_locations' ? compiled().searchRequest : compiled().lookupRequest;
   if (location === undefined) {
-    issues.push({ pointer: '', message: `missing required property "location" (the ${tool === 'search_locations' ? 'search' : 'lookup'} request)` });
+    issues.push({
+      pointer: '',
+      message: `missing required property "location" (the ${tool === 'search_locations' ? 'search' : 'lookup'} request)`,
+    });
   } else {
     const r = request(location);
     if (!r.valid) issues.push(...prefixIssues(r.errors, ['location']));

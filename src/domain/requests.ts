@@ -12,10 +12,7 @@ export interface LocationDistance {
 }
 
 /** Exactly one key: `point`, `address`, or a negotiated reverse-domain extension target. */
-export type LocationServes =
-  | { point: Geo }
-  | { address: Locality }
-  | Record<string, unknown>;
+export type LocationServes = { point: Geo } | { address: Locality } | Record<string, unknown>;
 
 export interface LocationFilter {
   hours?: { open_at: string };

@@ -18,7 +18,13 @@ import {
 
 const geo = (latitude: number, longitude: number): Geo => ({ latitude, longitude });
 /** A closed rectangle ring, GeoJSON [lon, lat] order, counterclockwise. */
-const rect = (w: number, s: number, e: number, n: number): Position[] => [[w, s], [e, s], [e, n], [w, n], [w, s]];
+const rect = (w: number, s: number, e: number, n: number): Position[] => [
+  [w, s],
+  [e, s],
+  [e, n],
+  [w, n],
+  [w, s],
+];
 const polygon = (...rings: Position[][]): CoverageArea => ({ type: 'Polygon', coordinates: rings });
 
 describe('coverageContainsPoint — areas (R-S5 serves.point)', () => {
@@ -40,17 +46,23 @@ describe('coverageContainsPoint — areas (R-S5 serves.point)', () => {
   it('serves a point on a diagonal edge exactly, decided on the given doubles', () => {
     // Triangle with a diagonal edge from (0,0) to (0.3,0.3) in lon/lat; 0.1 is not exact in
     // binary, so whether (0.1, 0.1) lies on that edge is decided by exact arithmetic.
-    const tri = compileCoverage({ areas: [polygon([[0, 0], [0.3, 0], [0.3, 0.3], [0, 0]])] });
+    const tri = compileCoverage({
+      areas: [
+        polygon([
+          [0, 0],
+          [0.3, 0],
+          [0.3, 0.3],
+          [0, 0],
+        ]),
+      ],
+    });
     expect(coverageContainsPoint(tri, null, geo(0.15, 0.15))).toBe(true);
     expect(coverageContainsPoint(tri, null, geo(0.15 + 1e-15, 0.15))).toBe(false);
   });
 
   it('serves a point in any polygon of a MultiPolygon and of several areas', () => {
     const c = compileCoverage({
-      areas: [
-        { type: 'MultiPolygon', coordinates: [[rect(0, 0, 1, 1)], [rect(5, 5, 6, 6)]] },
-        polygon(rect(-20, -20, -19, -19)),
-      ],
+      areas: [{ type: 'MultiPolygon', coordinates: [[rect(0, 0, 1, 1)], [rect(5, 5, 6, 6)]] }, polygon(rect(-20, -20, -19, -19))],
     });
     expect(coverageContainsPoint(c, null, geo(0.5, 0.5))).toBe(true);
     expect(coverageContainsPoint(c, null, geo(5.5, 5.5))).toBe(true);
@@ -74,9 +86,19 @@ describe('coverageContainsPoint — areas (R-S5 serves.point)', () => {
   });
 
   it('rejects a polygon that crosses the antimeridian unsplit (not evaluable in lon/lat)', () => {
-    expect(() => compileCoverage({ areas: [polygon([[179, 0], [-179, 0], [-179, 1], [179, 1], [179, 0]])] })).toThrow(
-      /spans 358° of longitude.*split/,
-    );
+    expect(() =>
+      compileCoverage({
+        areas: [
+          polygon([
+            [179, 0],
+            [-179, 0],
+            [-179, 1],
+            [179, 1],
+            [179, 0],
+          ]),
+        ],
+      }),
+    ).toThrow(/spans 358° of longitude.*split/);
   });
 });
 
@@ -125,14 +147,31 @@ describe('coverageContainsPoint — radius (R-S5 with R-S4 distance rules)', () 
 
 describe('compileCoverage / coverageExtents', () => {
   const latArb = fc.double({ min: -85, max: 85, noNaN: true });
-  const lonArb = fc.oneof(fc.double({ min: -180, max: 180, noNaN: true }), fc.constantFrom(-180, 180), fc.double({ min: 178, max: 180, noNaN: true }));
+  const lonArb = fc.oneof(
+    fc.double({ min: -180, max: 180, noNaN: true }),
+    fc.constantFrom(-180, 180),
+    fc.double({ min: 178, max: 180, noNaN: true }),
+  );
   /** A random rectangle or triangle, clipped to valid coordinates, never spanning > 180°. */
   const areaArb = fc
-    .tuple(fc.double({ min: -180, max: 179, noNaN: true }), latArb, fc.double({ min: 0.001, max: 5, noNaN: true }), fc.double({ min: 0.001, max: 5, noNaN: true }), fc.boolean())
+    .tuple(
+      fc.double({ min: -180, max: 179, noNaN: true }),
+      latArb,
+      fc.double({ min: 0.001, max: 5, noNaN: true }),
+      fc.double({ min: 0.001, max: 5, noNaN: true }),
+      fc.boolean(),
+    )
     .map(([w, s, dw, dh, triangle]): CoverageArea => {
       const e = Math.min(180, w + dw);
       const n = Math.min(90, s + dh);
-      return triangle ? polygon([[w, s], [e, s], [w, n], [w, s]]) : polygon(rect(w, s, e, n));
+      return triangle
+        ? polygon([
+            [w, s],
+            [e, s],
+            [w, n],
+            [w, s],
+          ])
+        : polygon(rect(w, s, e, n));
     });
   const coverageArb = fc.record(
     {
@@ -144,18 +183,28 @@ describe('compileCoverage / coverageExtents', () => {
 
   it('never leaves out a point the coverage serves (conservative extents for the store index)', () => {
     fc.assert(
-      fc.property(coverageArb, fc.record({ latitude: latArb, longitude: lonArb }), fc.double({ min: -180, max: 180, noNaN: true }), fc.double({ min: 0, max: 1.05, noNaN: true }), fc.nat(3), (cov, locGeo, az, frac, pick) => {
-        const c = compileCoverage(cov);
-        // Probe near where something is served: around the Location or inside an area's box.
-        const poly = c.polygons[pick % Math.max(1, c.polygons.length)];
-        const probe =
-          poly !== undefined && pick % 2 === 0
-            ? geo(poly.bbox.minLat + frac * (poly.bbox.maxLat - poly.bbox.minLat) * 0.95, poly.bbox.minLon + frac * (poly.bbox.maxLon - poly.bbox.minLon) * 0.95)
-            : geodesicDestination(locGeo, az, frac * (cov.radius_m ?? 1000));
-        const boxes = c.extents(locGeo);
-        if (coverageContainsPoint(c, locGeo, probe)) expect(regionsContain(boxes, probe)).toBe(true);
-        expect(coverageExtents(c, locGeo)).toEqual(boxes);
-      }),
+      fc.property(
+        coverageArb,
+        fc.record({ latitude: latArb, longitude: lonArb }),
+        fc.double({ min: -180, max: 180, noNaN: true }),
+        fc.double({ min: 0, max: 1.05, noNaN: true }),
+        fc.nat(3),
+        (cov, locGeo, az, frac, pick) => {
+          const c = compileCoverage(cov);
+          // Probe near where something is served: around the Location or inside an area's box.
+          const poly = c.polygons[pick % Math.max(1, c.polygons.length)];
+          const probe =
+            poly !== undefined && pick % 2 === 0
+              ? geo(
+                  poly.bbox.minLat + frac * (poly.bbox.maxLat - poly.bbox.minLat) * 0.95,
+                  poly.bbox.minLon + frac * (poly.bbox.maxLon - poly.bbox.minLon) * 0.95,
+                )
+              : geodesicDestination(locGeo, az, frac * (cov.radius_m ?? 1000));
+          const boxes = c.extents(locGeo);
+          if (coverageContainsPoint(c, locGeo, probe)) expect(regionsContain(boxes, probe)).toBe(true);
+          expect(coverageExtents(c, locGeo)).toEqual(boxes);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -177,7 +226,18 @@ describe('compileCoverage / coverageExtents', () => {
   it('throws a RangeError listing the problems for invalid data', () => {
     expect(() => compileCoverage({ radius_m: -1 })).toThrow(RangeError);
     expect(() => compileCoverage({ radius_m: Number.NaN })).toThrow(/radius_m/);
-    expect(() => compileCoverage({ areas: [polygon([[0, 0], [1, 0], [1, 1], [0, 1]])] })).toThrow(/not closed/);
+    expect(() =>
+      compileCoverage({
+        areas: [
+          polygon([
+            [0, 0],
+            [1, 0],
+            [1, 1],
+            [0, 1],
+          ]),
+        ],
+      }),
+    ).toThrow(/not closed/);
   });
 });
 
@@ -190,15 +250,107 @@ describe('validateCoverage', () => {
     ['string radius', { radius_m: '5' }, 'radius_m', /finite/],
     ['areas not array', { areas: {} }, 'areas', /array of GeoJSON/],
     ['bad geometry type', { areas: [{ type: 'Point', coordinates: [0, 0] }] }, 'areas[0].type', /unsupported geometry type "Point"/],
-    ['short ring', { areas: [polygon([[0, 0], [1, 0], [0, 0]])] }, 'areas[0].coordinates[0]', /at least 4 positions/],
-    ['open ring', { areas: [polygon([[0, 0], [1, 0], [1, 1], [0, 1]])] }, 'areas[0].coordinates[0]', /not closed/],
-    ['lat/lon swapped', { areas: [polygon([[10, 100], [11, 100], [11, 101], [10, 100]])] }, 'areas[0].coordinates[0][0]', /latitude 100 is outside/],
-    ['longitude out of range', { areas: [polygon([[181, 0], [182, 0], [182, 1], [181, 0]])] }, 'areas[0].coordinates[0][0]', /longitude 181/],
-    ['non-numeric position', { areas: [polygon([[0, 0], [1, 0], ['1', 1] as unknown as Position, [0, 0]])] }, 'areas[0].coordinates[0][2]', /finite numbers/],
-    ['hole problem', { areas: [polygon(rect(0, 0, 10, 10), [[1, 1], [2, 1], [1, 1]])] }, 'areas[0].coordinates[1]', /at least 4/],
-    ['multipolygon member', { areas: [{ type: 'MultiPolygon', coordinates: [[rect(0, 0, 1, 1)], []] }] }, 'areas[0].coordinates[1]', /non-empty array of linear rings/],
+    [
+      'short ring',
+      {
+        areas: [
+          polygon([
+            [0, 0],
+            [1, 0],
+            [0, 0],
+          ]),
+        ],
+      },
+      'areas[0].coordinates[0]',
+      /at least 4 positions/,
+    ],
+    [
+      'open ring',
+      {
+        areas: [
+          polygon([
+            [0, 0],
+            [1, 0],
+            [1, 1],
+            [0, 1],
+          ]),
+        ],
+      },
+      'areas[0].coordinates[0]',
+      /not closed/,
+    ],
+    [
+      'lat/lon swapped',
+      {
+        areas: [
+          polygon([
+            [10, 100],
+            [11, 100],
+            [11, 101],
+            [10, 100],
+          ]),
+        ],
+      },
+      'areas[0].coordinates[0][0]',
+      /latitude 100 is outside/,
+    ],
+    [
+      'longitude out of range',
+      {
+        areas: [
+          polygon([
+            [181, 0],
+            [182, 0],
+            [182, 1],
+            [181, 0],
+          ]),
+        ],
+      },
+      'areas[0].coordinates[0][0]',
+      /longitude 181/,
+    ],
+    [
+      'non-numeric position',
+      { areas: [polygon([[0, 0], [1, 0], ['1', 1] as unknown as Position, [0, 0]])] },
+      'areas[0].coordinates[0][2]',
+      /finite numbers/,
+    ],
+    [
+      'hole problem',
+      {
+        areas: [
+          polygon(rect(0, 0, 10, 10), [
+            [1, 1],
+            [2, 1],
+            [1, 1],
+          ]),
+        ],
+      },
+      'areas[0].coordinates[1]',
+      /at least 4/,
+    ],
+    [
+      'multipolygon member',
+      { areas: [{ type: 'MultiPolygon', coordinates: [[rect(0, 0, 1, 1)], []] }] },
+      'areas[0].coordinates[1]',
+      /non-empty array of linear rings/,
+    ],
     ['empty multipolygon', { areas: [{ type: 'MultiPolygon', coordinates: [] }] }, 'areas[0].coordinates', /non-empty array of polygons/],
-    ['antimeridian span', { areas: [polygon([[-170, 0], [170, 0], [170, 1], [-170, 0]])] }, 'areas[0].coordinates[0]', /340° .*antimeridian/],
+    [
+      'antimeridian span',
+      {
+        areas: [
+          polygon([
+            [-170, 0],
+            [170, 0],
+            [170, 1],
+            [-170, 0],
+          ]),
+        ],
+      },
+      'areas[0].coordinates[0]',
+      /340° .*antimeridian/,
+    ],
     ['lower-case country', { countries: ['us'] }, 'countries[0]', /upper-case ISO 3166-1 alpha-2/],
     ['alpha-3 country', { countries: ['USA'] }, 'countries[0]', /"USA" is not/],
     ['countries not array', { countries: 'US' }, 'countries', /array of ISO 3166-1/],
@@ -280,7 +432,10 @@ describe('normalizeLocalityTarget (R-S5 serves.address)', () => {
       region: 'NY',
       postalCode: '10005',
     });
-    expect(normalizeLocalityTarget({ address_country: 'gb', postal_code: 'sw1a 1aa' }, model)).toEqual({ country: 'GB', postalCode: 'SW1A1AA' });
+    expect(normalizeLocalityTarget({ address_country: 'gb', postal_code: 'sw1a 1aa' }, model)).toEqual({
+      country: 'GB',
+      postalCode: 'SW1A1AA',
+    });
     expect(normalizeLocalityTarget({ address_country: 'FR' }, model)).toEqual({ country: 'FR' });
   });
 
@@ -288,14 +443,56 @@ describe('normalizeLocalityTarget (R-S5 serves.address)', () => {
     ['empty address', {}, 'invalid_request', '/serves/address', /at least one non-empty field/],
     ['only unrecognised fields', { address_locality: 'Paris' }, 'invalid_request', '/serves/address', /at least one/],
     ['only blank fields', { address_country: '', postal_code: '  ' }, 'invalid_request', '/serves/address', /at least one/],
-    ['a blank field next to a real one', { address_country: 'US', postal_code: ' ' }, 'invalid_request', '/serves/address/postal_code', /empty.*broaden/],
-    ['a non-string field', { address_country: 'US', postal_code: 10005 }, 'invalid_request', '/serves/address/postal_code', /must be a string/],
-    ['postal code without country', { postal_code: '10005' }, 'serves_target_unsupported', '/serves/address/address_country', /postal_code cannot be interpreted without address_country/],
-    ['region without country', { address_region: 'NY' }, 'serves_target_unsupported', '/serves/address/address_country', /address_region cannot be interpreted/],
+    [
+      'a blank field next to a real one',
+      { address_country: 'US', postal_code: ' ' },
+      'invalid_request',
+      '/serves/address/postal_code',
+      /empty.*broaden/,
+    ],
+    [
+      'a non-string field',
+      { address_country: 'US', postal_code: 10005 },
+      'invalid_request',
+      '/serves/address/postal_code',
+      /must be a string/,
+    ],
+    [
+      'postal code without country',
+      { postal_code: '10005' },
+      'serves_target_unsupported',
+      '/serves/address/address_country',
+      /postal_code cannot be interpreted without address_country/,
+    ],
+    [
+      'region without country',
+      { address_region: 'NY' },
+      'serves_target_unsupported',
+      '/serves/address/address_country',
+      /address_region cannot be interpreted/,
+    ],
     ['alpha-3 country', { address_country: 'USA' }, 'serves_target_unsupported', '/serves/address/address_country', /"USA".*alpha-2/],
-    ['country name', { address_country: 'Germany' }, 'serves_target_unsupported', '/serves/address/address_country', /alpha-2 code \(two letters/],
-    ['postal code in an unmodelled postal system', { address_country: 'DE', postal_code: '10115' }, 'serves_target_unsupported', '/serves/address/postal_code', /no postal-code coverage data for country DE/],
-    ['region in a country without region data', { address_country: 'GB', address_region: 'ENG' }, 'serves_target_unsupported', '/serves/address/address_region', /no region coverage data for country GB/],
+    [
+      'country name',
+      { address_country: 'Germany' },
+      'serves_target_unsupported',
+      '/serves/address/address_country',
+      /alpha-2 code \(two letters/,
+    ],
+    [
+      'postal code in an unmodelled postal system',
+      { address_country: 'DE', postal_code: '10115' },
+      'serves_target_unsupported',
+      '/serves/address/postal_code',
+      /no postal-code coverage data for country DE/,
+    ],
+    [
+      'region in a country without region data',
+      { address_country: 'GB', address_region: 'ENG' },
+      'serves_target_unsupported',
+      '/serves/address/address_region',
+      /no region coverage data for country GB/,
+    ],
   ];
   it.each(errors)('rejects %s with its code and JSON pointer', (_name, address, code, pointer, message) => {
     const e = errorOf(address);
@@ -349,7 +546,10 @@ describe('localityMatches (reference semantics the stores reproduce)', () => {
       fc.property(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ minLength: 1, maxLength: 8 }), (listed, asked) => {
         fc.pre(normalizePostalCode(listed) !== '' && normalizePostalCode(asked) !== '');
         const cov: Coverage = { postal_codes: { US: [listed] } };
-        const target = normalizeLocalityTarget({ address_country: 'us', postal_code: asked }, { postalCountries: new Set(['US']), regionCountries: new Set() });
+        const target = normalizeLocalityTarget(
+          { address_country: 'us', postal_code: asked },
+          { postalCountries: new Set(['US']), regionCountries: new Set() },
+        );
         expect(localityMatches(cov, target)).toBe(normalizePostalCode(listed) === normalizePostalCode(asked));
       }),
     );

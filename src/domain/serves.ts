@@ -52,11 +52,13 @@ export function validateCoverage(coverage: unknown): CoverageIssue[] {
     issues.push({ field: 'radius_m', message: 'radius_m must be a finite number of metres >= 0' });
   }
   if (areas !== undefined) {
-    if (!Array.isArray(areas)) issues.push({ field: 'areas', message: 'areas must be an array of GeoJSON Polygon or MultiPolygon geometries' });
+    if (!Array.isArray(areas))
+      issues.push({ field: 'areas', message: 'areas must be an array of GeoJSON Polygon or MultiPolygon geometries' });
     else areas.forEach((area, i) => validateArea(area, `areas[${i}]`, issues));
   }
   if (countries !== undefined) {
-    if (!Array.isArray(countries)) issues.push({ field: 'countries', message: 'countries must be an array of ISO 3166-1 alpha-2 codes, e.g. ["US"]' });
+    if (!Array.isArray(countries))
+      issues.push({ field: 'countries', message: 'countries must be an array of ISO 3166-1 alpha-2 codes, e.g. ["US"]' });
     else {
       countries.forEach((c, i) => {
         if (typeof c !== 'string' || !ALPHA2.test(c)) {
@@ -85,7 +87,10 @@ function validateCountryLists(
   for (const [country, list] of Object.entries(value)) {
     const at = `${field}.${country}`;
     if (!ALPHA2.test(country)) {
-      issues.push({ field: at, message: `key ${JSON.stringify(truncate(country))} is not an upper-case ISO 3166-1 alpha-2 code (e.g. "US")` });
+      issues.push({
+        field: at,
+        message: `key ${JSON.stringify(truncate(country))} is not an upper-case ISO 3166-1 alpha-2 code (e.g. "US")`,
+      });
     }
     if (!Array.isArray(list)) {
       issues.push({ field: at, message: `must be an array of ${what} strings` });
@@ -102,7 +107,10 @@ function validateCountryLists(
 
 function validateArea(area: unknown, at: string, issues: CoverageIssue[]): void {
   if (!isPlainObject(area)) {
-    issues.push({ field: at, message: 'area must be a GeoJSON geometry object {"type": "Polygon" | "MultiPolygon", "coordinates": [...]}' });
+    issues.push({
+      field: at,
+      message: 'area must be a GeoJSON geometry object {"type": "Polygon" | "MultiPolygon", "coordinates": [...]}',
+    });
     return;
   }
   const coords = area['coordinates'];
@@ -229,7 +237,10 @@ function compilePolygon(rings: readonly (readonly (readonly number[])[])[]): Com
     return f;
   });
   const outer = flat[0]!;
-  let minLon = Infinity, maxLon = -Infinity, minLat = Infinity, maxLat = -Infinity;
+  let minLon = Infinity,
+    maxLon = -Infinity,
+    minLat = Infinity,
+    maxLat = -Infinity;
   for (let i = 0; i < outer.length; i += 2) {
     const lon = outer[i]!;
     const lat = outer[i + 1]!;
@@ -400,7 +411,11 @@ export function normalizeLocalityTarget(address: Locality, model: LocalityModel,
     }
     target.region = normalizeRegion(values.address_region, country);
     if (target.region === '') {
-      throw new UcpRequestError('invalid_request', 'serves.address.address_region is empty after normalisation', `${pointer}/address_region`);
+      throw new UcpRequestError(
+        'invalid_request',
+        'serves.address.address_region is empty after normalisation',
+        `${pointer}/address_region`,
+      );
     }
   }
   if (values.postal_code !== undefined) {

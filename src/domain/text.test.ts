@@ -96,7 +96,10 @@ describe('FuzzyVocabulary', () => {
     fc.assert(
       fc.property(fc.uniqueArray(word, { maxLength: 60 }), word, fc.integer({ min: 1, max: 2 }), (terms, probe, k) => {
         const vocab = new FuzzyVocabulary(terms.map((term, i) => ({ term, docs: i + 1 })));
-        const got = vocab.similar(probe, k, 1000).map((m) => m.term).sort();
+        const got = vocab
+          .similar(probe, k, 1000)
+          .map((m) => m.term)
+          .sort();
         const expected = terms.filter((t) => t !== probe && levenshtein(t, probe) <= k).sort();
         expect(got).toEqual(expected);
       }),

@@ -141,7 +141,14 @@ describe('checkAddress (R-N4 special-use addresses)', () => {
       fc.tuple(fc.integer({ min: bMin, max: bMax }), octet, octet).map(([b, c, d]) => `${a}.${b}.${c}.${d}`);
     fc.assert(
       fc.property(
-        fc.oneof(inBlock(10, 0, 255), inBlock(172, 16, 31), inBlock(192, 168, 168), inBlock(127, 0, 255), inBlock(169, 254, 254), inBlock(100, 64, 127)),
+        fc.oneof(
+          inBlock(10, 0, 255),
+          inBlock(172, 16, 31),
+          inBlock(192, 168, 168),
+          inBlock(127, 0, 255),
+          inBlock(169, 254, 254),
+          inBlock(100, 64, 127),
+        ),
         (address) => {
           expect(checkAddress(address).allowed).toBe(false);
         },

@@ -163,8 +163,7 @@ function classifyV6(ip: ipaddr.IPv6): AddressRange {
 /** For IPv6 forms carrying IPv4 addresses: the verdict of the worst embedded address. */
 function classifyEmbedded(ip: ipaddr.IPv6): { range: AddressRange; via: EmbeddingKind } | undefined {
   const p = ip.parts;
-  const v4 = (hi: number, lo: number): ipaddr.IPv4 =>
-    new ipaddr.IPv4([(hi >> 8) & 0xff, hi & 0xff, (lo >> 8) & 0xff, lo & 0xff]);
+  const v4 = (hi: number, lo: number): ipaddr.IPv4 => new ipaddr.IPv4([(hi >> 8) & 0xff, hi & 0xff, (lo >> 8) & 0xff, lo & 0xff]);
   const at = (i: number): number => p[i] ?? 0;
   if (ip.match(MAPPED)) return { range: classifyV4(v4(at(6), at(7))), via: 'ipv4-mapped' };
   if (ip.match(NAT64)) return { range: classifyV4(v4(at(6), at(7))), via: 'nat64' };

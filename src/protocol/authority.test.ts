@@ -91,7 +91,10 @@ describe('checkAuthorityBinding: adversarial inputs (R-N2)', () => {
 
   it('compares internationalised hosts in A-label form', () => {
     expect(deriveAuthorityPrefix('https://bücher.example/x.json')).toMatchObject({ ok: true, authorityPrefix: 'example.xn--bcher-kva' });
-    expect(checkAuthorityBinding('example.xn--bcher-kva.books', 'https://bücher.example/x.json')).toMatchObject({ ok: true, kind: 'prefix' });
+    expect(checkAuthorityBinding('example.xn--bcher-kva.books', 'https://bücher.example/x.json')).toMatchObject({
+      ok: true,
+      kind: 'prefix',
+    });
     expect(checkAuthorityBinding('example.xn--bcher-kva', 'https://BÜCHER.example/x.json')).toMatchObject({ ok: true, kind: 'exact' });
     // Full-width letters and ideographic dots normalise to ASCII before the comparison.
     expect(checkAuthorityBinding('com.example.pay', 'https://ｐａｙ。example.com/x.json')).toMatchObject({ ok: true, kind: 'exact' });
@@ -153,9 +156,7 @@ describe('checkAuthorityBinding: adversarial inputs (R-N2)', () => {
 // Labels valid both in a reverse-domain name and as DNS host labels. The first label of a name
 // (the host's top-level label) starts with a letter, so no host built here can read as IPv4;
 // `xn--` labels are avoided because the URL parser validates them as punycode.
-const hostLabel = fc
-  .stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,10}[a-z0-9])?$/)
-  .filter((l) => !l.startsWith('xn--'));
+const hostLabel = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,10}[a-z0-9])?$/).filter((l) => !l.startsWith('xn--'));
 const firstLabel = fc.stringMatching(/^[a-z](?:[a-z0-9-]{0,10}[a-z0-9])?$/).filter((l) => !l.startsWith('xn--'));
 const nameLabels = fc.tuple(firstLabel, fc.array(hostLabel, { minLength: 1, maxLength: 5 })).map(([f, r]) => [f, ...r]);
 const hostOf = (labels: readonly string[]): string => [...labels].reverse().join('.');

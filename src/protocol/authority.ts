@@ -6,9 +6,7 @@
  */
 import { isReverseDomainName } from './names.js';
 
-export type AuthorityBinding =
-  | { ok: true; kind: 'exact' | 'prefix'; authorityPrefix: string }
-  | { ok: false; reason: string };
+export type AuthorityBinding = { ok: true; kind: 'exact' | 'prefix'; authorityPrefix: string } | { ok: false; reason: string };
 
 export type AuthorityPrefix = { ok: true; authorityPrefix: string; host: string } | { ok: false; reason: string };
 
@@ -48,7 +46,10 @@ export function deriveAuthorityPrefix(schemaUrl: string): AuthorityPrefix {
   try {
     url = new URL(schemaUrl);
   } catch {
-    return { ok: false, reason: `schema URL ${JSON.stringify(schemaUrl)} does not parse as a URL; expected an absolute https URL such as "https://example.com/schemas/x.json"` };
+    return {
+      ok: false,
+      reason: `schema URL ${JSON.stringify(schemaUrl)} does not parse as a URL; expected an absolute https URL such as "https://example.com/schemas/x.json"`,
+    };
   }
   if (url.protocol !== 'https:') {
     return { ok: false, reason: `schema URL ${JSON.stringify(schemaUrl)} uses "${url.protocol.slice(0, -1)}"; only https is accepted` };
@@ -62,19 +63,31 @@ export function deriveAuthorityPrefix(schemaUrl: string): AuthorityPrefix {
   // The parser has already lower-cased ASCII, mapped IDNs to A-labels and normalised IPv4 spellings.
   const hostname = url.hostname;
   if (hostname.startsWith('[')) {
-    return { ok: false, reason: `schema URL ${JSON.stringify(schemaUrl)} has an IPv6 literal host ${hostname}; an authority must be a registered domain name` };
+    return {
+      ok: false,
+      reason: `schema URL ${JSON.stringify(schemaUrl)} has an IPv6 literal host ${hostname}; an authority must be a registered domain name`,
+    };
   }
   if (DOTTED_QUAD.test(hostname)) {
-    return { ok: false, reason: `schema URL ${JSON.stringify(schemaUrl)} has an IPv4 host (${hostname} once normalised); an authority must be a registered domain name` };
+    return {
+      ok: false,
+      reason: `schema URL ${JSON.stringify(schemaUrl)} has an IPv4 host (${hostname} once normalised); an authority must be a registered domain name`,
+    };
   }
   // Exactly one trailing dot (the DNS root) may be dropped; a second one leaves an empty label.
   const host = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
   const labels = host.split('.');
   if (labels.some((l) => l === '')) {
-    return { ok: false, reason: `schema URL host ${JSON.stringify(hostname)} has an empty label; expected a domain name such as "example.com"` };
+    return {
+      ok: false,
+      reason: `schema URL host ${JSON.stringify(hostname)} has an empty label; expected a domain name such as "example.com"`,
+    };
   }
   if (labels.length < 2) {
-    return { ok: false, reason: `schema URL host ${JSON.stringify(hostname)} is a single label; an authority must be a registered domain of at least two labels, e.g. "example.com"` };
+    return {
+      ok: false,
+      reason: `schema URL host ${JSON.stringify(hostname)} is a single label; an authority must be a registered domain of at least two labels, e.g. "example.com"`,
+    };
   }
   if (host.length > MAX_HOST) {
     return { ok: false, reason: `schema URL host is ${host.length} characters long; a domain name has at most ${MAX_HOST}` };
@@ -97,7 +110,10 @@ export function deriveAuthorityPrefix(schemaUrl: string): AuthorityPrefix {
  */
 export function checkAuthorityBinding(name: string, schemaUrl: string): AuthorityBinding {
   if (!isReverseDomainName(name)) {
-    return { ok: false, reason: `entity name ${JSON.stringify(name)} is not a reverse-domain name (e.g. "com.example.shopping.loyalty"), so it cannot be bound to a schema host` };
+    return {
+      ok: false,
+      reason: `entity name ${JSON.stringify(name)} is not a reverse-domain name (e.g. "com.example.shopping.loyalty"), so it cannot be bound to a schema host`,
+    };
   }
   const derived = deriveAuthorityPrefix(schemaUrl);
   if (!derived.ok) return derived;

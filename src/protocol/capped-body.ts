@@ -12,7 +12,11 @@ export interface CappedBodyErrors {
 }
 
 /** All of `body`, at most `maxBytes` bytes; throws `errors.tooLarge()` beyond that. */
-export async function readCappedBody(body: AsyncIterable<unknown> & { destroy(): unknown }, maxBytes: number, errors: CappedBodyErrors): Promise<Buffer> {
+export async function readCappedBody(
+  body: AsyncIterable<unknown> & { destroy(): unknown },
+  maxBytes: number,
+  errors: CappedBodyErrors,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   let overflow: Error | undefined;

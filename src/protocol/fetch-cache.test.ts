@@ -49,7 +49,9 @@ describe('freshness (R-G2 TTL floor of 60 s)', () => {
   it('uses the response stale-while-revalidate, else the default, capped', () => {
     expect(freshness(parseCacheControl('stale-while-revalidate=7')).staleSeconds).toBe(7);
     expect(freshness(parseCacheControl('')).staleSeconds).toBe(DEFAULT_FRESHNESS.defaultStaleWhileRevalidateSeconds);
-    expect(freshness(parseCacheControl('stale-while-revalidate=99999999')).staleSeconds).toBe(DEFAULT_FRESHNESS.maxStaleWhileRevalidateSeconds);
+    expect(freshness(parseCacheControl('stale-while-revalidate=99999999')).staleSeconds).toBe(
+      DEFAULT_FRESHNESS.maxStaleWhileRevalidateSeconds,
+    );
   });
 });
 

@@ -103,7 +103,10 @@ export function parseCacheControl(header: string | readonly string[] | undefined
     const name = (rawName ?? '').trim().toLowerCase();
     if (!name) continue;
     directives.add(name);
-    const arg = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
+    const arg = rest
+      .join('=')
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     const seconds = /^\d+$/.test(arg) ? Number(arg) : undefined;
     // RFC 9111 §4.2.1: with duplicated max-age, the most restrictive (lowest) wins.
     if (name === 'max-age' && seconds !== undefined) result.maxAge = Math.min(result.maxAge ?? seconds, seconds);

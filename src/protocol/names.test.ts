@@ -4,9 +4,7 @@ import { checkNamingConvention, isReservedUcpName, isReverseDomainName, REVERSE_
 
 describe('REVERSE_DOMAIN_PATTERN', () => {
   it('is the exact pattern of R-N1', () => {
-    expect(REVERSE_DOMAIN_PATTERN.source).toBe(
-      '^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$',
-    );
+    expect(REVERSE_DOMAIN_PATTERN.source).toBe('^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$');
   });
 
   it.each([

@@ -98,7 +98,12 @@ describe('intersectCapabilities: extension pruning (R-G4)', () => {
     const platform = { [a]: [cap('2026-01-01')], [b]: [cap('2026-01-01')], [c]: [cap('2026-01-01')] };
     const r = negotiateCapabilities(business, platform);
     expect(r.active).toEqual({});
-    expect(r.dropped.filter((d) => d.reason === 'orphaned_extension').map((d) => d.name).sort()).toEqual([a, b, c].sort());
+    expect(
+      r.dropped
+        .filter((d) => d.reason === 'orphaned_extension')
+        .map((d) => d.name)
+        .sort(),
+    ).toEqual([a, b, c].sort());
   });
 
   it('prunes extensions that only reach each other, never a root', () => {
@@ -343,7 +348,9 @@ describe('intersectCapabilities: properties (R-G4)', () => {
     fc.assert(
       fc.property(scenario, ({ business, platform, protocolVersion }) => {
         const r = negotiateCapabilities(business, platform, { protocolVersion });
-        const advertised = Object.keys(business).filter((n) => (business[n] ?? []).length > 0).sort();
+        const advertised = Object.keys(business)
+          .filter((n) => (business[n] ?? []).length > 0)
+          .sort();
         const accounted = [...Object.keys(r.active), ...r.dropped.map((d) => d.name)].sort();
         expect(accounted).toEqual(advertised);
       }),

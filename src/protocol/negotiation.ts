@@ -18,11 +18,7 @@ import { compareVersions } from './versions.js';
 export type ActiveCapabilities = Record<string, CapabilityEntity>;
 
 export type DropReason =
-  | 'not_offered_by_platform'
-  | 'no_mutual_version'
-  | 'orphaned_extension'
-  | 'requires_protocol'
-  | 'requires_capability';
+  'not_offered_by_platform' | 'no_mutual_version' | 'orphaned_extension' | 'requires_protocol' | 'requires_capability';
 
 export interface DroppedCapability {
   name: string;
@@ -106,7 +102,10 @@ function unmetRequirement(
     const proto = req.protocol as VersionConstraint | undefined;
     if (protocolVersion !== undefined && proto !== undefined && proto !== null && typeof proto === 'object') {
       if (!satisfiesConstraint(protocolVersion, proto)) {
-        return { reason: 'requires_protocol', detail: `requires protocol ${describeRange(proto)} but the negotiated version is ${protocolVersion}` };
+        return {
+          reason: 'requires_protocol',
+          detail: `requires protocol ${describeRange(proto)} but the negotiated version is ${protocolVersion}`,
+        };
       }
     }
     const caps = req.capabilities as Record<string, VersionConstraint> | undefined;
@@ -174,7 +173,11 @@ export function negotiateCapabilities(
     for (const name of orphans) {
       const parents = parentsOf(active.get(name) as CapabilityEntity);
       active.delete(name);
-      dropped.push({ name, reason: 'orphaned_extension', detail: `extends ${parents.join(', ')}, none of which is active (or reaches an active root)` });
+      dropped.push({
+        name,
+        reason: 'orphaned_extension',
+        detail: `extends ${parents.join(', ')}, none of which is active (or reaches an active root)`,
+      });
     }
     // Judge every requirement against the same snapshot so the outcome is order-independent.
     const failures: DroppedCapability[] = [];

@@ -21,7 +21,8 @@ function resolverOf(dns: Record<string, string[]>, calls: string[] = []): Resolv
   return (hostname) => {
     calls.push(hostname);
     const addresses = dns[hostname];
-    if (addresses === undefined) return Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
+    if (addresses === undefined)
+      return Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
     return Promise.resolve(addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
   };
 }
@@ -37,29 +38,47 @@ async function refusalOf(url: string, dns: Record<string, string[]>, allowLoopba
 
 describe('pickPinnedAddress (R-N4)', () => {
   it('returns the first address of a host whose every address is public, with the host name', async () => {
-    const target = await pickPinnedAddress(new URL('https://shop.test.example/x'), { allowLoopback: false, resolve: resolverOf({ 'shop.test.example': ['93.184.216.34', '2606:2800:220:1::1'] }) }, refusals);
+    const target = await pickPinnedAddress(
+      new URL('https://shop.test.example/x'),
+      { allowLoopback: false, resolve: resolverOf({ 'shop.test.example': ['93.184.216.34', '2606:2800:220:1::1'] }) },
+      refusals,
+    );
     expect(target).toEqual({ hostname: 'shop.test.example', address: '93.184.216.34' });
   });
 
   it('refuses a host if any one of its addresses is special-use, not only the first', async () => {
-    expect(await refusalOf('https://mixed.test.example', { 'mixed.test.example': ['93.184.216.34', '10.0.0.7'] })).toBe('refused mixed.test.example 10.0.0.7 private');
+    expect(await refusalOf('https://mixed.test.example', { 'mixed.test.example': ['93.184.216.34', '10.0.0.7'] })).toBe(
+      'refused mixed.test.example 10.0.0.7 private',
+    );
   });
 
   it('refuses loopback unless loopback development is allowed', async () => {
-    expect(await refusalOf('https://local.test.example', { 'local.test.example': ['127.0.0.1'] })).toBe('refused local.test.example 127.0.0.1 loopback');
-    const target = await pickPinnedAddress(new URL('https://local.test.example'), { allowLoopback: true, resolve: resolverOf({ 'local.test.example': ['127.0.0.1'] }) }, refusals);
+    expect(await refusalOf('https://local.test.example', { 'local.test.example': ['127.0.0.1'] })).toBe(
+      'refused local.test.example 127.0.0.1 loopback',
+    );
+    const target = await pickPinnedAddress(
+      new URL('https://local.test.example'),
+      { allowLoopback: true, resolve: resolverOf({ 'local.test.example': ['127.0.0.1'] }) },
+      refusals,
+    );
     expect(target.address).toBe('127.0.0.1');
   });
 
   it('admits plain http only when every address is loopback', async () => {
-    expect(await refusalOf('http://public.test.example', { 'public.test.example': ['93.184.216.34'] }, true)).toBe('plainHttp public.test.example');
+    expect(await refusalOf('http://public.test.example', { 'public.test.example': ['93.184.216.34'] }, true)).toBe(
+      'plainHttp public.test.example',
+    );
     const target = await pickPinnedAddress(new URL('http://[::1]:8080/'), { allowLoopback: true, resolve: resolverOf({}) }, refusals);
     expect(target).toEqual({ hostname: '::1', address: '::1' });
   });
 
   it('takes IP literals as they are, without resolving', async () => {
     const calls: string[] = [];
-    const error = await pickPinnedAddress(new URL('https://169.254.169.254/latest'), { allowLoopback: true, resolve: resolverOf({}, calls) }, refusals).catch((e: unknown) => e as Error);
+    const error = await pickPinnedAddress(
+      new URL('https://169.254.169.254/latest'),
+      { allowLoopback: true, resolve: resolverOf({}, calls) },
+      refusals,
+    ).catch((e: unknown) => e as Error);
     expect((error as Error).message).toBe('refused 169.254.169.254 169.254.169.254 link-local');
     expect(calls).toEqual([]);
   });
@@ -87,7 +106,10 @@ describe('pinnedAgent', () => {
 
   it('connects to the pinned address while the Host header and certificate check use the host name', async () => {
     const attempts: ConnectAttempt[] = [];
-    const agent = pinnedAgent({ hostname: 'shop.test.example', address: '127.0.0.1' }, { connectTimeoutMs: 2_000, ca: pki.ca, onConnect: (a) => void attempts.push(a) });
+    const agent = pinnedAgent(
+      { hostname: 'shop.test.example', address: '127.0.0.1' },
+      { connectTimeoutMs: 2_000, ca: pki.ca, onConnect: (a) => void attempts.push(a) },
+    );
     try {
       // The name resolves nowhere: only the pinned address can have been used.
       const response = await request(`${server.origin('shop.test.example')}/doc`, { dispatcher: agent });
@@ -111,13 +133,16 @@ describe('pinnedAgent', () => {
 
   it('aborts the connection when onConnect throws, before any byte reaches the server', async () => {
     const before = server.connections;
-    const agent = pinnedAgent({ hostname: 'shop.test.example', address: '127.0.0.1' }, {
-      connectTimeoutMs: 2_000,
-      ca: pki.ca,
-      onConnect: () => {
-        throw new Error('seatbelt');
+    const agent = pinnedAgent(
+      { hostname: 'shop.test.example', address: '127.0.0.1' },
+      {
+        connectTimeoutMs: 2_000,
+        ca: pki.ca,
+        onConnect: () => {
+          throw new Error('seatbelt');
+        },
       },
-    });
+    );
     try {
       await expect(request(`${server.origin('shop.test.example')}/doc`, { dispatcher: agent })).rejects.toThrow('seatbelt');
     } finally {

@@ -12,7 +12,9 @@ const rules = (r: HostedResponse): string[] => checkProfileHosting(r).map((p) =>
 describe('checkProfileHosting (R-D5)', () => {
   it('finds nothing wrong with https, public max-age ≥ 60 and a validator', () => {
     expect(checkProfileHosting(good)).toEqual([]);
-    expect(rules({ ...good, headers: { 'cache-control': 'max-age=60, public', 'last-modified': 'Tue, 01 Sep 2026 00:00:00 GMT' } })).toEqual([]);
+    expect(
+      rules({ ...good, headers: { 'cache-control': 'max-age=60, public', 'last-modified': 'Tue, 01 Sep 2026 00:00:00 GMT' } }),
+    ).toEqual([]);
   });
 
   it('requires https (R-D5)', () => {
@@ -34,7 +36,10 @@ describe('checkProfileHosting (R-D5)', () => {
   });
 
   it('forbids private, no-store and no-cache, each reported (R-D5)', () => {
-    const problems = checkProfileHosting({ ...good, headers: { 'cache-control': 'public, max-age=300, private, no-store, no-cache', etag: '"x"' } });
+    const problems = checkProfileHosting({
+      ...good,
+      headers: { 'cache-control': 'public, max-age=300, private, no-store, no-cache', etag: '"x"' },
+    });
     expect(problems.map((p) => p.rule)).toEqual(Array(3).fill('cache-control-forbidden-directive'));
     expect(problems.map((p) => p.message).join(' ')).toMatch(/private.*no-store.*no-cache/);
   });

@@ -51,18 +51,28 @@ export function checkProfileHosting(response: HostedResponse): HostingProblem[] 
 
   const raw = response.headers['cache-control'];
   if (raw === undefined || (typeof raw === 'string' ? raw.trim() === '' : raw.length === 0)) {
-    must('cache-control-present', `No Cache-Control header; send "Cache-Control: public, max-age=${MIN_PROFILE_MAX_AGE_SECONDS}" or longer.`);
+    must(
+      'cache-control-present',
+      `No Cache-Control header; send "Cache-Control: public, max-age=${MIN_PROFILE_MAX_AGE_SECONDS}" or longer.`,
+    );
   } else {
     const cc = parseCacheControl(raw);
-    if (!cc.directives.has('public')) must('cache-control-public', 'Cache-Control lacks "public"; profiles must be cacheable by shared caches.');
+    if (!cc.directives.has('public'))
+      must('cache-control-public', 'Cache-Control lacks "public"; profiles must be cacheable by shared caches.');
     if (cc.maxAge === undefined) {
       must('cache-control-max-age', `Cache-Control has no valid max-age; send max-age=${MIN_PROFILE_MAX_AGE_SECONDS} or longer.`);
     } else if (cc.maxAge < MIN_PROFILE_MAX_AGE_SECONDS) {
-      must('cache-control-max-age', `Cache-Control max-age=${cc.maxAge} is below ${MIN_PROFILE_MAX_AGE_SECONDS} s; raise it to at least ${MIN_PROFILE_MAX_AGE_SECONDS}.`);
+      must(
+        'cache-control-max-age',
+        `Cache-Control max-age=${cc.maxAge} is below ${MIN_PROFILE_MAX_AGE_SECONDS} s; raise it to at least ${MIN_PROFILE_MAX_AGE_SECONDS}.`,
+      );
     }
     for (const directive of ['private', 'no-store', 'no-cache'] as const) {
       if (cc.directives.has(directive)) {
-        must('cache-control-forbidden-directive', `Cache-Control contains "${directive}", which profiles must not be served with; remove it.`);
+        must(
+          'cache-control-forbidden-directive',
+          `Cache-Control contains "${directive}", which profiles must not be served with; remove it.`,
+        );
       }
     }
   }

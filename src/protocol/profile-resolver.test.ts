@@ -120,7 +120,10 @@ describe('PlatformProfileResolver (R-G2, R-P3)', () => {
     let connects = 0;
     const r = new PlatformProfileResolver({
       trusted: { 'https://known.platform.example/profile.json': platformProfile() },
-      fetcherOptions: fetcherOptions({ onConnect: () => void (connects += 1), resolve: () => Promise.reject(new Error('no DNS expected')) }),
+      fetcherOptions: fetcherOptions({
+        onConnect: () => void (connects += 1),
+        resolve: () => Promise.reject(new Error('no DNS expected')),
+      }),
     });
     const report = await r.resolveWithReport('https://known.platform.example/profile.json');
     expect(report.source).toBe('trusted');
@@ -129,7 +132,9 @@ describe('PlatformProfileResolver (R-G2, R-P3)', () => {
   });
 
   it('rejects an invalid trusted profile at construction, as a configuration error', () => {
-    expect(() => new PlatformProfileResolver({ trusted: { 'https://p.example/x.json': { ucp: { version: 'soon' } } as unknown as UcpProfile } })).toThrow(ConfigError);
+    expect(
+      () => new PlatformProfileResolver({ trusted: { 'https://p.example/x.json': { ucp: { version: 'soon' } } as unknown as UcpProfile } }),
+    ).toThrow(ConfigError);
     expect(() => new PlatformProfileResolver({ trusted: { 'not a url': platformProfile() } })).toThrow(ConfigError);
   });
 

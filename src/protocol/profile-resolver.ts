@@ -13,7 +13,14 @@
  */
 import { ConfigError, UcpNegotiationError } from '../errors.js';
 import { validateProfile, type ProfileIssue, type ProfileValidation, type RejectedEntity } from './profile.js';
-import { SafeFetchError, SafeFetcher, documentKey, type DocumentSource, type FetchedDocument, type SafeFetcherOptions } from './safe-fetch.js';
+import {
+  SafeFetchError,
+  SafeFetcher,
+  documentKey,
+  type DocumentSource,
+  type FetchedDocument,
+  type SafeFetcherOptions,
+} from './safe-fetch.js';
 import type { UcpProfile } from './types.js';
 
 export interface PlatformProfileResolverOptions {
@@ -76,7 +83,10 @@ export class PlatformProfileResolver {
   /** As `resolve`, also telling which entries were dropped and where the profile came from. */
   async resolveWithReport(profileUrl: string): Promise<ResolvedPlatformProfile> {
     if (typeof profileUrl !== 'string' || profileUrl.trim() === '') {
-      throw new UcpNegotiationError('invalid_profile_url', 'The platform profile URL is missing; send it in meta["ucp-agent"].profile (MCP) or the UCP-Agent header (REST).');
+      throw new UcpNegotiationError(
+        'invalid_profile_url',
+        'The platform profile URL is missing; send it in meta["ucp-agent"].profile (MCP) or the UCP-Agent header (REST).',
+      );
     }
     let key: string | undefined;
     try {

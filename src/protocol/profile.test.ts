@@ -165,7 +165,10 @@ describe('validateProfile: structural failures make the profile malformed (R-D1)
   });
 
   it('rejects a document without ucp, pointing at /ucp', () => {
-    expect(expectMalformed(validateProfile({}, 'platform'))).toContainEqual({ pointer: '/ucp', message: 'required member "ucp" is missing' });
+    expect(expectMalformed(validateProfile({}, 'platform'))).toContainEqual({
+      pointer: '/ucp',
+      message: 'required member "ucp" is missing',
+    });
   });
 
   it('reports every envelope problem with its pointer', () => {
@@ -186,7 +189,10 @@ describe('validateProfile: structural failures make the profile malformed (R-D1)
   it.each(['services', 'payment_handlers'])('requires %s even when empty', (member) => {
     const doc = businessProfile();
     delete ucpOf(doc)[member];
-    expect(expectMalformed(validateProfile(doc, 'business'))).toContainEqual({ pointer: `/ucp/${member}`, message: `required member "${member}" is missing` });
+    expect(expectMalformed(validateProfile(doc, 'business'))).toContainEqual({
+      pointer: `/ucp/${member}`,
+      message: `required member "${member}" is missing`,
+    });
   });
 
   it('rejects a status outside success/error', () => {
@@ -391,21 +397,98 @@ describe('validateProfile: naming convention and reserved namespace (R-N1, R-D4)
 describe('validateProfile: registry item shapes by role (R-D2, R-D3)', () => {
   const cases: [string, 'business' | 'platform', 'services' | 'capabilities' | 'payment_handlers', string, unknown, RegExp][] = [
     ['business capability without schema', 'business', 'capabilities', SEARCH, { version: V }, /"schema" is missing/],
-    ['platform capability without spec', 'platform', 'capabilities', SEARCH, { version: V, schema: 'https://ucp.dev/s.json' }, /"spec" is missing/],
+    [
+      'platform capability without spec',
+      'platform',
+      'capabilities',
+      SEARCH,
+      { version: V, schema: 'https://ucp.dev/s.json' },
+      /"spec" is missing/,
+    ],
     ['entry without version', 'business', 'capabilities', SEARCH, { schema: 'https://ucp.dev/s.json' }, /"version" is missing/],
     ['entry that is not an object', 'business', 'capabilities', SEARCH, 'dev.ucp', /must be an object/],
-    ['extends that is not reverse-domain', 'business', 'capabilities', 'com.example.shopping.x', { version: '2026-01-01', schema: 'https://example.com/x.json', extends: 'Checkout' }, /reverse-domain name or a non-empty array/],
-    ['extends as an empty array', 'business', 'capabilities', 'com.example.shopping.x', { version: '2026-01-01', schema: 'https://example.com/x.json', extends: [] }, /non-empty array/],
-    ['malformed requires', 'business', 'capabilities', 'com.example.shopping.x', { version: '2026-01-01', schema: 'https://example.com/x.json', requires: { protocol: { max: V } } }, /"min" is missing/],
-    ['business rest service without endpoint', 'business', 'services', 'dev.ucp.common', { version: V, transport: 'rest', schema: 'https://ucp.dev/r.json' }, /"endpoint" is missing/],
-    ['business a2a service without endpoint', 'business', 'services', 'dev.ucp.common', { version: V, transport: 'a2a' }, /"endpoint" is missing/],
-    ['unknown transport', 'business', 'services', 'dev.ucp.common', { version: V, transport: 'grpc', endpoint: 'https://b.example.com/x' }, /must be one of/],
-    ['embedded config with a bad colour scheme', 'business', 'services', 'dev.ucp.common', { version: V, transport: 'embedded', config: { color_scheme: ['blue'] } }, /must be one of/],
-    ['platform mcp service without schema', 'platform', 'services', 'dev.ucp.common', { version: V, transport: 'mcp', spec: 'https://ucp.dev/o' }, /"schema" is missing/],
+    [
+      'extends that is not reverse-domain',
+      'business',
+      'capabilities',
+      'com.example.shopping.x',
+      { version: '2026-01-01', schema: 'https://example.com/x.json', extends: 'Checkout' },
+      /reverse-domain name or a non-empty array/,
+    ],
+    [
+      'extends as an empty array',
+      'business',
+      'capabilities',
+      'com.example.shopping.x',
+      { version: '2026-01-01', schema: 'https://example.com/x.json', extends: [] },
+      /non-empty array/,
+    ],
+    [
+      'malformed requires',
+      'business',
+      'capabilities',
+      'com.example.shopping.x',
+      { version: '2026-01-01', schema: 'https://example.com/x.json', requires: { protocol: { max: V } } },
+      /"min" is missing/,
+    ],
+    [
+      'business rest service without endpoint',
+      'business',
+      'services',
+      'dev.ucp.common',
+      { version: V, transport: 'rest', schema: 'https://ucp.dev/r.json' },
+      /"endpoint" is missing/,
+    ],
+    [
+      'business a2a service without endpoint',
+      'business',
+      'services',
+      'dev.ucp.common',
+      { version: V, transport: 'a2a' },
+      /"endpoint" is missing/,
+    ],
+    [
+      'unknown transport',
+      'business',
+      'services',
+      'dev.ucp.common',
+      { version: V, transport: 'grpc', endpoint: 'https://b.example.com/x' },
+      /must be one of/,
+    ],
+    [
+      'embedded config with a bad colour scheme',
+      'business',
+      'services',
+      'dev.ucp.common',
+      { version: V, transport: 'embedded', config: { color_scheme: ['blue'] } },
+      /must be one of/,
+    ],
+    [
+      'platform mcp service without schema',
+      'platform',
+      'services',
+      'dev.ucp.common',
+      { version: V, transport: 'mcp', spec: 'https://ucp.dev/o' },
+      /"schema" is missing/,
+    ],
     ['platform service without spec', 'platform', 'services', 'dev.ucp.common', { version: V, transport: 'a2a' }, /"spec" is missing/],
     ['payment handler without id', 'business', 'payment_handlers', 'com.example.pay', { version: '2025-01-01' }, /"id" is missing/],
-    ['payment handler with empty available_instruments', 'business', 'payment_handlers', 'com.example.pay', { id: 'p', version: '2025-01-01', available_instruments: [] }, /must not be empty/],
-    ['platform payment handler without schema', 'platform', 'payment_handlers', 'com.example.pay', { id: 'p', version: '2025-01-01', spec: 'https://docs.example.org/p' }, /"schema" is missing/],
+    [
+      'payment handler with empty available_instruments',
+      'business',
+      'payment_handlers',
+      'com.example.pay',
+      { id: 'p', version: '2025-01-01', available_instruments: [] },
+      /must not be empty/,
+    ],
+    [
+      'platform payment handler without schema',
+      'platform',
+      'payment_handlers',
+      'com.example.pay',
+      { id: 'p', version: '2025-01-01', spec: 'https://docs.example.org/p' },
+      /"schema" is missing/,
+    ],
   ];
 
   it.each(cases)('drops a %s', (_why, role, reg, name, entry, reason) => {
@@ -418,10 +501,28 @@ describe('validateProfile: registry item shapes by role (R-D2, R-D3)', () => {
 
   it.each([
     ['business embedded service without endpoint', 'business', 'services', 'dev.ucp.common', { version: V, transport: 'embedded' }],
-    ['platform a2a service without schema', 'platform', 'services', 'dev.ucp.common', { version: V, transport: 'a2a', spec: 'https://ucp.dev/o' }],
+    [
+      'platform a2a service without schema',
+      'platform',
+      'services',
+      'dev.ucp.common',
+      { version: V, transport: 'a2a', spec: 'https://ucp.dev/o' },
+    ],
     ['business capability without spec', 'business', 'capabilities', SEARCH, { version: V, schema: 'https://ucp.dev/s.json' }],
-    ['multi-parent extension', 'business', 'capabilities', 'com.example.shopping.x', { version: '2026-01-01', schema: 'https://example.com/x.json', extends: [SEARCH, LOOKUP] }],
-    ['business payment handler with only id and version', 'business', 'payment_handlers', 'com.example.pay', { id: 'p', version: '2025-01-01' }],
+    [
+      'multi-parent extension',
+      'business',
+      'capabilities',
+      'com.example.shopping.x',
+      { version: '2026-01-01', schema: 'https://example.com/x.json', extends: [SEARCH, LOOKUP] },
+    ],
+    [
+      'business payment handler with only id and version',
+      'business',
+      'payment_handlers',
+      'com.example.pay',
+      { id: 'p', version: '2025-01-01' },
+    ],
   ] as const)('accepts a %s', (_why, role, reg, name, entry) => {
     const doc = role === 'business' ? businessProfile() : platformProfile();
     registry(doc, reg)[name] = [entry];

@@ -238,7 +238,9 @@ function entityProblems(
   // R-D4 covers UCP-authored services, capabilities and extensions; payment-handler versions
   // belong to their authors (overview, "Component Versioning"), so handlers are exempt.
   if (registry !== 'payment_handlers' && isReservedUcpName(name) && typeof version === 'string' && version !== protocolVersion) {
-    problems.push(`${name} declares version ${JSON.stringify(version)} but every dev.ucp.* entry must declare the profile's ucp.version ${JSON.stringify(protocolVersion)}`);
+    problems.push(
+      `${name} declares version ${JSON.stringify(version)} but every dev.ucp.* entry must declare the profile's ucp.version ${JSON.stringify(protocolVersion)}`,
+    );
   }
   if (registry === 'services' && typeof endpoint === 'string') {
     const p = httpsProblem(endpoint, 'endpoint', allowLoopbackHttp);

@@ -36,24 +36,19 @@ describe('tokenBucketStep (R-G2 global discovery budget)', () => {
 
   it('never admits more than capacity + refill × elapsed (property)', () => {
     fc.assert(
-      fc.property(
-        times,
-        fc.integer({ min: 1, max: 20 }),
-        fc.double({ min: 0, max: 10, noNaN: true }),
-        (ts, capacity, refillPerSecond) => {
-          const rule: TokenBucketRule = { kind: 'token-bucket', capacity, refillPerSecond };
-          let state: TokenBucketState | undefined;
-          let admitted = 0;
-          for (const t of ts) {
-            const step = tokenBucketStep(state, rule, t);
-            state = step.state;
-            if (step.decision.allowed) admitted += 1;
-          }
-          const first = ts[0] ?? 0;
-          const last = ts[ts.length - 1] ?? 0;
-          expect(admitted).toBeLessThanOrEqual(capacity + Math.floor(((last - first) / 1000) * refillPerSecond) + 1e-9);
-        },
-      ),
+      fc.property(times, fc.integer({ min: 1, max: 20 }), fc.double({ min: 0, max: 10, noNaN: true }), (ts, capacity, refillPerSecond) => {
+        const rule: TokenBucketRule = { kind: 'token-bucket', capacity, refillPerSecond };
+        let state: TokenBucketState | undefined;
+        let admitted = 0;
+        for (const t of ts) {
+          const step = tokenBucketStep(state, rule, t);
+          state = step.state;
+          if (step.decision.allowed) admitted += 1;
+        }
+        const first = ts[0] ?? 0;
+        const last = ts[ts.length - 1] ?? 0;
+        expect(admitted).toBeLessThanOrEqual(capacity + Math.floor(((last - first) / 1000) * refillPerSecond) + 1e-9);
+      }),
     );
   });
 

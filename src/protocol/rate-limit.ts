@@ -63,7 +63,10 @@ export function tokenBucketStep(
   const tokens = Math.min(rule.capacity, last.tokens + (elapsedMs / 1000) * rule.refillPerSecond);
   if (tokens >= cost) {
     const left = tokens - cost;
-    return { state: { tokens: left, at: Math.max(nowMs, last.at) }, decision: { allowed: true, remaining: Math.floor(left), retryAfterMs: 0 } };
+    return {
+      state: { tokens: left, at: Math.max(nowMs, last.at) },
+      decision: { allowed: true, remaining: Math.floor(left), retryAfterMs: 0 },
+    };
   }
   const retryAfterMs = rule.refillPerSecond > 0 ? Math.ceil(((cost - tokens) / rule.refillPerSecond) * 1000) : Number.POSITIVE_INFINITY;
   return { state: { tokens, at: Math.max(nowMs, last.at) }, decision: { allowed: false, remaining: Math.floor(tokens), retryAfterMs } };

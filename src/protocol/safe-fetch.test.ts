@@ -268,7 +268,10 @@ describe('SafeFetcher: responses', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024) });
       res.write('{"padding":"'); // and then nothing: only the announcement can end this quickly
     });
-    const error = await expectFailure(fetcher({ maxBodyBytes: 64 * 1024 }).get(url('profiles.test.example', '/announced-big.json')), 'too_large');
+    const error = await expectFailure(
+      fetcher({ maxBodyBytes: 64 * 1024 }).get(url('profiles.test.example', '/announced-big.json')),
+      'too_large',
+    );
     expect(error.ucpCode).toBe('profile_unreachable');
   });
 
@@ -322,7 +325,9 @@ describe('SafeFetcher: responses', () => {
     expect(error.ucpCode).toBe('profile_malformed');
 
     https.route('/untyped.json', (_req, res) => res.writeHead(200).end('{"untyped":true}'));
-    https.route('/ld.json', (_req, res) => res.writeHead(200, { 'content-type': 'application/ld+json; charset=UTF-8' }).end('\ufeff{"ld":true}'));
+    https.route('/ld.json', (_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/ld+json; charset=UTF-8' }).end('\ufeff{"ld":true}'),
+    );
     expect((await fetcher().get(url('profiles.test.example', '/untyped.json'))).body).toEqual({ untyped: true });
     expect((await fetcher().get(url('profiles.test.example', '/ld.json'))).body).toEqual({ ld: true });
   });
@@ -368,7 +373,8 @@ describe('SafeFetcher: cache (R-G2)', () => {
 
   it('revalidates with If-None-Match and accepts 304, renewing the lifetime from the 304', async () => {
     https.route('/etag.json', (req, res) => {
-      if (req.headers['if-none-match'] === '"v1"') return void res.writeHead(304, { 'cache-control': 'public, max-age=120', etag: '"v1"' }).end();
+      if (req.headers['if-none-match'] === '"v1"')
+        return void res.writeHead(304, { 'cache-control': 'public, max-age=120', etag: '"v1"' }).end();
       json({ v: 1 }, { 'cache-control': 'public, max-age=60', etag: '"v1"' })(req, res);
     });
     const f = fetcher(noStale);
@@ -461,7 +467,11 @@ describe('SafeFetcher: cache (R-G2)', () => {
   it('serves pre-approved documents from the registry without any I/O', async () => {
     const body = { ucp: { version: '2026-08-25' } };
     const f = fetcher({ registry: { 'https://trusted.test.example/p.json#x': body } });
-    expect(await f.get('https://trusted.test.example/p.json')).toEqual({ url: 'https://trusted.test.example/p.json', body, source: 'registry' });
+    expect(await f.get('https://trusted.test.example/p.json')).toEqual({
+      url: 'https://trusted.test.example/p.json',
+      body,
+      source: 'registry',
+    });
     expect(resolverCalls).toEqual([]);
     expect(attempts).toEqual([]);
   });

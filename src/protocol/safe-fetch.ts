@@ -215,7 +215,8 @@ export class SafeFetcher {
   constructor(options: SafeFetcherOptions = {}) {
     this.#allowLoopback = options.allowLoopback === true;
     this.#resolve = options.resolve;
-    this.#ca = options.ca === undefined ? undefined : typeof options.ca === 'string' || Buffer.isBuffer(options.ca) ? options.ca : [...options.ca];
+    this.#ca =
+      options.ca === undefined ? undefined : typeof options.ca === 'string' || Buffer.isBuffer(options.ca) ? options.ca : [...options.ca];
     this.#connectTimeoutMs = positive(options.connectTimeoutMs ?? 2_000, 'connectTimeoutMs');
     this.#totalTimeoutMs = positive(options.totalTimeoutMs ?? 5_000, 'totalTimeoutMs');
     this.#maxBodyBytes = positive(options.maxBodyBytes ?? 256 * 1024, 'maxBodyBytes');
@@ -289,16 +290,24 @@ export class SafeFetcher {
     try {
       const waitMs = this.#backoff.waitMs(origin);
       if (waitMs > 0) {
-        throw new SafeFetchError('backing_off', `Not fetching ${key}: ${origin} failed recently; retrying is allowed in ${Math.ceil(waitMs / 1000)} s`, {
-          retryAfterMs: waitMs,
-        });
+        throw new SafeFetchError(
+          'backing_off',
+          `Not fetching ${key}: ${origin} failed recently; retrying is allowed in ${Math.ceil(waitMs / 1000)} s`,
+          {
+            retryAfterMs: waitMs,
+          },
+        );
       }
       if (!this.#seenRecently(origin)) {
         const decision = await this.#newOriginLimiter.consume('global');
         if (!decision.allowed) {
-          throw new SafeFetchError('rate_limited', `Not fetching ${key}: the discovery budget for new origins is spent; retry in ${Math.ceil(decision.retryAfterMs / 1000)} s`, {
-            retryAfterMs: decision.retryAfterMs,
-          });
+          throw new SafeFetchError(
+            'rate_limited',
+            `Not fetching ${key}: the discovery budget for new origins is spent; retry in ${Math.ceil(decision.retryAfterMs / 1000)} s`,
+            {
+              retryAfterMs: decision.retryAfterMs,
+            },
+          );
         }
       }
       const response = await this.#gate.run(() => this.#fetchNetwork(url, validatorsOf(cached)));
@@ -383,7 +392,11 @@ export class SafeFetcher {
       }
       if (status >= 300 && status < 400) {
         body.destroy();
-        throw new SafeFetchError('redirect', `${shown} answered ${status} (a redirect); discovery documents must be served directly, redirects are never followed`, { status });
+        throw new SafeFetchError(
+          'redirect',
+          `${shown} answered ${status} (a redirect); discovery documents must be served directly, redirects are never followed`,
+          { status },
+        );
       }
       if (status < 200 || status >= 300) {
         body.destroy();
@@ -427,7 +440,8 @@ export class SafeFetcher {
           `${url.href}: ${hostname} resolves to ${verdict.address} (${verdict.range}${via}), a special-use address; discovery URLs must resolve only to public addresses`,
         );
       },
-      plainHttp: () => new SafeFetchError('insecure_http', `${url.href}: plain http is allowed only for loopback development targets; use https`),
+      plainHttp: () =>
+        new SafeFetchError('insecure_http', `${url.href}: plain http is allowed only for loopback development targets; use https`),
     };
     return pickPinnedAddress(url, { allowLoopback: this.#allowLoopback, resolve: this.#resolve }, refusals);
   }
@@ -442,7 +456,10 @@ export function parseFetchUrl(input: string, allowLoopback = false): URL {
   if (typeof input !== 'string') throw new SafeFetchError('invalid_url', `Expected a URL string, got ${typeof input}`);
   const shown = input.length > 120 ? `${input.slice(0, 120)}…` : input;
   if (input.length === 0 || input.length > MAX_URL_LENGTH) {
-    throw new SafeFetchError('invalid_url', `Not a usable URL (empty or longer than ${MAX_URL_LENGTH} characters): ${JSON.stringify(shown)}`);
+    throw new SafeFetchError(
+      'invalid_url',
+      `Not a usable URL (empty or longer than ${MAX_URL_LENGTH} characters): ${JSON.stringify(shown)}`,
+    );
   }
   let url: URL;
   try {
@@ -572,7 +589,10 @@ class Gate {
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.#running >= this.maxConcurrent) {
       if (this.#waiting.length >= this.maxQueued) {
-        throw new SafeFetchError('busy', `Too many discovery fetches in progress (${this.maxConcurrent} running, ${this.maxQueued} waiting); retry shortly`);
+        throw new SafeFetchError(
+          'busy',
+          `Too many discovery fetches in progress (${this.maxConcurrent} running, ${this.maxQueued} waiting); retry shortly`,
+        );
       }
       await new Promise<void>((resolve) => this.#waiting.push(resolve));
     } else {

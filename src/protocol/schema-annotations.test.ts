@@ -74,7 +74,11 @@ describe('resolveAnnotations', () => {
   });
 
   it('is the identity (by value) on schemas without annotations for that direction', () => {
-    const leaf = fc.oneof(fc.constant({ type: 'string' }), fc.constant({ type: 'number', minimum: 0 }), fc.constant({ const: { ucp_request: 'omit' } }));
+    const leaf = fc.oneof(
+      fc.constant({ type: 'string' }),
+      fc.constant({ type: 'number', minimum: 0 }),
+      fc.constant({ const: { ucp_request: 'omit' } }),
+    );
     const schema = fc.letrec<{ node: JsonSchema }>((tie) => ({
       node: fc.oneof(
         { depthSize: 'small', withCrossShrink: true },

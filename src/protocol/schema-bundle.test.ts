@@ -10,7 +10,10 @@ const docs: Record<string, JsonSchema> = {
     $id: A,
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $defs: {
-      node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } }, leaf: { $ref: `${B}#/$defs/leaf` } } },
+      node: {
+        type: 'object',
+        properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } }, leaf: { $ref: `${B}#/$defs/leaf` } },
+      },
       unused: { $ref: 'https://nowhere.example/never.json' },
     },
     'x-note': 'dropped',
@@ -47,7 +50,9 @@ describe('bundleSchemas', () => {
   });
 
   it('names what it cannot bundle', () => {
-    expect(() => bundleSchemas({ x: 'https://nowhere.example/never.json' }, (u) => docs[u])).toThrow(/document https:\/\/nowhere.example\/never.json is unknown/);
+    expect(() => bundleSchemas({ x: 'https://nowhere.example/never.json' }, (u) => docs[u])).toThrow(
+      /document https:\/\/nowhere.example\/never.json is unknown/,
+    );
     expect(() => bundleSchemas({ x: `${A}#anchor` }, (u) => docs[u])).toThrow(/only JSON Pointer fragments/);
   });
 });

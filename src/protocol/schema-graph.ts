@@ -5,15 +5,7 @@
  * `anyOf`/`oneOf` branch an error came from; node reachability (Ajv reports the failing node as
  * `parentSchema`, by identity) can.
  */
-import {
-  evaluatePointer,
-  forEachChild,
-  isSchemaObject,
-  resolveUri,
-  splitFragment,
-  walkSchema,
-  type JsonSchema,
-} from './schema-walk.js';
+import { evaluatePointer, forEachChild, isSchemaObject, resolveUri, splitFragment, walkSchema, type JsonSchema } from './schema-walk.js';
 
 export interface SchemaReachability {
   /**

@@ -209,9 +209,9 @@ describe('SchemaRegistry: refusing bad schemas with actionable errors', () => {
   const ext = (schemaUrl: string) => [{ name: 'com.example.location.parking_fee', schemaUrl }];
 
   it('needs a loader for documents it does not hold', async () => {
-    await expect(new SchemaRegistry().composeCapabilitySchema(SEARCH, LOCATION_SEARCH_SCHEMA_URL, ext(FLAT_URL), 'search_response')).rejects.toThrow(
-      /not pinned and no loader/,
-    );
+    await expect(
+      new SchemaRegistry().composeCapabilitySchema(SEARCH, LOCATION_SEARCH_SCHEMA_URL, ext(FLAT_URL), 'search_response'),
+    ).rejects.toThrow(/not pinned and no loader/);
   });
 
   it('reports an extension without $defs[<root capability name>]', async () => {
@@ -276,7 +276,9 @@ describe('SchemaRegistry: refusing bad schemas with actionable errors', () => {
     const registry = new SchemaRegistry({ loader });
     const validate = await registry.composeCapabilitySchema(SEARCH, LOCATION_SEARCH_SCHEMA_URL, ext(odd), 'search_response');
     expect(validate({ ucp, locations: [] })).toEqual({ valid: true });
-    await expect(registry.composeCapabilitySchema(SEARCH, LOCATION_SEARCH_SCHEMA_URL, ext(bad), 'search_response')).rejects.toThrow(/ucp_request/);
+    await expect(registry.composeCapabilitySchema(SEARCH, LOCATION_SEARCH_SCHEMA_URL, ext(bad), 'search_response')).rejects.toThrow(
+      /ucp_request/,
+    );
   });
 
   it('bounds how many third-party documents it will hold', () => {

@@ -364,7 +364,9 @@ function extensionContribution(doc: JsonSchema, url: string, extName: string, ro
 function checkIdentifiers(url: string, doc: JsonSchema): void {
   if (doc.$id !== undefined) {
     if (typeof doc.$id !== 'string' || splitFragment(resolveUri(doc.$id, url)).document !== url) {
-      throw new SchemaRegistryError(`Schema fetched from ${url} declares $id ${JSON.stringify(doc.$id)}; it must equal the URL it was fetched from`);
+      throw new SchemaRegistryError(
+        `Schema fetched from ${url} declares $id ${JSON.stringify(doc.$id)}; it must equal the URL it was fetched from`,
+      );
     }
   }
   let origin: string;
@@ -382,7 +384,9 @@ function checkIdentifiers(url: string, doc: JsonSchema): void {
       nestedOrigin = undefined;
     }
     if (nestedOrigin !== origin) {
-      throw new SchemaRegistryError(`Schema ${url} embeds a resource with $id ${JSON.stringify(node.$id)} outside its own origin ${origin}`);
+      throw new SchemaRegistryError(
+        `Schema ${url} embeds a resource with $id ${JSON.stringify(node.$id)} outside its own origin ${origin}`,
+      );
     }
   });
 }

@@ -67,11 +67,7 @@ export function walkSchema(root: JsonSchema, baseUri: string, visit: (node: Json
  * Copies a schema tree, letting `hook` rewrite each object node after its children were copied
  * (post-order). Data-valued keywords are shared, not copied: nothing here mutates them.
  */
-export function mapSchema(
-  node: JsonSchema,
-  baseUri: string,
-  hook: (copy: JsonSchema, base: string) => JsonSchema,
-): JsonSchema {
+export function mapSchema(node: JsonSchema, baseUri: string, hook: (copy: JsonSchema, base: string) => JsonSchema): JsonSchema {
   const base = typeof node.$id === 'string' ? resolveUri(node.$id, baseUri) : baseUri;
   const copy: JsonSchema = { ...node };
   const sub = (v: unknown): unknown => (isSchemaObject(v) ? mapSchema(v, base, hook) : v);

@@ -32,9 +32,7 @@ describe('pinned release schemas', () => {
     const profile = seedJsonExamples(LOCATION_MCP_SEED).find((e) => 'ucp' in e) as {
       ucp: { capabilities: Record<string, { schema: string }[]> };
     };
-    const advertised = Object.fromEntries(
-      Object.entries(profile.ucp.capabilities).map(([name, entries]) => [name, entries[0]?.schema]),
-    );
+    const advertised = Object.fromEntries(Object.entries(profile.ucp.capabilities).map(([name, entries]) => [name, entries[0]?.schema]));
     expect(advertised).toEqual({
       'dev.ucp.common.location.search': LOCATION_SEARCH_SCHEMA_URL,
       'dev.ucp.common.location.lookup': LOCATION_LOOKUP_SCHEMA_URL,

@@ -113,7 +113,33 @@ describe('explainValidationErrors (through compiled validators)', () => {
 describe('issue messages over arbitrary input (properties)', () => {
   const search = pinnedSchemaRegistry().validator(LOCATION_SEARCH_SCHEMA_URL, 'search_request');
   const response = pinnedSchemaRegistry().validator(LOCATION_SEARCH_SCHEMA_URL, 'search_response');
-  const keys = fc.constantFrom('query', 'distance', 'center', 'max', 'serves', 'point', 'address', 'filters', 'hours', 'open_at', 'amenities', 'items', 'pagination', 'limit', 'latitude', 'longitude', 'locations', 'ucp', 'version', 'id', 'name', 'messages', 'type', 'content', 'x');
+  const keys = fc.constantFrom(
+    'query',
+    'distance',
+    'center',
+    'max',
+    'serves',
+    'point',
+    'address',
+    'filters',
+    'hours',
+    'open_at',
+    'amenities',
+    'items',
+    'pagination',
+    'limit',
+    'latitude',
+    'longitude',
+    'locations',
+    'ucp',
+    'version',
+    'id',
+    'name',
+    'messages',
+    'type',
+    'content',
+    'x',
+  );
   const json = fc.letrec<{ value: unknown }>((tie) => ({
     value: fc.oneof(
       { depthSize: 'small' },
@@ -145,10 +171,16 @@ describe('issue messages over arbitrary input (properties)', () => {
   });
 
   it('never echoes coordinates back (R-P1: no precise buyer location in messages or logs)', () => {
-    const outOfRange = fc.oneof(fc.double({ min: 90.000001, max: 1e6, noNaN: true }), fc.double({ min: -1e6, max: -180.000001, noNaN: true }));
+    const outOfRange = fc.oneof(
+      fc.double({ min: 90.000001, max: 1e6, noNaN: true }),
+      fc.double({ min: -1e6, max: -180.000001, noNaN: true }),
+    );
     fc.assert(
       fc.property(outOfRange, outOfRange, (lat, lon) => {
-        const r = search({ distance: { center: { latitude: lat, longitude: lon }, max: 10 }, serves: { point: { latitude: lat, longitude: lon } } });
+        const r = search({
+          distance: { center: { latitude: lat, longitude: lon }, max: 10 },
+          serves: { point: { latitude: lat, longitude: lon } },
+        });
         expect(r.valid).toBe(false);
         const text = r.valid ? '' : summarizeIssues(r.errors, 99);
         expect(text).not.toContain(String(lat));

@@ -218,7 +218,13 @@ function collapseAlternatives(e: ErrorObject, out: Item[], graph: SchemaReachabi
 
   const passing = (e.params as { passingSchemas?: unknown }).passingSchemas;
   if (e.keyword === 'oneOf' && Array.isArray(passing)) {
-    return [{ pointer, node, message: `matches more than one of the allowed shapes (alternatives ${passing.join(' and ')}); it must match exactly one` }];
+    return [
+      {
+        pointer,
+        node,
+        message: `matches more than one of the allowed shapes (alternatives ${passing.join(' and ')}); it must match exactly one`,
+      },
+    ];
   }
 
   const groups = branches.map((_, b) => popped.filter((p) => p.branch === b).map((p) => p.item)).filter((g) => g.length > 0);

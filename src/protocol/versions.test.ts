@@ -63,11 +63,9 @@ describe('selectVersion (R-D6)', () => {
 
 describe('businessVersions', () => {
   it('lists the current and older releases, newest first, without duplicates', () => {
-    expect(businessVersions({ ...business, supported_versions: { ...business.supported_versions, '2026-08-25': 'https://x.example/y' } })).toEqual([
-      '2026-08-25',
-      '2026-04-08',
-      '2026-01-11',
-    ]);
+    expect(
+      businessVersions({ ...business, supported_versions: { ...business.supported_versions, '2026-08-25': 'https://x.example/y' } }),
+    ).toEqual(['2026-08-25', '2026-04-08', '2026-01-11']);
   });
 });
 

@@ -17,9 +17,7 @@ export interface VersionSelection {
   profileUrl?: string;
 }
 
-export type PlatformVersionCheck =
-  | { ok: true; version: string; profileUrl?: string }
-  | { ok: false; reason: string };
+export type PlatformVersionCheck = { ok: true; version: string; profileUrl?: string } | { ok: false; reason: string };
 
 const RELEASE = /^\d{4}-\d{2}-\d{2}$/;
 

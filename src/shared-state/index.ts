@@ -42,7 +42,10 @@ export async function connectSharedState(url: string, options: SharedStateOption
   return {
     link,
     rateLimitBackend: new RedisRateLimitBackend(link, { keyPrefix }),
-    cache: new RedisCacheBackend(link, { keyPrefix, ...(options.cacheEntries === undefined ? {} : { localEntries: options.cacheEntries }) }),
+    cache: new RedisCacheBackend(link, {
+      keyPrefix,
+      ...(options.cacheEntries === undefined ? {} : { localEntries: options.cacheEntries }),
+    }),
     close: () => link.close(),
   };
 }

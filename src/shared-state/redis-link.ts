@@ -102,7 +102,10 @@ export class RedisLink {
     if (this.#downSince === null) return;
     const seconds = Number(((Date.now() - this.#downSince) / 1000).toFixed(1));
     this.#downSince = null;
-    this.#logger?.info({ redis: this.display, outageSeconds: seconds }, 'Redis reachable again; shared rate limits and profile cache resumed');
+    this.#logger?.info(
+      { redis: this.display, outageSeconds: seconds },
+      'Redis reachable again; shared rate limits and profile cache resumed',
+    );
   }
 
   /** Record a failure (connection or command); logs once per outage. */

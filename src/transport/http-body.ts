@@ -7,9 +7,7 @@ import type { IncomingMessage } from 'node:http';
 
 export type BodyFailureReason = 'unsupported_media_type' | 'payload_too_large' | 'invalid_json';
 
-export type JsonBody =
-  | { ok: true; value: unknown }
-  | { ok: false; status: 400 | 413 | 415; reason: BodyFailureReason; message: string };
+export type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; reason: BodyFailureReason; message: string };
 
 /** `application/json`, optionally with `charset=utf-8`; parameters otherwise ignored. */
 export function isJsonMediaType(header: string | undefined): boolean {

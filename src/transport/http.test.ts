@@ -101,7 +101,10 @@ describe('GET /.well-known/ucp (R-D1, R-D5)', () => {
 
 describe('MCP over Streamable HTTP (R-M1, R-M2)', () => {
   it('answers a bare tools/call POST (no initialize, no Accept) with JSON carrying structuredContent and text', async () => {
-    const res = await postJson(mcpUrl(), call('search_locations', { meta: { 'ucp-agent': { profile: profileUrl } }, location: { query: 'grocery store' } }));
+    const res = await postJson(
+      mcpUrl(),
+      call('search_locations', { meta: { 'ucp-agent': { profile: profileUrl } }, location: { query: 'grocery store' } }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain('application/json');
     const body = res.json as { id: number; result: { structuredContent: unknown; content: { type: string; text: string }[] } };
@@ -135,7 +138,12 @@ describe('MCP over Streamable HTTP (R-M1, R-M2)', () => {
     expect(unknown.json).toMatchObject({ id: 5, error: { code: -32601 } });
     const badParams = await postJson(mcpUrl(), { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 42 } });
     expect(badParams.json).toMatchObject({ id: 6, error: { code: -32602 } });
-    const badArgs = await postJson(mcpUrl(), { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_locations', arguments: [] } });
+    const badArgs = await postJson(mcpUrl(), {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'search_locations', arguments: [] },
+    });
     expect(badArgs.json).toMatchObject({ id: 7, error: { code: -32602 } });
   });
 
@@ -150,7 +158,10 @@ describe('MCP over Streamable HTTP (R-M1, R-M2)', () => {
   it('points schema failures into arguments.location', async () => {
     const res = await postJson(
       mcpUrl(),
-      call('search_locations', { meta: { 'ucp-agent': { profile: profileUrl } }, location: { distance: { center: { latitude: 0, longitude: 0 }, max: 5000 } } }),
+      call('search_locations', {
+        meta: { 'ucp-agent': { profile: profileUrl } },
+        location: { distance: { center: { latitude: 0, longitude: 0 }, max: 5000 } },
+      }),
     );
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ error: { code: -32602, data: { code: 'radius_too_large', pointer: '/location/distance/max' } } });
@@ -192,7 +203,10 @@ describe('REST binding', () => {
     const res = await postJson(`${ucp.url}/ucp/locations/lookup`, { ids: ['a', 'b'] }, { ...headers(), 'request-id': 'req-123' });
     expect(res.status).toBe(200);
     expect(res.headers['request-id']).toBe('req-123');
-    const viaMcp = await postJson(mcpUrl(), call('lookup_locations', { meta: { 'ucp-agent': { profile: profileUrl } }, location: { ids: ['a', 'b'] } }));
+    const viaMcp = await postJson(
+      mcpUrl(),
+      call('lookup_locations', { meta: { 'ucp-agent': { profile: profileUrl } }, location: { ids: ['a', 'b'] } }),
+    );
     expect(res.json).toEqual((viaMcp.json as { result: { structuredContent: unknown } }).result.structuredContent);
     expect((res.json as { ucp: { capabilities: unknown } }).ucp.capabilities).toEqual({ [LOOKUP_CAPABILITY]: [{ version: '2026-08-25' }] });
   });
@@ -205,11 +219,18 @@ describe('REST binding', () => {
   it('maps body and header problems to 400/413/415 with a UCP error_response', async () => {
     const missingAgent = await postJson(`${ucp.url}/ucp/locations/search`, {});
     expect(missingAgent.status).toBe(400);
-    expect(missingAgent.json).toMatchObject({ ucp: { version: '2026-08-25', status: 'error' }, messages: [{ type: 'error', code: 'invalid_profile_url' }] });
+    expect(missingAgent.json).toMatchObject({
+      ucp: { version: '2026-08-25', status: 'error' },
+      messages: [{ type: 'error', code: 'invalid_profile_url' }],
+    });
     const badJson = await postJson(`${ucp.url}/ucp/locations/search`, '{', headers());
     expect(badJson.status).toBe(400);
     expect(badJson.json).toMatchObject({ messages: [{ code: 'invalid_json' }] });
-    const text = await rawRequest(`${ucp.url}/ucp/locations/search`, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers() }, body: '{}' });
+    const text = await rawRequest(`${ucp.url}/ucp/locations/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', ...headers() },
+      body: '{}',
+    });
     expect(text.status).toBe(415);
     const big = await postJson(`${ucp.url}/ucp/locations/lookup`, { ids: ['x'.repeat(300 * 1024)] }, headers());
     expect(big.status).toBe(413);
@@ -298,7 +319,12 @@ describe('overload: turn-taking and load shedding (maxQueuedRequests)', () => {
       const burst = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           i % 2 === 0
-            ? postJson(`${server.url}/ucp/mcp`, call('search_locations', { meta: { 'ucp-agent': { profile: profileUrl } }, location: {} }, i), {}, agent)
+            ? postJson(
+                `${server.url}/ucp/mcp`,
+                call('search_locations', { meta: { 'ucp-agent': { profile: profileUrl } }, location: {} }, i),
+                {},
+                agent,
+              )
             : postJson(`${server.url}/ucp/locations/search`, {}, { 'ucp-agent': `profile="${profileUrl}"` }, agent),
         ),
       );
@@ -308,7 +334,11 @@ describe('overload: turn-taking and load shedding (maxQueuedRequests)', () => {
       expect(burst.every((r) => r.status === 200 || r.status === 503)).toBe(true);
       for (const r of shed) {
         expect(r.headers['retry-after']).toBe('1');
-        const body = r.json as { jsonrpc?: string; error?: { code: number; data?: { retry_after?: number } }; messages?: { code: string; severity: string }[] };
+        const body = r.json as {
+          jsonrpc?: string;
+          error?: { code: number; data?: { retry_after?: number } };
+          messages?: { code: string; severity: string }[];
+        };
         if (body.jsonrpc !== undefined) {
           expect(body.error?.code).toBe(-32000);
           expect(body.error?.data?.retry_after).toBe(1);
@@ -318,7 +348,12 @@ describe('overload: turn-taking and load shedding (maxQueuedRequests)', () => {
       }
       // Shedding is momentary: once the burst is over, every call is served again.
       const after = await Promise.all([
-        postJson(`${server.url}/ucp/mcp`, call('search_locations', { meta: { 'ucp-agent': { profile: profileUrl } }, location: {} }), {}, agent),
+        postJson(
+          `${server.url}/ucp/mcp`,
+          call('search_locations', { meta: { 'ucp-agent': { profile: profileUrl } }, location: {} }),
+          {},
+          agent,
+        ),
         rawRequest(`${server.url}/healthz`, { agent }),
       ]);
       expect(after.map((r) => r.status)).toEqual([200, 200]);

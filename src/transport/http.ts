@@ -97,7 +97,11 @@ export class HostGuard {
     const base = new URL(baseUrl);
     const names = ['127.0.0.1', 'localhost', '[::1]', bindHost.includes(':') && !bindHost.startsWith('[') ? `[${bindHost}]` : bindHost];
     this.#hosts = new Set([...names.map((n) => `${n}:${port}`.toLowerCase()), base.host.toLowerCase()]);
-    this.#origins = new Set([...names.map((n) => `http://${n}:${port}`.toLowerCase()), base.origin.toLowerCase(), ...extraOrigins.map((o) => o.toLowerCase())]);
+    this.#origins = new Set([
+      ...names.map((n) => `http://${n}:${port}`.toLowerCase()),
+      base.origin.toLowerCase(),
+      ...extraOrigins.map((o) => o.toLowerCase()),
+    ]);
   }
 
   /** undefined when allowed; otherwise why not. */
@@ -230,9 +234,20 @@ export class UcpHttpServer {
     applyCors(req, res, app.cors);
 
     const route = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined;
-    if (route === undefined || ((route.kind === 'search' || route.kind === 'lookup') && !app.capabilities.includes(CAPABILITY_OF[route.kind]))) {
+    if (
+      route === undefined ||
+      ((route.kind === 'search' || route.kind === 'lookup') && !app.capabilities.includes(CAPABILITY_OF[route.kind]))
+    ) {
       req.resume();
-      writeRest(res, restError(404, 'not_found', `No resource at ${path}. UCP endpoints: ${PROFILE_PATH}, ${MCP_PATH}, ${REST_SEARCH_PATH}, ${REST_LOOKUP_PATH}.`, 'unrecoverable'));
+      writeRest(
+        res,
+        restError(
+          404,
+          'not_found',
+          `No resource at ${path}. UCP endpoints: ${PROFILE_PATH}, ${MCP_PATH}, ${REST_SEARCH_PATH}, ${REST_LOOKUP_PATH}.`,
+          'unrecoverable',
+        ),
+      );
       return;
     }
     if (method === 'OPTIONS') {

@@ -72,5 +72,8 @@ export function decide(business: UcpProfile, platform: UcpProfile, capability: L
 
   const why = dropped.find((d) => d.name === capability)?.detail ?? `this business does not offer ${capability}`;
   const content = `No compatible version of ${capability} between this business and the platform profile: ${why}. Add ${capability} version ${business.ucp.version} to the platform profile's ucp.capabilities.`;
-  return { compatible: false, response: errorResponse([errorMessage('capabilities_incompatible', content, 'unrecoverable')], undefined, version) };
+  return {
+    compatible: false,
+    response: errorResponse([errorMessage('capabilities_incompatible', content, 'unrecoverable')], undefined, version),
+  };
 }

@@ -42,7 +42,12 @@ describe('generateRecord', () => {
     const closures = records.some((r) => r.exception_hours?.some((e) => e.opens === undefined));
     const zones = new Set(records.map((r) => r.timezone).filter((z) => z !== undefined));
     expect({ overnight, wholeDay, split, knownEmpty, unknown, closures }).toEqual({
-      overnight: true, wholeDay: true, split: true, knownEmpty: true, unknown: true, closures: true,
+      overnight: true,
+      wholeDay: true,
+      split: true,
+      knownEmpty: true,
+      unknown: true,
+      closures: true,
     });
     expect(zones.size).toBeGreaterThan(30);
   });

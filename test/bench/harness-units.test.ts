@@ -150,7 +150,21 @@ describe('latencyChart', () => {
   it('draws one line per contender with more points, higher latency higher up', () => {
     const svg = latencyChart(
       'test',
-      [{ title: 'q', series: [{ contender: 'naive', points: [{ size: 10_000, ms: 10 }, { size: 1_000_000, ms: 1000 }] }, { contender: 'floor', points: [{ size: 10_000, ms: 0.01 }] }] }],
+      [
+        {
+          title: 'q',
+          series: [
+            {
+              contender: 'naive',
+              points: [
+                { size: 10_000, ms: 10 },
+                { size: 1_000_000, ms: 1000 },
+              ],
+            },
+            { contender: 'floor', points: [{ size: 10_000, ms: 0.01 }] },
+          ],
+        },
+      ],
       [10_000, 1_000_000],
     );
     expect(svg.startsWith('<svg')).toBe(true);

@@ -35,9 +35,15 @@ beforeAll(() => {
   cwd = mkdtempSync(join(tmpdir(), 'ucp-cli-data-'));
   copyFileSync(join(ROOT, 'data/demo.ndjson'), join(cwd, 'demo.ndjson'));
   copyFileSync(join(ROOT, 'data/demo-inventory.csv'), join(cwd, 'demo-inventory.csv'));
-  writeFileSync(join(cwd, 'bad.ndjson'), '{"id":"a","name":"A"}\n{"id":"b","name":"B","timezone":"Nowhere/City","hours":[]}\n{"id":"a","name":"again"}\n');
+  writeFileSync(
+    join(cwd, 'bad.ndjson'),
+    '{"id":"a","name":"A"}\n{"id":"b","name":"B","timezone":"Nowhere/City","hours":[]}\n{"id":"a","name":"again"}\n',
+  );
   writeFileSync(join(cwd, 'bad-feed.csv'), 'location_id,item_id,available\nloc_downtown,item_id_phone_15_pro,perhaps\n');
-  writeFileSync(join(cwd, 'unknown-loc.csv'), 'location_id,item_id,available\nloc_downtown,item_id_phone_15_pro,0\nloc_atlantis,item_id_x,1\n');
+  writeFileSync(
+    join(cwd, 'unknown-loc.csv'),
+    'location_id,item_id,available\nloc_downtown,item_id_phone_15_pro,0\nloc_atlantis,item_id_x,1\n',
+  );
 });
 
 afterAll(() => {
@@ -91,7 +97,10 @@ describe.concurrent('ucp-location validate', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('cannot read "nope.ndjson": no such file');
     expect(format.code).toBe(2);
-    expect(json(format)).toMatchObject({ ok: false, error: { type: 'usage', message: expect.stringContaining('unknown format "xml"') as unknown } });
+    expect(json(format)).toMatchObject({
+      ok: false,
+      error: { type: 'usage', message: expect.stringContaining('unknown format "xml"') as unknown },
+    });
   });
 });
 
@@ -114,7 +123,15 @@ describe.concurrent('ucp-location import', () => {
   it('--json reports counts and the generation; --quiet prints nothing on success', async () => {
     const run = await cli(cwd, 'import', '--json', '--db', 'other.db', 'demo.ndjson');
     expect(run.code).toBe(0);
-    expect(json(run)).toMatchObject({ ok: true, command: 'import', db: 'other.db', locations: 200, publicLocations: 194, records: 200, generation: 1 });
+    expect(json(run)).toMatchObject({
+      ok: true,
+      command: 'import',
+      db: 'other.db',
+      locations: 200,
+      publicLocations: 194,
+      records: 200,
+      generation: 1,
+    });
     const quiet = await cli(cwd, 'import', '--quiet', '--db', 'other.db', 'demo.ndjson');
     expect(quiet).toMatchObject({ code: 0, stdout: '' });
   });

@@ -77,18 +77,35 @@ describe('ucp-location discover / search / lookup against the business', SLOW, (
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Negotiated version ${UCP_VERSION}`);
-    expect(run.stdout).toMatch(new RegExp(`business\\s+capabilities\\s+${SEARCH_CAPABILITY.replaceAll('.', '\\.')}\\s+${UCP_VERSION}\\s+ok \\(prefix\\)\\s+accepted`));
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `business\\s+capabilities\\s+${SEARCH_CAPABILITY.replaceAll('.', '\\.')}\\s+${UCP_VERSION}\\s+ok \\(prefix\\)\\s+accepted`,
+      ),
+    );
     expect(run.stdout).toMatch(new RegExp(`${LOOKUP_CAPABILITY.replaceAll('.', '\\.')}\\s+${UCP_VERSION}\\s+active`));
     expect(run.stdout).toMatch(/mcp\s+http:\/\/127\.0\.0\.1:\d+\/ucp\/mcp\s+in use/);
   });
 
   it.each(['mcp', 'rest'])('search prints a table with distance and opening state (%s)', async (transport) => {
-    const run = await runCli(['search', business.url, '--serve-profile', profileFile, '--near', NEAR, '--radius', '1500m', '--transport', transport]);
+    const run = await runCli([
+      'search',
+      business.url,
+      '--serve-profile',
+      profileFile,
+      '--near',
+      NEAR,
+      '--radius',
+      '1500m',
+      '--transport',
+      transport,
+    ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const lines = run.stdout.split('\n');
     expect(lines[0]).toMatch(/^NAME\s+ID\s+DISTANCE\s+NOW\s+ADDRESS$/);
-    expect(lines[2]).toMatch(/^Store 000\s+loc_000\s+\d+ m\s+(open · closes 18:00|closed · opens (\w{3} )?09:00) GMT\+5:45\s+1 Test Marg, Kathmandu, 44600, NP$/);
+    expect(lines[2]).toMatch(
+      /^Store 000\s+loc_000\s+\d+ m\s+(open · closes 18:00|closed · opens (\w{3} )?09:00) GMT\+5:45\s+1 Test Marg, Kathmandu, 44600, NP$/,
+    );
     expect(run.stdout).toMatch(/\d+ location\(s\)\./);
     expect(run.stdout).not.toContain('loc_hidden');
   });
@@ -104,7 +121,18 @@ describe('ucp-location discover / search / lookup against the business', SLOW, (
   });
 
   it('lookup shows which requested id reached each Location and what did not come back (R-L1)', async () => {
-    const run = await runCli(['lookup', business.url, 'loc_001', 'alias-1', 'nope', 'loc_hidden', '--serve-profile', profileFile, '--transport', 'rest']);
+    const run = await runCli([
+      'lookup',
+      business.url,
+      'loc_001',
+      'alias-1',
+      'nope',
+      'loc_hidden',
+      '--serve-profile',
+      profileFile,
+      '--transport',
+      'rest',
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Store 001\s+loc_001\s+loc_001, alias-1\s/m);
     expect(run.stdout).toContain('Not returned (unknown, private or filtered out): nope, loc_hidden');
@@ -158,7 +186,9 @@ describe('exit statuses per failure class', SLOW, () => {
   });
 
   it('5: version mismatch (R-G3)', async () => {
-    const profile = JSON.parse(JSON.stringify(buildBusinessProfile(business.url, [SEARCH_CAPABILITY])).replaceAll(UCP_VERSION, '2027-01-01')) as unknown;
+    const profile = JSON.parse(
+      JSON.stringify(buildBusinessProfile(business.url, [SEARCH_CAPABILITY])).replaceAll(UCP_VERSION, '2027-01-01'),
+    ) as unknown;
     const run = await runCli(['discover', await businessAt(profile), '--serve-profile', profileFile, '--json']);
     expectFailure(run, 5, /No UCP release in common/);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { code: 'version_unsupported', exitStatus: 5 } });
@@ -180,6 +210,9 @@ describe('exit statuses per failure class', SLOW, () => {
     fake.respondWith({ ucp: { version: UCP_VERSION }, locations: [{ id: 'loc_1' }] });
     const run = await runCli(['search', fake.url, '--serve-profile', profileFile, '--json']);
     expectFailure(run, 8, /\/locations\/0/);
-    expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { code: 'response_invalid', pointer: '/locations/0', exitStatus: 8 } });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      ok: false,
+      error: { code: 'response_invalid', pointer: '/locations/0', exitStatus: 8 },
+    });
   });
 });

@@ -37,7 +37,11 @@ let lookupOnlyUrl: string;
 let fake: FakeBusiness;
 
 beforeAll(async () => {
-  [business, host, fake] = await Promise.all([startBusiness({ locations: LOCATIONS, lookupBatchMax: BATCH_MAX }), startProfileHost(), startFakeBusiness()]);
+  [business, host, fake] = await Promise.all([
+    startBusiness({ locations: LOCATIONS, lookupBatchMax: BATCH_MAX }),
+    startProfileHost(),
+    startFakeBusiness(),
+  ]);
   profileUrl = host.publish('/platform.json', buildPlatformProfile());
   lookupOnlyUrl = host.publish('/lookup-only.json', buildPlatformProfile({ capabilities: [LOOKUP_CAPABILITY] }));
 }, 60_000);
@@ -85,7 +89,9 @@ describe.each(['mcp', 'rest'] as const)('UcpLocationClient over %s', (transport)
 
   it('returns exactly the Locations within the radius, never a private one (R-S4, R-S11)', async () => {
     const max = 2500;
-    const expected = DATASET.filter((r) => geodesicDistanceMeters(CENTER, r.geo) <= max).map((r) => r.id).sort();
+    const expected = DATASET.filter((r) => geodesicDistanceMeters(CENTER, r.geo) <= max)
+      .map((r) => r.id)
+      .sort();
     expect(expected.length).toBeGreaterThan(3);
     await withClient(business.url, options(transport), async (client) => {
       const found: string[] = [];
@@ -120,7 +126,11 @@ describe.each(['mcp', 'rest'] as const)('UcpLocationClient over %s', (transport)
       const response = await client.lookup(ids);
       expect(client.lookupBatchLimit).toBe(BATCH_MAX);
       const byId = new Map(response.locations.map((l) => [l.id, l]));
-      expect([...byId.keys()].sort()).toEqual(DATASET.slice(0, 22).map((r) => r.id).sort());
+      expect([...byId.keys()].sort()).toEqual(
+        DATASET.slice(0, 22)
+          .map((r) => r.id)
+          .sort(),
+      );
       expect(response.locations).toHaveLength(22);
       expect(byId.get('loc_000')?.inputs).toEqual([{ id: 'loc_000' }, { id: 'alias-0' }]);
       expect(byId.get('loc_021')?.inputs).toEqual([{ id: 'loc_021' }, { id: 'alias-21' }]);
@@ -181,14 +191,23 @@ describe.each(['mcp', 'rest'] as const)('UcpLocationClient over %s', (transport)
     await withClient(business.url, options(transport, { platformProfileUrl: lookupOnlyUrl }), async (client) => {
       const error = await rejection(client.search({}));
       expect(error).toBeInstanceOf(CapabilitiesIncompatibleError);
-      expect((error as CapabilitiesIncompatibleError).messages[0]).toMatchObject({ code: 'capabilities_incompatible', severity: 'unrecoverable' });
+      expect((error as CapabilitiesIncompatibleError).messages[0]).toMatchObject({
+        code: 'capabilities_incompatible',
+        severity: 'unrecoverable',
+      });
       expect((await client.lookup(['loc_001'])).locations).toHaveLength(1);
     });
   });
 
   it('rejects a response that violates the schema with ResponseValidationError and its pointer', async () => {
     await withClient(fake.url, options(transport), async (client) => {
-      fake.respondWith({ ucp: { version: UCP_VERSION }, locations: [{ id: 'loc_1', name: 'Fine' }, { id: 'loc_2', geo: { latitude: 10, longitude: 200 } }] });
+      fake.respondWith({
+        ucp: { version: UCP_VERSION },
+        locations: [
+          { id: 'loc_1', name: 'Fine' },
+          { id: 'loc_2', geo: { latitude: 10, longitude: 200 } },
+        ],
+      });
       const error = await rejection(client.search({}));
       expect(error).toBeInstanceOf(ResponseValidationError);
       const invalid = error as ResponseValidationError;
@@ -201,7 +220,7 @@ describe.each(['mcp', 'rest'] as const)('UcpLocationClient over %s', (transport)
       expect((wrongVersion as ResponseValidationError).pointer).toBe('/ucp/version');
 
       fake.respondWith({ ucp: { version: UCP_VERSION }, locations: [{ id: 'loc_1', name: 'No inputs' }] });
-      expect((await rejection(client.lookup(['loc_1'])) as ResponseValidationError).pointer).toBe('/locations/0');
+      expect(((await rejection(client.lookup(['loc_1']))) as ResponseValidationError).pointer).toBe('/locations/0');
     });
   });
 

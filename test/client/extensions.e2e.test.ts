@@ -7,7 +7,13 @@
  * maps it to 127.0.0.1, so nothing leaves the machine.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiscoveryError, ResponseValidationError, UcpLocationClient, buildPlatformProfile, type DiscoverOptions } from '../../src/client/index.js';
+import {
+  DiscoveryError,
+  ResponseValidationError,
+  UcpLocationClient,
+  buildPlatformProfile,
+  type DiscoverOptions,
+} from '../../src/client/index.js';
 import type { Resolver } from '../../src/protocol/safe-fetch.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION, type CapabilityEntity } from '../../src/protocol/types.js';
 import { buildBusinessProfile } from '../../src/transport/business-profile.js';
@@ -36,7 +42,11 @@ function extensionEntry(schema: string): CapabilityEntity {
 
 beforeAll(async () => {
   pki = createTestPki();
-  [schemaHost, fake, platformHost] = await Promise.all([startTestServer({ tls: pki.issue(['example.com']) }), startFakeBusiness(), startProfileHost()]);
+  [schemaHost, fake, platformHost] = await Promise.all([
+    startTestServer({ tls: pki.issue(['example.com']) }),
+    startFakeBusiness(),
+    startProfileHost(),
+  ]);
   extensionUrl = `${schemaHost.origin('example.com')}/ucp/parking_fee.json`;
   schemaHost.route(
     '/ucp/parking_fee.json',
@@ -50,7 +60,9 @@ beforeAll(async () => {
             $defs: {
               search_response: {
                 type: 'object',
-                properties: { locations: { type: 'array', items: { type: 'object', properties: { parking_fee: { type: 'number', minimum: 0 } } } } },
+                properties: {
+                  locations: { type: 'array', items: { type: 'object', properties: { parking_fee: { type: 'number', minimum: 0 } } } },
+                },
               },
             },
           },

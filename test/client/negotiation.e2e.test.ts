@@ -75,8 +75,14 @@ describe('negotiation failures', () => {
   it('bad binding: a capability schema on the wrong host is rejected, never fetched, and named (R-N2, R-N3)', async () => {
     const profile = buildBusinessProfile('http://127.0.0.1:9', [SEARCH_CAPABILITY, LOOKUP_CAPABILITY]);
     const caps = profile.ucp.capabilities as Record<string, { schema?: string }[]>;
-    (caps[SEARCH_CAPABILITY] as { schema?: string }[])[0] = { ...caps[SEARCH_CAPABILITY]?.[0], schema: 'https://schemas.evil.example/location_search.json' };
-    (caps[LOOKUP_CAPABILITY] as { schema?: string }[])[0] = { ...caps[LOOKUP_CAPABILITY]?.[0], schema: 'https://ucp.dev@schemas.evil.example/location_lookup.json' };
+    (caps[SEARCH_CAPABILITY] as { schema?: string }[])[0] = {
+      ...caps[SEARCH_CAPABILITY]?.[0],
+      schema: 'https://schemas.evil.example/location_search.json',
+    };
+    (caps[LOOKUP_CAPABILITY] as { schema?: string }[])[0] = {
+      ...caps[LOOKUP_CAPABILITY]?.[0],
+      schema: 'https://ucp.dev@schemas.evil.example/location_lookup.json',
+    };
     const connects: ConnectAttempt[] = [];
     const error = await discoveryError(await businessAt(profile), options({}, connects));
     expect(error).toBeInstanceOf(ProfileError);
@@ -133,7 +139,10 @@ describe('negotiation failures', () => {
 
   it('empty intersection: capabilities_incompatible, with why each capability fell (R-G4)', async () => {
     const empty = buildPlatformProfile({ capabilities: [] });
-    const error = await discoveryError(business.url, options({ platformProfile: empty, platformProfileUrl: platformHost.publish('/empty.json', empty) }));
+    const error = await discoveryError(
+      business.url,
+      options({ platformProfile: empty, platformProfileUrl: platformHost.publish('/empty.json', empty) }),
+    );
     expect(error).toBeInstanceOf(CapabilitiesIncompatibleError);
     const c = error as CapabilitiesIncompatibleError;
     expect(c.code).toBe('capabilities_incompatible');
@@ -144,7 +153,10 @@ describe('negotiation failures', () => {
     const target = await newHost();
     target.publish('/.well-known/ucp', buildBusinessProfile(business.url, [SEARCH_CAPABILITY]));
     const redirecting = await newHost();
-    redirecting.server.route('/.well-known/ucp', (_req, res) => void res.writeHead(301, { location: `${target.origin}/.well-known/ucp` }).end());
+    redirecting.server.route(
+      '/.well-known/ucp',
+      (_req, res) => void res.writeHead(301, { location: `${target.origin}/.well-known/ucp` }).end(),
+    );
     const error = await discoveryError(redirecting.origin, options());
     expect(error).toBeInstanceOf(DiscoveryError);
     expect((error as DiscoveryError).code).toBe('redirect_refused');
@@ -172,14 +184,19 @@ describe('negotiation failures', () => {
 
   it('malformed profiles: not JSON, or not a UCP profile, with the pointer (R-D1)', async () => {
     const html = await newHost();
-    html.server.route('/.well-known/ucp', (_req, res) => void res.writeHead(200, { 'content-type': 'text/html', ...CACHEABLE }).end('<html></html>'));
+    html.server.route(
+      '/.well-known/ucp',
+      (_req, res) => void res.writeHead(200, { 'content-type': 'text/html', ...CACHEABLE }).end('<html></html>'),
+    );
     const notJson = await discoveryError(html.origin, options());
     expect(notJson).toBeInstanceOf(ProfileError);
     expect((notJson as ProfileError).code).toBe('profile_malformed');
 
     const invalid = await discoveryError(await businessAt({ ucp: { version: 'draft', services: {} } }), options());
     expect((invalid as ProfileError).code).toBe('profile_malformed');
-    expect((invalid as ProfileError).issues.map((i) => i.pointer)).toEqual(expect.arrayContaining(['/ucp/version', '/ucp/payment_handlers']));
+    expect((invalid as ProfileError).issues.map((i) => i.pointer)).toEqual(
+      expect.arrayContaining(['/ucp/version', '/ucp/payment_handlers']),
+    );
   });
 
   it('unreachable business: a closed port is a discovery failure', async () => {

@@ -55,7 +55,12 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function forward(upstream: URL, req: IncomingMessage, body: Buffer, rewrite: IncomingMessage['headers'] = {}): Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }> {
+function forward(
+  upstream: URL,
+  req: IncomingMessage,
+  body: Buffer,
+  rewrite: IncomingMessage['headers'] = {},
+): Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const headers = { ...req.headers, ...rewrite, 'content-length': String(body.length) };
     const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (res) => {
@@ -95,7 +100,11 @@ function refusal(path: string, message: unknown, refused: { pointer: string; mes
     const error = { code: -32602, message: refused.message, data: { code: 'invalid_request', pointer: `/location${refused.pointer}` } };
     return { status: 200, body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, error })) };
   }
-  const jsonPath = `$${refused.pointer.split('/').slice(1).map((t) => `['${t}']`).join('')}`;
+  const jsonPath = `$${refused.pointer
+    .split('/')
+    .slice(1)
+    .map((t) => `['${t}']`)
+    .join('')}`;
   const messages = [{ type: 'error', code: 'invalid_request', content: refused.message, severity: 'recoverable', path: jsonPath }];
   return { status: 400, body: Buffer.from(JSON.stringify({ ucp: { version: '2026-08-25', status: 'error' }, messages })) };
 }
@@ -142,7 +151,8 @@ export async function startBrokenServer(shim: Shim, options: BrokenServerOptions
         }
         const header = req.headers['ucp-agent'];
         const rewrite = shim.agentProfile;
-        if (typeof header === 'string') requestHeaders['ucp-agent'] = header.replace(/profile="([^"]*)"/, (_m, url: string) => `profile="${rewrite(url)}"`);
+        if (typeof header === 'string')
+          requestHeaders['ucp-agent'] = header.replace(/profile="([^"]*)"/, (_m, url: string) => `profile="${rewrite(url)}"`);
       }
       if (changed && domain?.args !== undefined) body = Buffer.from(JSON.stringify(message));
       const answer = await forward(upstream as URL, req, body, requestHeaders);
@@ -221,7 +231,9 @@ export const sphericalDistance: Shim = {
     if (!isRecord(d) || !Array.isArray(payload['locations'])) return payload;
     const center = d['center'] as Geo;
     const max = d['max'] as number;
-    const locations = payload['locations'].filter((l) => isRecord(l) && isRecord(l['geo']) && haversineMeters(center, l['geo'] as unknown as Geo) <= max);
+    const locations = payload['locations'].filter(
+      (l) => isRecord(l) && isRecord(l['geo']) && haversineMeters(center, l['geo'] as unknown as Geo) <= max,
+    );
     return { ...payload, locations };
   },
 };
@@ -295,7 +307,8 @@ export const noProfileValidator: Shim = {
 
 /** Answers an unknown tool with -32601 (method not found) instead of MCP's -32602 (R-M1). */
 export const unknownToolAsMethod: Shim = {
-  rpcError: (error) => (typeof error['message'] === 'string' && error['message'].startsWith('Unknown tool') ? { ...error, code: -32601 } : error),
+  rpcError: (error) =>
+    typeof error['message'] === 'string' && error['message'].startsWith('Unknown tool') ? { ...error, code: -32601 } : error,
 };
 
 /** The fixture with a private hub published as public: the Business leaks it (R-S11). */
@@ -315,7 +328,11 @@ export const lenientServes: Shim = {
     const [first, ...others] = Object.keys(serves);
     if (first !== undefined && others.length > 0) r['serves'] = { [first]: serves[first] };
     const address = isRecord(r['serves']) ? r['serves']['address'] : undefined;
-    if (isRecord(address) && !['address_country', 'address_region', 'postal_code'].some((k) => typeof address[k] === 'string' && address[k] !== '')) delete r['serves'];
+    if (
+      isRecord(address) &&
+      !['address_country', 'address_region', 'postal_code'].some((k) => typeof address[k] === 'string' && address[k] !== '')
+    )
+      delete r['serves'];
     return r;
   },
 };
@@ -329,7 +346,9 @@ export const refusesUnknownItems: Shim = {
     const filters = r['filters'];
     const items = isRecord(filters) && Array.isArray(filters['items']) ? filters['items'] : [];
     const unknown = items.find((item) => typeof item !== 'string' || !KNOWN_ITEMS.has(item));
-    return unknown === undefined ? undefined : { pointer: '/filters/items', message: `filters.items: unknown item ${JSON.stringify(unknown)}` };
+    return unknown === undefined
+      ? undefined
+      : { pointer: '/filters/items', message: `filters.items: unknown item ${JSON.stringify(unknown)}` };
   },
 };
 
@@ -342,7 +361,9 @@ export const contextAsServes: Shim = {
     const context = r['context'];
     if (!isRecord(context) || r['serves'] !== undefined) return r;
     const address = Object.fromEntries(
-      ['address_country', 'address_region', 'postal_code'].flatMap((k) => (typeof context[k] === 'string' && context[k] !== '' ? [[k, context[k]]] : [])),
+      ['address_country', 'address_region', 'postal_code'].flatMap((k) =>
+        typeof context[k] === 'string' && context[k] !== '' ? [[k, context[k]]] : [],
+      ),
     );
     if (Object.keys(address).length > 0) r['serves'] = { address };
     return r;
@@ -355,7 +376,8 @@ export const contextAsServes: Shim = {
  * regular profile (same origin), so it goes through as though the versions matched.
  */
 export const ignoresPlatformVersion: Shim = {
-  agentProfile: (url) => (url.endsWith(UNSUPPORTED_VERSION_PATH) ? `${url.slice(0, -UNSUPPORTED_VERSION_PATH.length)}${FULL_PROFILE_PATH}` : url),
+  agentProfile: (url) =>
+    url.endsWith(UNSUPPORTED_VERSION_PATH) ? `${url.slice(0, -UNSUPPORTED_VERSION_PATH.length)}${FULL_PROFILE_PATH}` : url,
 };
 
 /**
@@ -370,7 +392,10 @@ export const refetchesProfile: Shim = {
 
 /** Throttles MCP calls with -32000 but drops `error.data.retry_after` (R-G7). */
 export const rateLimitWithoutRetryAfter: Shim = {
-  rpcError: (error) => (error['code'] === -32000 && isRecord(error['data']) && 'retry_after' in error['data'] ? { code: error['code'], message: error['message'] } : error),
+  rpcError: (error) =>
+    error['code'] === -32000 && isRecord(error['data']) && 'retry_after' in error['data']
+      ? { code: error['code'], message: error['message'] }
+      : error,
 };
 
 /** A per-IP budget small enough for the rate-limit probe to reach in a test. */

@@ -12,9 +12,14 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(`${ROOT}node_modules/.bin/tsx`, [`${ROOT}src/cli/main.ts`, 'conformance', ...args], { cwd: ROOT, env: { ...process.env, UCP_PLATFORM_PROFILE: '' } }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
-    });
+    execFile(
+      `${ROOT}node_modules/.bin/tsx`,
+      [`${ROOT}src/cli/main.ts`, 'conformance', ...args],
+      { cwd: ROOT, env: { ...process.env, UCP_PLATFORM_PROFILE: '' } },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+      },
+    );
   });
 }
 

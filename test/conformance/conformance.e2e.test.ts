@@ -4,7 +4,14 @@
  * server breaks — and only under rules that fault can explain.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatReport, runConformance, serveProfiles, type CheckResult, type ConformanceOptions, type ConformanceReport } from '../../src/conformance/index.js';
+import {
+  formatReport,
+  runConformance,
+  serveProfiles,
+  type CheckResult,
+  type ConformanceOptions,
+  type ConformanceReport,
+} from '../../src/conformance/index.js';
 import { PRIVATE_ALIASES, PRIVATE_IDS } from '../contract/fixture.js';
 import {
   canonicalInputs,
@@ -93,7 +100,36 @@ describe('conformance checker against our own server', () => {
 
   it('covers the rule ids of the brief', () => {
     const passed = new Set(report.results.filter((r) => r.status === 'pass').map((r) => r.rule));
-    for (const rule of ['R-D1', 'R-D2', 'R-D3', 'R-D4', 'R-D5', 'R-N1', 'R-N2', 'R-M1', 'R-M2', 'R-M3', 'R-G1', 'R-G3', 'R-G4', 'R-G5', 'R-G6', 'R-S1', 'R-S2', 'R-S3', 'R-S4', 'R-S5', 'R-S6', 'R-S8', 'R-S9', 'R-S10', 'R-S11', 'R-L1', 'R-L2', 'R-L3']) {
+    for (const rule of [
+      'R-D1',
+      'R-D2',
+      'R-D3',
+      'R-D4',
+      'R-D5',
+      'R-N1',
+      'R-N2',
+      'R-M1',
+      'R-M2',
+      'R-M3',
+      'R-G1',
+      'R-G3',
+      'R-G4',
+      'R-G5',
+      'R-G6',
+      'R-S1',
+      'R-S2',
+      'R-S3',
+      'R-S4',
+      'R-S5',
+      'R-S6',
+      'R-S8',
+      'R-S9',
+      'R-S10',
+      'R-S11',
+      'R-L1',
+      'R-L2',
+      'R-L3',
+    ]) {
       expect(passed.has(rule), rule).toBe(true);
     }
   });
@@ -130,7 +166,12 @@ describe('conformance checker against our own server', () => {
   it('skips the version_unsupported probe, saying why, when the checker does not serve its own profiles (R-G3)', async () => {
     const served = await serveProfiles();
     try {
-      const external = await runConformance({ businessUrl: ours.server.url, allowLoopback: true, platformProfileUrl: served.url, only: ['R-G3'] });
+      const external = await runConformance({
+        businessUrl: ours.server.url,
+        allowLoopback: true,
+        platformProfileUrl: served.url,
+        only: ['R-G3'],
+      });
       expect(external.results.map((r) => `${r.binding ?? ''}:${r.status}`)).toEqual(['mcp:skip', 'rest:skip']);
       expect(external.results[0]?.detail).toMatch(/--serve-profile/);
     } finally {
@@ -147,11 +188,15 @@ describe('conformance checker against our own server', () => {
   it('counts one fetch of the Platform profile for the whole run and keeps a max-age=0 copy (R-G2)', () => {
     const cached = report.results.find((r) => r.check === 'negotiation.profile-cached');
     expect(cached?.status).toBe('pass');
-    expect(cached?.detail).toMatch(/^1 fetch\(es\) of the Platform profile for \d{2,} calls naming it; 1 fetch\(es\) of the max-age=0 profile for 8 calls$/);
+    expect(cached?.detail).toMatch(
+      /^1 fetch\(es\) of the Platform profile for \d{2,} calls naming it; 1 fetch\(es\) of the max-age=0 profile for 8 calls$/,
+    );
   });
 
   it('refuses to call a Business without a Platform profile, naming both options', async () => {
-    await expect(runConformance({ businessUrl: ours.server.url, allowLoopback: true })).rejects.toThrow(/--platform-profile <url>.*--serve-profile/);
+    await expect(runConformance({ businessUrl: ours.server.url, allowLoopback: true })).rejects.toThrow(
+      /--platform-profile <url>.*--serve-profile/,
+    );
   });
 
   it('needs no Platform profile for profile-only rules', async () => {
@@ -170,7 +215,15 @@ describe('conformance checker against our own server', () => {
  * (a spherical distance is also a wrong lookup refinement, R-L2, and a returned Location beyond
  * max, R-S1; a profile behind a redirect is also no profile at all, R-D1).
  */
-const BROKEN: { name: string; shim: Shim; options?: () => BrokenServerOptions; run?: Partial<ConformanceOptions>; fails: string[]; mayAlsoFail: string[]; checks: string[] }[] = [
+const BROKEN: {
+  name: string;
+  shim: Shim;
+  options?: () => BrokenServerOptions;
+  run?: Partial<ConformanceOptions>;
+  fails: string[];
+  mayAlsoFail: string[];
+  checks: string[];
+}[] = [
   {
     name: 'throttles MCP calls without error.data.retry_after',
     shim: rateLimitWithoutRetryAfter,
@@ -182,21 +235,101 @@ const BROKEN: { name: string; shim: Shim; options?: () => BrokenServerOptions; r
     checks: ['negotiation.rate-limited'],
   },
   { name: 'clamps the radius', shim: clampsRadius, fails: ['R-S4'], mayAlsoFail: [], checks: ['search.radius-not-clamped'] },
-  { name: 'measures distance on a sphere', shim: sphericalDistance, fails: ['R-S4'], mayAlsoFail: ['R-S1', 'R-L2'], checks: ['search.radius-inclusive'] },
-  { name: 'evaluates opening hours in UTC', shim: hoursInUtc, fails: ['R-S6'], mayAlsoFail: ['R-S1', 'R-L2'], checks: ['search.hours-timezone'] },
-  { name: 'leaks a private Location', shim: {}, options: () => ({ records: leakyRecords() }), fails: ['R-S11'], mayAlsoFail: [], checks: ['privacy.lookup-private', 'privacy.never-returned'] },
-  { name: 'normalises lookup inputs to canonical ids', shim: canonicalInputs, fails: ['R-L1'], mayAlsoFail: [], checks: ['lookup.aliases', 'lookup.inputs-audit'] },
-  { name: 'truncates an oversize batch silently', shim: silentBatchLimit, fails: ['R-L3'], mayAlsoFail: [], checks: ['lookup.batch-limit'] },
+  {
+    name: 'measures distance on a sphere',
+    shim: sphericalDistance,
+    fails: ['R-S4'],
+    mayAlsoFail: ['R-S1', 'R-L2'],
+    checks: ['search.radius-inclusive'],
+  },
+  {
+    name: 'evaluates opening hours in UTC',
+    shim: hoursInUtc,
+    fails: ['R-S6'],
+    mayAlsoFail: ['R-S1', 'R-L2'],
+    checks: ['search.hours-timezone'],
+  },
+  {
+    name: 'leaks a private Location',
+    shim: {},
+    options: () => ({ records: leakyRecords() }),
+    fails: ['R-S11'],
+    mayAlsoFail: [],
+    checks: ['privacy.lookup-private', 'privacy.never-returned'],
+  },
+  {
+    name: 'normalises lookup inputs to canonical ids',
+    shim: canonicalInputs,
+    fails: ['R-L1'],
+    mayAlsoFail: [],
+    checks: ['lookup.aliases', 'lookup.inputs-audit'],
+  },
+  {
+    name: 'truncates an oversize batch silently',
+    shim: silentBatchLimit,
+    fails: ['R-L3'],
+    mayAlsoFail: [],
+    checks: ['lookup.batch-limit'],
+  },
   { name: 'redirects the profile', shim: redirectsProfile, fails: ['R-D5'], mayAlsoFail: ['R-D1'], checks: ['discovery.no-redirect'] },
-  { name: 'serves the profile without ETag or Last-Modified', shim: noProfileValidator, fails: ['R-D5'], mayAlsoFail: [], checks: ['discovery.validator'] },
-  { name: 'answers an unknown tool with -32601', shim: unknownToolAsMethod, fails: ['R-M1'], mayAlsoFail: [], checks: ['jsonrpc.unknown-tool'] },
+  {
+    name: 'serves the profile without ETag or Last-Modified',
+    shim: noProfileValidator,
+    fails: ['R-D5'],
+    mayAlsoFail: [],
+    checks: ['discovery.validator'],
+  },
+  {
+    name: 'answers an unknown tool with -32601',
+    shim: unknownToolAsMethod,
+    fails: ['R-M1'],
+    mayAlsoFail: [],
+    checks: ['jsonrpc.unknown-tool'],
+  },
   { name: 'reads a malformed serves leniently', shim: lenientServes, fails: ['R-S5'], mayAlsoFail: [], checks: ['search.serves-shape'] },
-  { name: 'refuses an unknown item instead of matching nothing', shim: refusesUnknownItems, fails: ['R-S8'], mayAlsoFail: [], checks: ['search.unknown-item'] },
-  { name: 'derives a serves target from the context locality', shim: contextAsServes, fails: ['R-S3'], mayAlsoFail: [], checks: ['search.no-derived-operands'] },
-  { name: 'fetches the Platform profile on every call', shim: refetchesProfile, fails: ['R-G2'], mayAlsoFail: [], checks: ['negotiation.profile-cached'] },
-  { name: 'announces next pages forever at the end of a browse', shim: stallingBrowse, fails: ['R-S9'], mayAlsoFail: [], checks: ['pagination.walk'] },
-  { name: 'pages through the whole directory on a browse', shim: {}, options: exportingDirectory, fails: ['R-S2'], mayAlsoFail: [], checks: ['search.bounded-browse'] },
-  { name: 'ignores the Platform\'s version', shim: ignoresPlatformVersion, fails: ['R-G3'], mayAlsoFail: [], checks: ['negotiation.version-unsupported'] },
+  {
+    name: 'refuses an unknown item instead of matching nothing',
+    shim: refusesUnknownItems,
+    fails: ['R-S8'],
+    mayAlsoFail: [],
+    checks: ['search.unknown-item'],
+  },
+  {
+    name: 'derives a serves target from the context locality',
+    shim: contextAsServes,
+    fails: ['R-S3'],
+    mayAlsoFail: [],
+    checks: ['search.no-derived-operands'],
+  },
+  {
+    name: 'fetches the Platform profile on every call',
+    shim: refetchesProfile,
+    fails: ['R-G2'],
+    mayAlsoFail: [],
+    checks: ['negotiation.profile-cached'],
+  },
+  {
+    name: 'announces next pages forever at the end of a browse',
+    shim: stallingBrowse,
+    fails: ['R-S9'],
+    mayAlsoFail: [],
+    checks: ['pagination.walk'],
+  },
+  {
+    name: 'pages through the whole directory on a browse',
+    shim: {},
+    options: exportingDirectory,
+    fails: ['R-S2'],
+    mayAlsoFail: [],
+    checks: ['search.bounded-browse'],
+  },
+  {
+    name: "ignores the Platform's version",
+    shim: ignoresPlatformVersion,
+    fails: ['R-G3'],
+    mayAlsoFail: [],
+    checks: ['negotiation.version-unsupported'],
+  },
 ];
 
 describe.each(BROKEN)('conformance checker against a server that $name', ({ shim, options, run, fails, mayAlsoFail, checks }) => {
@@ -248,7 +381,13 @@ describe('conformance checker probing our rate limit (opt-in, R-G7)', () => {
   it('provokes the limit on both bindings and finds each refusal shaped as R-G7 describes', async () => {
     const report = await runConformance({ businessUrl: ours.server.url, ...HINTS, only: ['R-G7'], rateLimitProbe: 200 });
     const probe = report.results.filter((r) => r.check === 'negotiation.rate-limited');
-    expect(probe.map((r) => [r.binding, r.status]), formatReport(report)).toEqual([['mcp', 'pass'], ['rest', 'pass']]);
+    expect(
+      probe.map((r) => [r.binding, r.status]),
+      formatReport(report),
+    ).toEqual([
+      ['mcp', 'pass'],
+      ['rest', 'pass'],
+    ]);
   });
 
   it('does not judge a limit beyond the allowance', async () => {

@@ -22,10 +22,19 @@ function profile(origin: string, version = V, extra: Record<string, unknown> = {
       version,
       services: {
         'dev.ucp.common': [
-          { version, spec: `${RELEASE}/specification/overview`, transport: 'mcp', schema: `${RELEASE}/services/common/mcp.openrpc.json`, endpoint: `${origin}/ucp/mcp` },
+          {
+            version,
+            spec: `${RELEASE}/specification/overview`,
+            transport: 'mcp',
+            schema: `${RELEASE}/services/common/mcp.openrpc.json`,
+            endpoint: `${origin}/ucp/mcp`,
+          },
         ],
       },
-      capabilities: { 'dev.ucp.common.location.search': capability('search', version), 'dev.ucp.common.location.lookup': capability('lookup', version) },
+      capabilities: {
+        'dev.ucp.common.location.search': capability('search', version),
+        'dev.ucp.common.location.lookup': capability('lookup', version),
+      },
       payment_handlers: {},
       ...extra,
     },
@@ -34,7 +43,8 @@ function profile(origin: string, version = V, extra: Record<string, unknown> = {
 
 const GOOD_HEADERS = { 'cache-control': 'public, max-age=300', etag: '"v1"' };
 const statusOf = (r: ConformanceReport, check: string) => r.results.filter((x) => x.check === check).map((x) => x.status);
-const observed = (r: ConformanceReport, check: string) => r.results.filter((x) => x.check === check).flatMap((x) => x.evidence.map((e) => e.observed ?? ''));
+const observed = (r: ConformanceReport, check: string) =>
+  r.results.filter((x) => x.check === check).flatMap((x) => x.evidence.map((e) => e.observed ?? ''));
 
 describe('profile checks on crafted profiles', () => {
   let server: TestServer;
@@ -67,9 +77,13 @@ describe('profile checks on crafted profiles', () => {
     expect(statusOf(report, 'discovery.services')).toEqual(['fail']);
     expect(observed(report, 'discovery.services')).toEqual([expect.stringMatching(/ends with a slash/)]);
     expect(statusOf(report, 'discovery.entity-versions')).toEqual(['fail']);
-    expect(observed(report, 'discovery.entity-versions')).toEqual([expect.stringMatching(/dev\.ucp\.common\.location\.search\/0 declares "2026-01-11"/)]);
+    expect(observed(report, 'discovery.entity-versions')).toEqual([
+      expect.stringMatching(/dev\.ucp\.common\.location\.search\/0 declares "2026-01-11"/),
+    ]);
     expect(statusOf(report, 'naming.authority-binding')).toEqual(['fail']);
-    expect(observed(report, 'naming.authority-binding')).toEqual([expect.stringMatching(/location\.lookup\/0 schema https:\/\/evil\.example/)]);
+    expect(observed(report, 'naming.authority-binding')).toEqual([
+      expect.stringMatching(/location\.lookup\/0 schema https:\/\/evil\.example/),
+    ]);
     expect(statusOf(report, 'naming.reverse-domain')).toEqual(['fail']);
     expect(observed(report, 'naming.reverse-domain')).toEqual([expect.stringMatching(/com\.example/)]);
     // The envelope itself is fine: R-D1 holds.

@@ -22,7 +22,9 @@ export interface OurServer {
  * @param records the dataset; default the contract fixture.
  * @param config server configuration (limits, rate limits); default all defaults.
  */
-export async function startOurServer(options: { baseUrl?: string; records?: LocationRecord[]; config?: ServerConfig } = {}): Promise<OurServer> {
+export async function startOurServer(
+  options: { baseUrl?: string; records?: LocationRecord[]; config?: ServerConfig } = {},
+): Promise<OurServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ucp-conformance-'));
   const store = await SqliteLocationStore.open(join(dir, 'locations.db'));
   await store.replaceAll(options.records ?? fixtureRecords());

@@ -15,27 +15,27 @@ const urls = new WeakMap<LocationStore, string>();
 let n = 0;
 
 describeWith(['postgis'], 'PostgreSQL store', () => {
-beforeAll(async () => {
-  db = await createTestDatabase('ucp_contract');
-});
+  beforeAll(async () => {
+    db = await createTestDatabase('ucp_contract');
+  });
 
-afterAll(async () => {
-  await db?.drop();
-});
+  afterAll(async () => {
+    await db?.drop();
+  });
 
-runStoreContract({
-  name: 'postgres (PostGIS)',
-  newStore: async () => {
-    if (db === undefined) throw new Error('test database not created');
-    const url = withSchema(db.url, `contract_${++n}`);
-    const store = await PostgresLocationStore.open(url, { migrate: true, poolMax: 4 });
-    urls.set(store, url);
-    return store;
-  },
-  openPeer: async (store) => {
-    const url = urls.get(store);
-    if (url === undefined) throw new Error('openPeer: unknown store');
-    return PostgresLocationStore.open(url, { poolMax: 4 });
-  },
-});
+  runStoreContract({
+    name: 'postgres (PostGIS)',
+    newStore: async () => {
+      if (db === undefined) throw new Error('test database not created');
+      const url = withSchema(db.url, `contract_${++n}`);
+      const store = await PostgresLocationStore.open(url, { migrate: true, poolMax: 4 });
+      urls.set(store, url);
+      return store;
+    },
+    openPeer: async (store) => {
+      const url = urls.get(store);
+      if (url === undefined) throw new Error('openPeer: unknown store');
+      return PostgresLocationStore.open(url, { poolMax: 4 });
+    },
+  });
 });

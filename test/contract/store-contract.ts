@@ -57,7 +57,11 @@ async function expectRequestError(p: Promise<unknown>, code: string, pointer: st
 }
 
 /** Every page of a search, following cursors; `limits` gives the page size per page (cycled). */
-async function allPages(service: LocationService, request: SearchRequest, limits: readonly number[]): Promise<{ ids: string[]; pages: SearchResult[] }> {
+async function allPages(
+  service: LocationService,
+  request: SearchRequest,
+  limits: readonly number[],
+): Promise<{ ids: string[]; pages: SearchResult[] }> {
   const pages: SearchResult[] = [];
   const out: string[] = [];
   let cursor: string | undefined;
@@ -148,7 +152,9 @@ export function runStoreContract(opts: StoreContractOptions): void {
         const center = GEO.laCityHall;
         const d = geodesicDistanceMeters(center, GEO.valleyGrocers);
         expect(ids(await service.search({ distance: { center, max: d }, pagination: { limit: 50 } }))).toContain('loc_valley_grocers');
-        expect(ids(await service.search({ distance: { center, max: d - 1e-6 }, pagination: { limit: 50 } }))).not.toContain('loc_valley_grocers');
+        expect(ids(await service.search({ distance: { center, max: d - 1e-6 }, pagination: { limit: 50 } }))).not.toContain(
+          'loc_valley_grocers',
+        );
       });
 
       test('returns exactly the Locations within the radius, none outside (R-S4)', async () => {
@@ -171,14 +177,24 @@ export function runStoreContract(opts: StoreContractOptions): void {
       });
 
       test('rejects a radius over the cap with radius_too_large and never clamps (R-S4)', async () => {
-        await expectRequestError(service.search({ distance: { center: GEO.laCityHall, max: 500_000.5 } }), 'radius_too_large', '/distance/max');
-        await expectRequestError(svc({ maxRadiusMeters: 1000 }).search({ distance: { center: GEO.laCityHall, max: 1001 } }), 'radius_too_large', '/distance/max');
+        await expectRequestError(
+          service.search({ distance: { center: GEO.laCityHall, max: 500_000.5 } }),
+          'radius_too_large',
+          '/distance/max',
+        );
+        await expectRequestError(
+          svc({ maxRadiusMeters: 1000 }).search({ distance: { center: GEO.laCityHall, max: 1001 } }),
+          'radius_too_large',
+          '/distance/max',
+        );
         await expectRequestError(
           svc({ maxRadiusMeters: 1000 }).lookup({ ids: ['loc_valley_grocers'], distance: { center: GEO.laCityHall, max: 5000 } }),
           'radius_too_large',
           '/distance/max',
         );
-        expect(ids(await svc({ maxRadiusMeters: 1000 }).search({ distance: { center: GEO.valleyGrocers, max: 1000 } }))).toContain('loc_valley_grocers');
+        expect(ids(await svc({ maxRadiusMeters: 1000 }).search({ distance: { center: GEO.valleyGrocers, max: 1000 } }))).toContain(
+          'loc_valley_grocers',
+        );
       });
 
       test('crosses the antimeridian with no special case: Fiji (R-S4)', async () => {
@@ -197,7 +213,9 @@ export function runStoreContract(opts: StoreContractOptions): void {
         const center = { latitude: 65.5, longitude: 180 };
         expect(ids(await service.search({ distance: { center, max: 480_000 } }))).toEqual(['loc_chukotka_anadyr', 'loc_chukotka_uelen']);
         expect(ids(await service.search({ distance: { center, max: 200_000 } }))).toEqual(['loc_chukotka_anadyr']);
-        expect(ids(await service.search({ distance: { center: { latitude: 65.5, longitude: -180 }, max: 200_000 } }))).toEqual(['loc_chukotka_anadyr']);
+        expect(ids(await service.search({ distance: { center: { latitude: 65.5, longitude: -180 }, max: 200_000 } }))).toEqual([
+          'loc_chukotka_anadyr',
+        ]);
       });
 
       test('works next to the pole, across meridians (R-S4)', async () => {
@@ -228,7 +246,10 @@ export function runStoreContract(opts: StoreContractOptions): void {
       test('serves.point inside a declared area, with or without geo (R-S5)', async () => {
         expect(ids(await service.search({ serves: { point: { latitude: 40.65, longitude: -73.95 } } }))).toEqual(['loc_ny_brooklyn']);
         expect(ids(await service.search({ serves: { point: { latitude: 40.8, longitude: -73.95 } } }))).toEqual(['loc_online']);
-        expect(ids(await service.search({ serves: { point: { latitude: 40.72, longitude: -73.95 } } })).sort()).toEqual(['loc_ny_brooklyn', 'loc_online']);
+        expect(ids(await service.search({ serves: { point: { latitude: 40.72, longitude: -73.95 } } })).sort()).toEqual([
+          'loc_ny_brooklyn',
+          'loc_online',
+        ]);
         expect(ids(await service.search({ serves: { point: { latitude: 10, longitude: 10 } } }))).toEqual([]);
       });
 
@@ -238,7 +259,10 @@ export function runStoreContract(opts: StoreContractOptions): void {
 
       test('serves.point ranks by proximity to the point (ranking)', async () => {
         // Both cover this point: the area of Brooklyn Deli and the country-less area of loc_online (no geo → last).
-        expect(ids(await service.search({ serves: { point: { latitude: 40.72, longitude: -73.95 } } }))).toEqual(['loc_ny_brooklyn', 'loc_online']);
+        expect(ids(await service.search({ serves: { point: { latitude: 40.72, longitude: -73.95 } } }))).toEqual([
+          'loc_ny_brooklyn',
+          'loc_online',
+        ]);
       });
 
       test('serves.address by postal code, region or whole country (R-S5)', async () => {
@@ -255,16 +279,32 @@ export function runStoreContract(opts: StoreContractOptions): void {
 
       test('an address target the Business cannot evaluate is an actionable error, never broadened (R-S5)', async () => {
         // Only a private Location lists French postal codes; that must not make France evaluable.
-        await expectRequestError(service.search({ serves: { address: { address_country: 'FR', postal_code: '75001' } } }), 'serves_target_unsupported', '/serves/address/postal_code');
-        await expectRequestError(service.search({ serves: { address: { address_country: 'DE', address_region: 'BE' } } }), 'serves_target_unsupported', '/serves/address/address_region');
-        await expectRequestError(service.lookup({ ids: ['loc_berlin'], serves: { address: { postal_code: '10115' } } }), 'serves_target_unsupported', '/serves/address/address_country');
+        await expectRequestError(
+          service.search({ serves: { address: { address_country: 'FR', postal_code: '75001' } } }),
+          'serves_target_unsupported',
+          '/serves/address/postal_code',
+        );
+        await expectRequestError(
+          service.search({ serves: { address: { address_country: 'DE', address_region: 'BE' } } }),
+          'serves_target_unsupported',
+          '/serves/address/address_region',
+        );
+        await expectRequestError(
+          service.lookup({ ids: ['loc_berlin'], serves: { address: { postal_code: '10115' } } }),
+          'serves_target_unsupported',
+          '/serves/address/address_country',
+        );
       });
 
       test('an un-negotiated extension target is rejected (R-S5)', async () => {
-        await expectRequestError(service.search({ serves: { 'com.example.delivery_zone': { zone: 'A' } } }), 'serves_target_unsupported', '/serves/com.example.delivery_zone');
+        await expectRequestError(
+          service.search({ serves: { 'com.example.delivery_zone': { zone: 'A' } } }),
+          'serves_target_unsupported',
+          '/serves/com.example.delivery_zone',
+        );
       });
 
-      test('never serves from a private Location\'s coverage (R-S11)', async () => {
+      test("never serves from a private Location's coverage (R-S11)", async () => {
         // Pasadena is inside the private hub's 50 km radius and nobody public covers it.
         expect(ids(await service.search({ serves: { point: geoOf('loc_la_pasadena') } }))).toEqual([]);
       });
@@ -272,7 +312,7 @@ export function runStoreContract(opts: StoreContractOptions): void {
 
     // ─────────────────────────── hours ───────────────────────────
     describe('search: filters.hours.open_at (R-S6)', () => {
-      test('an instant in another offset is evaluated in the Location\'s own zone (R-S6)', async () => {
+      test("an instant in another offset is evaluated in the Location's own zone (R-S6)", async () => {
         // Monday 2026-11-30 17:45 in Los Angeles, written three ways.
         for (const t of ['2026-12-01T07:30:00+05:45', '2026-12-01T01:45:00Z', '2026-11-30T17:45:00-08:00']) {
           expect(ids(await service.search(only('loc_valley_grocers', t))), t).toEqual(['loc_valley_grocers']);
@@ -305,7 +345,11 @@ export function runStoreContract(opts: StoreContractOptions): void {
         for (const t of ['2026-11-30T20:00:00Z', '2026-12-02T03:00:00Z', '2026-12-05T18:00:00Z']) {
           expect(ids(await service.search(only('loc_la_mystery', t)))).toEqual([]);
           expect(ids(await service.search(only('loc_la_closed_corner', t)))).toEqual([]);
-          const near = await service.search({ distance: { center: GEO.laCityHall, max: 3000 }, filters: { hours: { open_at: t } }, pagination: { limit: 50 } });
+          const near = await service.search({
+            distance: { center: GEO.laCityHall, max: 3000 },
+            filters: { hours: { open_at: t } },
+            pagination: { limit: 50 },
+          });
           expect(ids(near)).not.toContain('loc_la_mystery');
           expect(ids(near)).not.toContain('loc_la_closed_corner');
         }
@@ -318,8 +362,16 @@ export function runStoreContract(opts: StoreContractOptions): void {
       });
 
       test('an instant without offset is a request error at /filters/hours/open_at (R-S6)', async () => {
-        await expectRequestError(service.search({ filters: { hours: { open_at: '2026-12-01T10:00:00' } } }), 'invalid_request', '/filters/hours/open_at');
-        await expectRequestError(service.lookup({ ids: ['loc_berlin'], filters: { hours: { open_at: 'tomorrow' } } }), 'invalid_request', '/filters/hours/open_at');
+        await expectRequestError(
+          service.search({ filters: { hours: { open_at: '2026-12-01T10:00:00' } } }),
+          'invalid_request',
+          '/filters/hours/open_at',
+        );
+        await expectRequestError(
+          service.lookup({ ids: ['loc_berlin'], filters: { hours: { open_at: 'tomorrow' } } }),
+          'invalid_request',
+          '/filters/hours/open_at',
+        );
       });
     });
 
@@ -328,7 +380,8 @@ export function runStoreContract(opts: StoreContractOptions): void {
       const la = { center: GEO.laCityHall, max: 20_000 };
 
       test('amenities match exact keys only; prefixes and descriptions never match (R-S7)', async () => {
-        const s = async (amenities: string[]): Promise<string[]> => ids(await service.search({ distance: la, filters: { amenities }, pagination: { limit: 50 } })).sort();
+        const s = async (amenities: string[]): Promise<string[]> =>
+          ids(await service.search({ distance: la, filters: { amenities }, pagination: { limit: 50 } })).sort();
         expect(await s([AMENITY.curbside])).toEqual(['loc_la_chinatown', 'loc_valley_grocers']);
         expect(await s([AMENITY.shoppingPrefix])).toEqual(['loc_la_prefix_outlet']);
         expect(await s(['dev.ucp.amenity.curbside_pickup'])).toEqual([]);
@@ -337,7 +390,8 @@ export function runStoreContract(opts: StoreContractOptions): void {
       });
 
       test('items: every referenced item must be available, AND (R-S8)', async () => {
-        const s = async (items: string[]): Promise<SearchResult> => service.search({ distance: la, filters: { items }, pagination: { limit: 50 } });
+        const s = async (items: string[]): Promise<SearchResult> =>
+          service.search({ distance: la, filters: { items }, pagination: { limit: 50 } });
         expect(ids(await s(['sku_milk'])).sort()).toEqual(['loc_la_arts', 'loc_valley_grocers']);
         expect(ids(await s(['sku_bread'])).sort()).toEqual(['loc_la_boyle', 'loc_valley_grocers']);
         expect(ids(await s(['sku_milk', 'sku_bread']))).toEqual(['loc_valley_grocers']);
@@ -367,8 +421,16 @@ export function runStoreContract(opts: StoreContractOptions): void {
       });
 
       test('an unsupported custom filter is rejected, never ignored (R-S1)', async () => {
-        await expectRequestError(service.search({ filters: { 'com.example.loyalty_tier': 'gold' } }), 'unsupported_filter', '/filters/com.example.loyalty_tier');
-        await expectRequestError(service.lookup({ ids: ['loc_downtown'], filters: { inventory: [] } }), 'unsupported_filter', '/filters/inventory');
+        await expectRequestError(
+          service.search({ filters: { 'com.example.loyalty_tier': 'gold' } }),
+          'unsupported_filter',
+          '/filters/com.example.loyalty_tier',
+        );
+        await expectRequestError(
+          service.lookup({ ids: ['loc_downtown'], filters: { inventory: [] } }),
+          'unsupported_filter',
+          '/filters/inventory',
+        );
       });
     });
 
@@ -383,17 +445,24 @@ export function runStoreContract(opts: StoreContractOptions): void {
       test('distance AND amenities AND items AND open_at (R-S1)', async () => {
         const all = { amenities: [AMENITY.curbside], items: ['sku_milk'] };
         expect(ids(await service.search(base(all)))).toEqual(['loc_valley_grocers']);
-        expect(ids(await service.search(base({ amenities: [AMENITY.curbside] }))).sort()).toEqual(['loc_la_chinatown', 'loc_valley_grocers']);
+        expect(ids(await service.search(base({ amenities: [AMENITY.curbside] }))).sort()).toEqual([
+          'loc_la_chinatown',
+          'loc_valley_grocers',
+        ]);
         expect(ids(await service.search(base({ items: ['sku_milk'] }))).sort()).toEqual(['loc_la_arts', 'loc_valley_grocers']);
         // Monday 21:30 local: Valley Grocers closed at 21:00.
         expect(ids(await service.search({ ...base(all), filters: { ...all, hours: { open_at: '2026-12-01T05:30:00Z' } } }))).toEqual([]);
         // Same filters around New York (Monday 20:45 there): only Downtown Store; the radius decides.
-        expect(ids(await service.search({ ...base({ items: ['sku_milk'] }), distance: { center: GEO.downtown, max: 5_000 } }))).toEqual(['loc_downtown']);
+        expect(ids(await service.search({ ...base({ items: ['sku_milk'] }), distance: { center: GEO.downtown, max: 5_000 } }))).toEqual([
+          'loc_downtown',
+        ]);
       });
 
       test('distance AND serves (R-S1)', async () => {
         const point = { latitude: 40.72, longitude: -73.95 };
-        expect(ids(await service.search({ serves: { point }, distance: { center: GEO.brooklyn, max: 10_000 } }))).toEqual(['loc_ny_brooklyn']);
+        expect(ids(await service.search({ serves: { point }, distance: { center: GEO.brooklyn, max: 10_000 } }))).toEqual([
+          'loc_ny_brooklyn',
+        ]);
         expect(ids(await service.search({ serves: { point }, distance: { center: GEO.laCityHall, max: 10_000 } }))).toEqual([]);
       });
     });
@@ -469,7 +538,10 @@ export function runStoreContract(opts: StoreContractOptions): void {
         const plain = await allPages(svc({ browseCap: 8 }), {}, [50]);
         const withContext = await allPages(
           svc({ browseCap: 8 }),
-          { context: { address_country: 'US', postal_code: '10005', location: 'loc_downtown' }, signals: { 'dev.ucp.buyer_ip': '203.0.113.7' } },
+          {
+            context: { address_country: 'US', postal_code: '10005', location: 'loc_downtown' },
+            signals: { 'dev.ucp.buyer_ip': '203.0.113.7' },
+          },
           [50],
         );
         expect(withContext.ids).toEqual(plain.ids);
@@ -486,10 +558,14 @@ export function runStoreContract(opts: StoreContractOptions): void {
         ];
         const reference = await Promise.all(requests.map(async (req) => ids(await big.search({ ...req, pagination: { limit: 200 } }))));
         await fc.assert(
-          fc.asyncProperty(fc.integer({ min: 0, max: requests.length - 1 }), fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 6 }), async (i, limits) => {
-            const { ids: paged } = await allPages(big, requests[i] as SearchRequest, limits);
-            expect(paged).toEqual(reference[i]);
-          }),
+          fc.asyncProperty(
+            fc.integer({ min: 0, max: requests.length - 1 }),
+            fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 6 }),
+            async (i, limits) => {
+              const { ids: paged } = await allPages(big, requests[i] as SearchRequest, limits);
+              expect(paged).toEqual(reference[i]);
+            },
+          ),
           { numRuns: 40 },
         );
       });
@@ -507,7 +583,11 @@ export function runStoreContract(opts: StoreContractOptions): void {
         const first = await service.search({ query: 'store', pagination: { limit: 1 } });
         const cursor = first.pagination.cursor as string;
         await expectRequestError(service.search({ query: 'coffee', pagination: { cursor } }), 'invalid_cursor', '/pagination/cursor');
-        await expectRequestError(service.search({ query: 'store', filters: { amenities: [AMENITY.wifi] }, pagination: { cursor } }), 'invalid_cursor', '/pagination/cursor');
+        await expectRequestError(
+          service.search({ query: 'store', filters: { amenities: [AMENITY.wifi] }, pagination: { cursor } }),
+          'invalid_cursor',
+          '/pagination/cursor',
+        );
       });
 
       test('an edited or foreign cursor is rejected with invalid_cursor (R-S9)', async () => {
@@ -538,7 +618,9 @@ export function runStoreContract(opts: StoreContractOptions): void {
       });
 
       test('dedupes ids; a Location reached by several ids is returned once with each input, in order of first input (R-L1)', async () => {
-        const r = await service.lookup({ ids: ['loc_valley_grocers', 'downtown-store', 'loc_downtown', 'loc_downtown', 'loc_valley_grocers'] });
+        const r = await service.lookup({
+          ids: ['loc_valley_grocers', 'downtown-store', 'loc_downtown', 'loc_downtown', 'loc_valley_grocers'],
+        });
         expect(r.locations.map((l) => [l.id, l.inputs])).toEqual([
           ['loc_valley_grocers', [{ id: 'loc_valley_grocers' }]],
           ['loc_downtown', [{ id: 'downtown-store' }, { id: 'loc_downtown' }]],
@@ -562,14 +644,19 @@ export function runStoreContract(opts: StoreContractOptions): void {
 
       test('refines resolved Locations with distance, serves and filters (R-L2)', async () => {
         const all = ['loc_valley_grocers', 'loc_downtown', 'loc_online', 'loc_la_arts'];
-        expect(ids(await service.lookup({ ids: all, distance: { center: GEO.laCityHall, max: 10_000 } }))).toEqual(['loc_valley_grocers', 'loc_la_arts']);
-        expect(ids(await service.lookup({ ids: all, filters: { items: ['sku_bread'] } }))).toEqual(['loc_valley_grocers']);
-        expect(ids(await service.lookup({ ids: all, serves: { address: { address_country: 'US', postal_code: '10005' } } }))).toEqual(['loc_downtown', 'loc_online']);
-        expect(ids(await service.lookup({ ids: all, serves: { point: { latitude: 40.8, longitude: -73.95 } } }))).toEqual(['loc_online']);
-        expect(ids(await service.lookup({ ids: all, filters: { amenities: [AMENITY.parking], hours: { open_at: '2026-12-01T01:45:00Z' } } }))).toEqual([
+        expect(ids(await service.lookup({ ids: all, distance: { center: GEO.laCityHall, max: 10_000 } }))).toEqual([
           'loc_valley_grocers',
           'loc_la_arts',
         ]);
+        expect(ids(await service.lookup({ ids: all, filters: { items: ['sku_bread'] } }))).toEqual(['loc_valley_grocers']);
+        expect(ids(await service.lookup({ ids: all, serves: { address: { address_country: 'US', postal_code: '10005' } } }))).toEqual([
+          'loc_downtown',
+          'loc_online',
+        ]);
+        expect(ids(await service.lookup({ ids: all, serves: { point: { latitude: 40.8, longitude: -73.95 } } }))).toEqual(['loc_online']);
+        expect(
+          ids(await service.lookup({ ids: all, filters: { amenities: [AMENITY.parking], hours: { open_at: '2026-12-01T01:45:00Z' } } })),
+        ).toEqual(['loc_valley_grocers', 'loc_la_arts']);
         const r = await service.lookup({ ids: all, distance: { center: GEO.downtown, max: 1_000 } });
         expect(ids(r)).toEqual(['loc_downtown']);
         expect(r.messages?.map((m) => m.path)).toEqual(['$.ids[0]', '$.ids[2]', '$.ids[3]']);
@@ -591,7 +678,11 @@ export function runStoreContract(opts: StoreContractOptions): void {
         expect(ids(r)).toEqual(['loc_downtown', 'loc_berlin']);
         const batch = r.messages?.filter((m) => m.code === 'batch_limit_applied') ?? [];
         expect(batch).toEqual([
-          { type: 'info', code: 'batch_limit_applied', content: 'Processed the first 50 of 73 distinct identifiers; 23 identifiers were not processed.' },
+          {
+            type: 'info',
+            code: 'batch_limit_applied',
+            content: 'Processed the first 50 of 73 distinct identifiers; 23 identifiers were not processed.',
+          },
         ]);
         const notFound = r.messages?.filter((m) => m.code === 'not_found') ?? [];
         expect(notFound).toHaveLength(48);
@@ -661,13 +752,22 @@ export function runStoreContract(opts: StoreContractOptions): void {
         try {
           const g = await s.generation();
           const before = await allPages(service2, {}, [50]);
-          const replacement = [{ id: 'loc_new_a', name: 'New A' }, { id: 'loc_new_b', name: 'New B' }, { id: 'loc_new_c', name: 'New C' }];
+          const replacement = [
+            { id: 'loc_new_a', name: 'New A' },
+            { id: 'loc_new_b', name: 'New B' },
+            { id: 'loc_new_c', name: 'New C' },
+          ];
           await expect(s.replaceAll(slowly(replacement, async () => {}, 2))).rejects.toThrow();
           expect(await s.generation()).toBe(g);
           expect((await allPages(service2, {}, [50])).ids).toEqual(before.ids);
           expect(ids(await service2.lookup({ ids: ['loc_new_a'] }))).toEqual([]);
           // A rejected record (duplicate id) also leaves everything as it was.
-          await expect(s.replaceAll([{ id: 'dup', name: 'One' }, { id: 'dup', name: 'Two' }])).rejects.toBeInstanceOf(DataValidationError);
+          await expect(
+            s.replaceAll([
+              { id: 'dup', name: 'One' },
+              { id: 'dup', name: 'Two' },
+            ]),
+          ).rejects.toBeInstanceOf(DataValidationError);
           expect(ids(await service2.lookup({ ids: ['loc_downtown'] }))).toEqual(['loc_downtown']);
           expect(await s.generation()).toBe(g);
         } finally {
@@ -683,7 +783,11 @@ export function runStoreContract(opts: StoreContractOptions): void {
           try {
             const peerSvc = new LocationService(peer, { cursorSecret: SECRET });
             const g = await peer.generation();
-            const replacement: LocationRecord[] = Array.from({ length: 20 }, (_, i) => ({ id: `loc_new_${i}`, name: `New ${i}`, geo: GEO.berlin }));
+            const replacement: LocationRecord[] = Array.from({ length: 20 }, (_, i) => ({
+              id: `loc_new_${i}`,
+              name: `New ${i}`,
+              geo: GEO.berlin,
+            }));
             let checked = false;
             await s.replaceAll(
               slowly(replacement, async () => {
@@ -757,7 +861,9 @@ export function runStoreContract(opts: StoreContractOptions): void {
               (e: unknown) => e,
             );
           expect(err).toBeInstanceOf(DataValidationError);
-          expect((err as DataValidationError).issues).toEqual([{ file: 'feed.csv', line: 2, field: 'location_id', message: expect.stringContaining('loc_nope') }]);
+          expect((err as DataValidationError).issues).toEqual([
+            { file: 'feed.csv', line: 2, field: 'location_id', message: expect.stringContaining('loc_nope') },
+          ]);
           expect(await s.generation()).toBe(g);
           const r = await service2.search({ filters: { items: ['sku_new'] } });
           expect(r.messages?.map((m) => m.code)).toEqual(['item_not_found']);

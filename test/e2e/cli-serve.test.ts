@@ -21,7 +21,10 @@ interface Run {
 }
 
 function cli(args: readonly string[], onStdout?: (text: string, stop: () => void) => void): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => {
@@ -59,7 +62,10 @@ describe.concurrent('ucp-location serve', () => {
     });
     expect(await checked).toBe(200);
     expect(run.code).toBe(0);
-    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { msg: string });
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string });
     expect(lines.some((l) => l.msg.includes('listening'))).toBe(true);
     expect(lines.at(-1)?.msg).toBe('UCP Location business server stopped');
   });

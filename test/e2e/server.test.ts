@@ -52,13 +52,25 @@ afterAll(async () => {
 const QUERIES: readonly { label: string; operation: Operation; request: Record<string, unknown> }[] = [
   { label: 'free text', operation: 'search', request: { query: 'grocery store' } },
   { label: 'bounded browse', operation: 'search', request: {} },
-  { label: 'radius around the Ferry Building', operation: 'search', request: { distance: { center: { latitude: 37.7955, longitude: -122.3937 }, max: 2000 } } },
+  {
+    label: 'radius around the Ferry Building',
+    operation: 'search',
+    request: { distance: { center: { latitude: 37.7955, longitude: -122.3937 }, max: 2000 } },
+  },
   { label: 'amenity filter', operation: 'search', request: { filters: { amenities: ['dev.ucp.amenity.wi_fi'] } } },
   { label: 'item filter', operation: 'search', request: { filters: { items: ['sku-sourdough'] } } },
   { label: 'serves a point', operation: 'search', request: { serves: { point: { latitude: 37.9, longitude: -122.54 } } } },
   { label: 'page size', operation: 'search', request: { query: 'grocery store', pagination: { limit: 1 } } },
-  { label: 'lookup with alias, duplicate and unknown id', operation: 'lookup', request: { ids: ['loc_downtown', 'dt-01', 'loc_downtown', 'nope'] } },
-  { label: 'lookup refined by distance', operation: 'lookup', request: { ids: ['loc_downtown', 'loc_valley_grocers'], distance: { center: { latitude: 37.7936, longitude: -122.3958 }, max: 500 } } },
+  {
+    label: 'lookup with alias, duplicate and unknown id',
+    operation: 'lookup',
+    request: { ids: ['loc_downtown', 'dt-01', 'loc_downtown', 'nope'] },
+  },
+  {
+    label: 'lookup refined by distance',
+    operation: 'lookup',
+    request: { ids: ['loc_downtown', 'loc_valley_grocers'], distance: { center: { latitude: 37.7936, longitude: -122.3958 }, max: 500 } },
+  },
 ];
 
 describe.each(BINDINGS)('binding %s', (name) => {
@@ -86,14 +98,18 @@ describe.each(BINDINGS)('binding %s', (name) => {
   it('looks up by id and alias, one Location with one inputs entry per distinct id (R-L1)', async () => {
     const payload = ok(await binding.call('lookup', { ids: ['loc_downtown', 'dt-01'] }, platforms.good));
     expect(payload['ucp']).toEqual({ version: V, capabilities: { [LOOKUP_CAPABILITY]: [{ version: V }] } });
-    expect(payload['locations']).toEqual([expect.objectContaining({ id: 'loc_downtown', inputs: [{ id: 'loc_downtown' }, { id: 'dt-01' }] })]);
+    expect(payload['locations']).toEqual([
+      expect.objectContaining({ id: 'loc_downtown', inputs: [{ id: 'loc_downtown' }, { id: 'dt-01' }] }),
+    ]);
   });
 
   it('pages with an opaque cursor (R-S9)', async () => {
     const first = ok(await binding.call('search', { query: 'grocery store', pagination: { limit: 1 } }, platforms.good));
     const page = first['pagination'] as { has_next_page: boolean; cursor?: string };
     expect(page.has_next_page).toBe(true);
-    const second = ok(await binding.call('search', { query: 'grocery store', pagination: { limit: 1, cursor: page.cursor } }, platforms.good));
+    const second = ok(
+      await binding.call('search', { query: 'grocery store', pagination: { limit: 1, cursor: page.cursor } }, platforms.good),
+    );
     const a = (first['locations'] as { id: string }[])[0]?.id;
     const b = (second['locations'] as { id: string }[])[0]?.id;
     expect(b).toBeDefined();
@@ -104,7 +120,14 @@ describe.each(BINDINGS)('binding %s', (name) => {
     const payload = ok(await binding.call('search', { query: 'grocery store' }, platforms.lookupOnly));
     expect(payload).toEqual({
       ucp: { version: V, status: 'error' },
-      messages: [{ type: 'error', code: 'capabilities_incompatible', content: expect.stringContaining(SEARCH_CAPABILITY), severity: 'unrecoverable' }],
+      messages: [
+        {
+          type: 'error',
+          code: 'capabilities_incompatible',
+          content: expect.stringContaining(SEARCH_CAPABILITY),
+          severity: 'unrecoverable',
+        },
+      ],
     });
     // the same platform can still look up
     expect(ok(await binding.call('lookup', { ids: ['loc_downtown'] }, platforms.lookupOnly))['ucp']).toEqual({
@@ -114,7 +137,11 @@ describe.each(BINDINGS)('binding %s', (name) => {
   });
 
   it('rejects a radius over the cap instead of clamping it (R-S4)', async () => {
-    const outcome = await binding.call('search', { distance: { center: { latitude: 37.79, longitude: -122.39 }, max: MAX_RADIUS + 1 } }, platforms.good);
+    const outcome = await binding.call(
+      'search',
+      { distance: { center: { latitude: 37.79, longitude: -122.39 }, max: MAX_RADIUS + 1 } },
+      platforms.good,
+    );
     expectRequestError(name, outcome, { code: 'radius_too_large', pointer: '/distance/max' });
     if (!outcome.ok) expect(outcome.message).toContain(String(MAX_RADIUS));
   });
@@ -126,9 +153,17 @@ describe.each(BINDINGS)('binding %s', (name) => {
 
   it('rejects an invalid serves map (R-S5)', async () => {
     expectRequestError(name, await binding.call('search', { serves: {} }, platforms.good), { pointer: '/serves' });
-    expectRequestError(name, await binding.call('search', { serves: { point: { latitude: 1, longitude: 2 }, address: { address_country: 'US' } } }, platforms.good), {
-      pointer: '/serves',
-    });
+    expectRequestError(
+      name,
+      await binding.call(
+        'search',
+        { serves: { point: { latitude: 1, longitude: 2 }, address: { address_country: 'US' } } },
+        platforms.good,
+      ),
+      {
+        pointer: '/serves',
+      },
+    );
   });
 
   it('rejects a lookup without ids (schema, R-M3)', async () => {
@@ -199,15 +234,26 @@ describe('MCP envelope errors, raw JSON-RPC (R-M1)', () => {
   });
 
   it('answers an unknown tool and a missing meta with -32602 and a pointer', async () => {
-    const unknown = await postJson(mcp(), { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'nearby_stores', arguments: {} } });
+    const unknown = await postJson(mcp(), {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'nearby_stores', arguments: {} },
+    });
     expect(unknown.json).toMatchObject({ error: { code: -32602, data: { code: 'unknown_tool' } } });
-    const noMeta = await postJson(mcp(), { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_locations', arguments: { location: {} } } });
+    const noMeta = await postJson(mcp(), {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'search_locations', arguments: { location: {} } },
+    });
     expect(noMeta.json).toMatchObject({ error: { code: -32602, data: { pointer: '/meta' } } });
   });
 
   it('lists both tools with the seed descriptions and self-contained schemas (R-M2)', async () => {
     const res = await postJson(mcp(), { jsonrpc: '2.0', id: 3, method: 'tools/list' });
-    const tools = (res.json as { result: { tools: { name: string; description: string; inputSchema: object; outputSchema: object }[] } }).result.tools;
+    const tools = (res.json as { result: { tools: { name: string; description: string; inputSchema: object; outputSchema: object }[] } })
+      .result.tools;
     expect(tools.map((t) => [t.name, t.description])).toEqual([
       ['search_locations', 'Search for Locations using text, explicit spatial relations, and filters.'],
       ['lookup_locations', 'Batch lookup Locations by identifier, optionally refined by explicit spatial relations and filters.'],
@@ -227,7 +273,9 @@ describe('MCP envelope errors, raw JSON-RPC (R-M1)', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers['mcp-session-id']).toBeUndefined();
-    expect(res.json).toMatchObject({ result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'ucp-location' } } });
+    expect(res.json).toMatchObject({
+      result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'ucp-location' } },
+    });
   });
 });
 

@@ -31,7 +31,18 @@ let configDir: string;
 let configFile: string;
 
 function serveArgs(): string[] {
-  return ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--stdio', '--db', storeFile.path, '--config', configFile, '--allow-loopback-profiles'];
+  return [
+    '--import',
+    'tsx',
+    'src/cli/main.ts',
+    'serve',
+    '--stdio',
+    '--db',
+    storeFile.path,
+    '--config',
+    configFile,
+    '--allow-loopback-profiles',
+  ];
 }
 
 beforeAll(async () => {
@@ -112,7 +123,10 @@ describe('serve --stdio with raw JSON-RPC lines (R-M1)', () => {
           jsonrpc: '2.0',
           id: 2,
           method: 'tools/call',
-          params: { name: 'lookup_locations', arguments: { meta: { 'ucp-agent': { profile: platforms.good } }, location: { ids: ['loc_downtown'] } } },
+          params: {
+            name: 'lookup_locations',
+            arguments: { meta: { 'ucp-agent': { profile: platforms.good } }, location: { ids: ['loc_downtown'] } },
+          },
         })}\n`,
       );
       const answer = JSON.parse(await nextLine()) as { id: number; result: { structuredContent: { locations: { id: string }[] } } };

@@ -50,7 +50,11 @@ function start(): Promise<RunningServer> {
     config: parseConfig({
       cursorSecret: SECRET,
       limits: { defaultPageSize: 2 },
-      rateLimits: { perIp: { limit: 10_000, windowSeconds: 60 }, perProfile: { limit: PER_PROFILE, windowSeconds: 600 }, itemSearch: { limit: 100, windowSeconds: 600 } },
+      rateLimits: {
+        perIp: { limit: 10_000, windowSeconds: 60 },
+        perProfile: { limit: PER_PROFILE, windowSeconds: 600 },
+        itemSearch: { limit: 100, windowSeconds: 600 },
+      },
     }),
   });
 }
@@ -102,7 +106,10 @@ describeWith(NEEDS, 'two instances, one PostgreSQL store, one Redis', () => {
     expect(before['messages']).toEqual([expect.objectContaining({ code: 'item_not_found' })]);
 
     const feed = join(scratch, 'feed.csv');
-    writeFileSync(feed, 'location_id,item_id,available\nloc_harbor_market,sku-fleet-kombucha,true\nloc_downtown,sku-fleet-kombucha,false\n');
+    writeFileSync(
+      feed,
+      'location_id,item_id,available\nloc_harbor_market,sku-fleet-kombucha,true\nloc_downtown,sku-fleet-kombucha,false\n',
+    );
     const run = await runCli(['inventory', '--store', url, feed, '--json']);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, applied: 2 });
@@ -140,7 +147,8 @@ describeWith(NEEDS, 'two instances, one PostgreSQL store, one Redis', () => {
   it('the per-profile rate limit trips across both instances: the budget is shared, not doubled (R-P2)', async () => {
     const profile = platforms.fresh('budget');
     const outcomes: Outcome[] = [];
-    for (let i = 0; i < PER_PROFILE + 2; i++) outcomes.push(await (i % 2 === 0 ? restA : restB).call('lookup', { ids: ['loc_downtown'] }, profile));
+    for (let i = 0; i < PER_PROFILE + 2; i++)
+      outcomes.push(await (i % 2 === 0 ? restA : restB).call('lookup', { ids: ['loc_downtown'] }, profile));
     expect(outcomes.slice(0, PER_PROFILE).every((o) => o.ok)).toBe(true);
     for (const o of outcomes.slice(PER_PROFILE)) {
       expect(o.ok).toBe(false);
@@ -167,7 +175,10 @@ describeWith(NEEDS, 'two instances, one PostgreSQL store, one Redis', () => {
   it('a dataset replaced through the CLI is what both instances serve next (atomic replaceAll)', async () => {
     const profile = platforms.fresh('replace');
     const file = join(scratch, 'replacement.ndjson');
-    writeFileSync(file, `${JSON.stringify({ id: 'loc_fleet_new', name: 'Fleet Newcomer Grocery', geo: { latitude: 37.8, longitude: -122.4 } })}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ id: 'loc_fleet_new', name: 'Fleet Newcomer Grocery', geo: { latitude: 37.8, longitude: -122.4 } })}\n`,
+    );
     const run = await runCli(['import', '--store', url, file, '--json']);
     expect(run.code, run.stderr).toBe(0);
     for (const binding of [restA, restB]) {

@@ -33,7 +33,15 @@ let platforms: Platforms;
 let server: RunningServer;
 const logLines: string[] = [];
 
-const FIXTURE_IDS = ['loc_valley_grocers', 'loc_downtown', 'loc_harbor_market', 'loc_ferry_coffee', 'loc_oakland_hardware', 'loc_berkeley_books', 'loc_no_geo'];
+const FIXTURE_IDS = [
+  'loc_valley_grocers',
+  'loc_downtown',
+  'loc_harbor_market',
+  'loc_ferry_coffee',
+  'loc_oakland_hardware',
+  'loc_berkeley_books',
+  'loc_no_geo',
+];
 
 beforeAll(async () => {
   cluster = await ThrowawayPostgres.create();
@@ -79,7 +87,13 @@ async function load(phase: string, ms: number, workers = 4): Promise<Sample[]> {
         const res = await postJson(`${server.url}/ucp/locations/${r.path}`, r.body, { 'ucp-agent': `profile="${platforms.good}"` });
         const body = res.json as { messages?: { code?: string }[] } | undefined;
         const retry = res.headers['retry-after'];
-        samples.push({ phase, status: res.status, ms: performance.now() - started, retryAfter: typeof retry === 'string' ? retry : undefined, code: body?.messages?.[0]?.code });
+        samples.push({
+          phase,
+          status: res.status,
+          ms: performance.now() - started,
+          retryAfter: typeof retry === 'string' ? retry : undefined,
+          code: body?.messages?.[0]?.code,
+        });
       }
     }),
   );
@@ -105,7 +119,11 @@ describeWith(['pgCluster'], 'PostgreSQL outage under load (R-G7)', () => {
     const before = await load('before', 1000);
     expect(before.length).toBeGreaterThan(0);
     expect(before.every((s) => s.status === 200)).toBe(true);
-    const lookupBefore = await postJson(`${server.url}/ucp/locations/lookup`, { ids: FIXTURE_IDS }, { 'ucp-agent': `profile="${platforms.good}"` });
+    const lookupBefore = await postJson(
+      `${server.url}/ucp/locations/lookup`,
+      { ids: FIXTURE_IDS },
+      { 'ucp-agent': `profile="${platforms.good}"` },
+    );
 
     await cluster.stop();
     const during = await load('outage', 2000);
@@ -139,9 +157,17 @@ describeWith(['pgCluster'], 'PostgreSQL outage under load (R-G7)', () => {
     expect(after.filter((s) => s.status !== 200)).toEqual([]);
 
     // No data lost: the same lookup answer, and the pre-outage inventory still applies.
-    const lookupAfter = await postJson(`${server.url}/ucp/locations/lookup`, { ids: FIXTURE_IDS }, { 'ucp-agent': `profile="${platforms.good}"` });
+    const lookupAfter = await postJson(
+      `${server.url}/ucp/locations/lookup`,
+      { ids: FIXTURE_IDS },
+      { 'ucp-agent': `profile="${platforms.good}"` },
+    );
     expect(lookupAfter.json).toEqual(lookupBefore.json);
-    const items = await postJson(`${server.url}/ucp/locations/search`, { filters: { items: ['sku-outage-proof'] } }, { 'ucp-agent': `profile="${platforms.good}"` });
+    const items = await postJson(
+      `${server.url}/ucp/locations/search`,
+      { filters: { items: ['sku-outage-proof'] } },
+      { 'ucp-agent': `profile="${platforms.good}"` },
+    );
     expect((items.json as { locations: { id: string }[] }).locations.map((l) => l.id)).toEqual(['loc_downtown']);
 
     // The outage was logged once when it began and once when it ended (not per request).

@@ -55,7 +55,12 @@ describeWith(NEEDS, 'migrations', () => {
 
   it('the server refuses to start on an unmigrated schema (no half-working instance)', async () => {
     await expect(
-      startServer({ host: '127.0.0.1', port: 0, db: withSchema(db.url, 'never_migrated_2'), logger: createLogger({ level: 'silent', destination: 'stderr' }) }),
+      startServer({
+        host: '127.0.0.1',
+        port: 0,
+        db: withSchema(db.url, 'never_migrated_2'),
+        logger: createLogger({ level: 'silent', destination: 'stderr' }),
+      }),
     ).rejects.toThrow(/ucp-location migrate/);
   });
 
@@ -96,7 +101,9 @@ describeWith(NEEDS, 'connection loss', () => {
       await store.replaceAll([{ id: 'loc_a', name: 'A' }]);
       const g = await store.generation();
       for (let round = 0; round < 3; round++) {
-        await sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${db.name}' AND application_name = 'ucp-location' AND pid <> pg_backend_pid()`);
+        await sql(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${db.name}' AND application_name = 'ucp-location' AND pid <> pg_backend_pid()`,
+        );
         expect(await store.generation()).toBe(g);
         expect((await store.resolveIds(['loc_a'])).size).toBe(1);
       }

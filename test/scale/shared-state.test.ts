@@ -27,7 +27,11 @@ afterAll(async () => {
 
 function recordingLogger() {
   const lines: string[] = [];
-  return { lines, info: (_o: object, m: string) => void lines.push(`info: ${m}`), warn: (_o: object, m: string) => void lines.push(`warn: ${m}`) };
+  return {
+    lines,
+    info: (_o: object, m: string) => void lines.push(`info: ${m}`),
+    warn: (_o: object, m: string) => void lines.push(`warn: ${m}`),
+  };
 }
 
 async function until(cond: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
@@ -49,14 +53,21 @@ describeWith(NEEDS, 'RedisRateLimitBackend', () => {
   });
 
   const rules = fc.oneof(
-    fc.record({ kind: fc.constant('sliding-window' as const), limit: fc.integer({ min: 1, max: 20 }), windowMs: fc.integer({ min: 10, max: 5000 }) }),
+    fc.record({
+      kind: fc.constant('sliding-window' as const),
+      limit: fc.integer({ min: 1, max: 20 }),
+      windowMs: fc.integer({ min: 10, max: 5000 }),
+    }),
     fc.record({
       kind: fc.constant('token-bucket' as const),
       capacity: fc.integer({ min: 1, max: 20 }),
       refillPerSecond: fc.oneof(fc.constant(0), fc.double({ min: 0.1, max: 50, noNaN: true })),
     }),
   );
-  const steps = fc.array(fc.record({ dt: fc.integer({ min: -50, max: 3000 }), cost: fc.integer({ min: 1, max: 3 }) }), { minLength: 1, maxLength: 40 });
+  const steps = fc.array(fc.record({ dt: fc.integer({ min: -50, max: 3000 }), cost: fc.integer({ min: 1, max: 3 }) }), {
+    minLength: 1,
+    maxLength: 40,
+  });
 
   it('gives exactly the decisions of the in-memory arithmetic, step by step (R-P2, same rules fleet-wide)', async () => {
     let run = 0;
@@ -95,7 +106,10 @@ describeWith(NEEDS, 'RedisRateLimitBackend', () => {
 describeWith(NEEDS, 'global discovery budget', () => {
   it('is shared: once one instance spent the new-origin budget, another instance is refused too (R-G2)', async () => {
     const [one, two] = await Promise.all([startTestServer(), startTestServer()]);
-    const [sa, sb] = await Promise.all([connectSharedState(redis.url, { keyPrefix: 'budget:' }), connectSharedState(redis.url, { keyPrefix: 'budget:' })]);
+    const [sa, sb] = await Promise.all([
+      connectSharedState(redis.url, { keyPrefix: 'budget:' }),
+      connectSharedState(redis.url, { keyPrefix: 'budget:' }),
+    ]);
     try {
       one.route('/p.json', json({ ok: 1 }, { 'cache-control': 'public, max-age=300' }));
       two.route('/p.json', json({ ok: 2 }, { 'cache-control': 'public, max-age=300' }));
@@ -129,7 +143,9 @@ describeWith(NEEDS, 'RedisCacheBackend', () => {
       const seen = await b.cache.get('https://platform.example/profile');
       expect(seen).toEqual(doc);
       expect(await b.cache.get('https://platform.example/profile')).toBe(seen);
-      const ttl = await a.link.redis.pttl((a.cache as unknown as { redisKey(k: string): string }).redisKey('https://platform.example/profile'));
+      const ttl = await a.link.redis.pttl(
+        (a.cache as unknown as { redisKey(k: string): string }).redisKey('https://platform.example/profile'),
+      );
       expect(ttl).toBeGreaterThan(3_500_000);
       expect(ttl).toBeLessThanOrEqual(3_600_000);
       await b.cache.delete('https://platform.example/profile');
@@ -170,7 +186,9 @@ describeWith(NEEDS, 'Redis outage', () => {
       const back: boolean[] = [];
       for (let i = 0; i < 4; i++) back.push((await s.rateLimitBackend.consume('p', rule, now, 1)).allowed);
       expect(back).toEqual([true, true, true, false]);
-      expect(log.lines.filter((l) => l.startsWith('info'))).toEqual(['info: Redis reachable again; shared rate limits and profile cache resumed']);
+      expect(log.lines.filter((l) => l.startsWith('info'))).toEqual([
+        'info: Redis reachable again; shared rate limits and profile cache resumed',
+      ]);
     } finally {
       await s.close();
     }

@@ -40,10 +40,27 @@ beforeAll(async () => {
   port = await freePort();
   scratch = mkdtempSync(join(tmpdir(), 'ucp-workers-'));
   const config = join(scratch, 'config.json');
-  writeFileSync(config, JSON.stringify({ limits: { defaultPageSize: 1 }, rateLimits: { itemSearch: { limit: ITEM_BUDGET, windowSeconds: 600 } } }));
+  writeFileSync(
+    config,
+    JSON.stringify({ limits: { defaultPageSize: 1 }, rateLimits: { itemSearch: { limit: ITEM_BUDGET, windowSeconds: 600 } } }),
+  );
   child = spawn(
     join(ROOT, 'node_modules/.bin/tsx'),
-    [join(ROOT, 'src/cli/main.ts'), 'serve', '--port', String(port), '--workers', '2', '--store', url, '--redis', redis.url, '--config', config, '--allow-loopback-profiles'],
+    [
+      join(ROOT, 'src/cli/main.ts'),
+      'serve',
+      '--port',
+      String(port),
+      '--workers',
+      '2',
+      '--store',
+      url,
+      '--redis',
+      redis.url,
+      '--config',
+      config,
+      '--allow-loopback-profiles',
+    ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
@@ -73,7 +90,11 @@ describeWith(NEEDS, 'serve --workers 2 (node:cluster) on PostgreSQL + Redis', ()
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 20; i++) {
-      const res = await postJson(`http://127.0.0.1:${port}/ucp/locations/search`, { query: 'grocery store', pagination: cursor === undefined ? { limit: 1 } : { limit: 1, cursor } }, agent());
+      const res = await postJson(
+        `http://127.0.0.1:${port}/ucp/locations/search`,
+        { query: 'grocery store', pagination: cursor === undefined ? { limit: 1 } : { limit: 1, cursor } },
+        agent(),
+      );
       expect(res.status, res.text).toBe(200);
       const body = res.json as { locations: { id: string }[]; pagination: { has_next_page: boolean; cursor?: string } };
       seen.push(...body.locations.map((l) => l.id));
@@ -87,7 +108,9 @@ describeWith(NEEDS, 'serve --workers 2 (node:cluster) on PostgreSQL + Redis', ()
   it('shares the item-search budget between the workers through Redis (R-P2)', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < ITEM_BUDGET + 2; i++) {
-      statuses.push((await postJson(`http://127.0.0.1:${port}/ucp/locations/search`, { filters: { items: ['sku-apple-gala'] } }, agent())).status);
+      statuses.push(
+        (await postJson(`http://127.0.0.1:${port}/ucp/locations/search`, { filters: { items: ['sku-apple-gala'] } }, agent())).status,
+      );
     }
     expect(statuses.slice(0, ITEM_BUDGET).every((s) => s === 200)).toBe(true);
     expect(statuses.slice(ITEM_BUDGET)).toEqual([429, 429]);

@@ -40,7 +40,9 @@ export async function startTestServer(options: { tls?: TestLeaf; listenHost?: st
     if (handler) handler(req, res);
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('no route');
   };
-  const server: Server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, dispatch) : createHttpServer(dispatch);
+  const server: Server = options.tls
+    ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, dispatch)
+    : createHttpServer(dispatch);
   server.on('connection', (socket: Socket) => {
     connections += 1;
     sockets.add(socket);

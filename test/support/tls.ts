@@ -37,9 +37,21 @@ const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes
 export function createTestPki(commonName = 'ucp-location test CA'): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'ucp-pki-'));
   openssl(dir, [
-    'req', '-x509', ...EC, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', `/CN=${commonName}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE',
-    '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+    'req',
+    '-x509',
+    ...EC,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${commonName}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
   ]);
   const ca = readFileSync(join(dir, 'ca.crt'), 'utf8');
   let serial = 0;
@@ -61,8 +73,22 @@ export function createTestPki(commonName = 'ucp-location test CA'): TestPki {
       );
       openssl(dir, ['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${dnsNames[0] ?? 'leaf'}`]);
       openssl(dir, [
-        'x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-set_serial', String(1000 + serial),
-        '-out', `${name}.crt`, '-days', '2', '-extfile', `${name}.ext`,
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        'ca.crt',
+        '-CAkey',
+        'ca.key',
+        '-set_serial',
+        String(1000 + serial),
+        '-out',
+        `${name}.crt`,
+        '-days',
+        '2',
+        '-extfile',
+        `${name}.ext`,
       ]);
       return { key: readFileSync(join(dir, `${name}.key`), 'utf8'), cert: readFileSync(join(dir, `${name}.crt`), 'utf8') };
     },

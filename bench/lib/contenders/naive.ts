@@ -88,7 +88,10 @@ export class NaiveScan implements Contender {
       }
       let coverage: CompiledCoverage | null = null;
       if (r.serves?.radius_m !== undefined || r.serves?.areas !== undefined) {
-        const part = { ...(r.serves.radius_m !== undefined ? { radius_m: r.serves.radius_m } : {}), ...(r.serves.areas !== undefined ? { areas: r.serves.areas } : {}) };
+        const part = {
+          ...(r.serves.radius_m !== undefined ? { radius_m: r.serves.radius_m } : {}),
+          ...(r.serves.areas !== undefined ? { areas: r.serves.areas } : {}),
+        };
         const key = JSON.stringify(part);
         coverage = coverages.get(key) ?? compileCoverage(part);
         coverages.set(key, coverage);
@@ -125,7 +128,9 @@ export class NaiveScan implements Contender {
   }
 
   unsupported(query: QueryDef): string | null {
-    return query.text ? 'free-text relevance is FTS5 bm25 with stemming and typo expansion; a plain scan has no equivalent to compare' : null;
+    return query.text
+      ? 'free-text relevance is FTS5 bm25 with stemming and typo expansion; a plain scan has no equivalent to compare'
+      : null;
   }
 
   run(instance: Instance): Output {

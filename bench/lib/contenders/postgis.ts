@@ -29,7 +29,14 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { DAYS, toPublicLocation, type CoverageArea, type Location, type LocationRecord, type Position } from '../../../src/domain/location.js';
+import {
+  DAYS,
+  toPublicLocation,
+  type CoverageArea,
+  type Location,
+  type LocationRecord,
+  type Position,
+} from '../../../src/domain/location.js';
 import type { LookupRequest, SearchRequest } from '../../../src/domain/requests.js';
 import { DEFAULT_LIMITS } from '../../../src/service.js';
 import type { Contender, Instance, LookupOutput, Output, QueryDef, SearchOutput } from '../types.js';
@@ -90,7 +97,8 @@ CREATE INDEX ON ${S}.bench_exc (key, from_d);
  */
 export async function vacuumSchema(client: pg.Client, schema: string): Promise<void> {
   const tables = await client.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1', [schema]);
-  for (const { tablename } of tables.rows) await client.query(`VACUUM (ANALYZE) ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(tablename)}`);
+  for (const { tablename } of tables.rows)
+    await client.query(`VACUUM (ANALYZE) ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(tablename)}`);
 }
 
 /**
@@ -151,7 +159,10 @@ function radiusBox(lat: number, lon: number, meters: number): [number, number, n
 }
 
 function areaBox(areas: readonly CoverageArea[]): [number, number, number, number] {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (const a of areas) {
     const polys = a.type === 'Polygon' ? [a.coordinates] : a.coordinates;
     for (const poly of polys) {
@@ -176,10 +187,30 @@ function envelope(r: LocationRecord): string | null {
 }
 
 class Batch {
-  loc = { key: [] as number[], id: [] as string[], pub: [] as boolean[], lon: [] as (number | null)[], lat: [] as (number | null)[], amen: [] as string[], items: [] as string[], tz: [] as (string | null)[], radius: [] as (number | null)[], areas: [] as (string | null)[], env: [] as (string | null)[], doc: [] as string[] };
+  loc = {
+    key: [] as number[],
+    id: [] as string[],
+    pub: [] as boolean[],
+    lon: [] as (number | null)[],
+    lat: [] as (number | null)[],
+    amen: [] as string[],
+    items: [] as string[],
+    tz: [] as (string | null)[],
+    radius: [] as (number | null)[],
+    areas: [] as (string | null)[],
+    env: [] as (string | null)[],
+    doc: [] as string[],
+  };
   alias = { alias: [] as string[], key: [] as number[] };
   week = { key: [] as number[], dow: [] as number[], o: [] as number[], c: [] as number[] };
-  exc = { key: [] as number[], from: [] as string[], through: [] as string[], closure: [] as boolean[], o: [] as (number | null)[], c: [] as (number | null)[] };
+  exc = {
+    key: [] as number[],
+    from: [] as string[],
+    through: [] as string[],
+    closure: [] as boolean[],
+    o: [] as (number | null)[],
+    c: [] as (number | null)[],
+  };
   size = 0;
 
   add(key: number, r: LocationRecord): void {
@@ -190,7 +221,11 @@ class Batch {
     l.lon.push(r.geo?.longitude ?? null);
     l.lat.push(r.geo?.latitude ?? null);
     // Arrays travel as Postgres array literals of JSON strings (ids never contain quotes we need to escape beyond JSON).
-    l.amen.push(`{${Object.keys(r.amenities ?? {}).map((a) => JSON.stringify(a)).join(',')}}`);
+    l.amen.push(
+      `{${Object.keys(r.amenities ?? {})
+        .map((a) => JSON.stringify(a))
+        .join(',')}}`,
+    );
     l.items.push(`{${(r.items ?? []).map((a) => JSON.stringify(a)).join(',')}}`);
     l.tz.push(r.hours !== undefined || r.exception_hours !== undefined ? (r.timezone ?? null) : null);
     l.radius.push(r.serves?.radius_m ?? null);
@@ -237,12 +272,18 @@ class Batch {
       await client.query(`INSERT INTO ${S}.bench_aliases SELECT * FROM unnest($1::text[], $2::int[])`, [this.alias.alias, this.alias.key]);
     }
     if (this.week.key.length > 0) {
-      await client.query(`INSERT INTO ${S}.bench_week SELECT * FROM unnest($1::int[], $2::smallint[], $3::int[], $4::int[])`, [this.week.key, this.week.dow, this.week.o, this.week.c]);
+      await client.query(`INSERT INTO ${S}.bench_week SELECT * FROM unnest($1::int[], $2::smallint[], $3::int[], $4::int[])`, [
+        this.week.key,
+        this.week.dow,
+        this.week.o,
+        this.week.c,
+      ]);
     }
     if (this.exc.key.length > 0) {
-      await client.query(`INSERT INTO ${S}.bench_exc SELECT * FROM unnest($1::int[], $2::date[], $3::date[], $4::bool[], $5::int[], $6::int[])`, [
-        this.exc.key, this.exc.from, this.exc.through, this.exc.closure, this.exc.o, this.exc.c,
-      ]);
+      await client.query(
+        `INSERT INTO ${S}.bench_exc SELECT * FROM unnest($1::int[], $2::date[], $3::date[], $4::bool[], $5::int[], $6::int[])`,
+        [this.exc.key, this.exc.from, this.exc.through, this.exc.closure, this.exc.o, this.exc.c],
+      );
     }
   }
 }
@@ -252,8 +293,11 @@ class Batch {
  * with that reason).
  */
 export async function connectPg(target: PgTarget | string): Promise<pg.Client | string> {
-  const client = new pg.Client(typeof target === 'string' ? { connectionString: target, connectionTimeoutMillis: 3000 } : { ...target, connectionTimeoutMillis: 3000 });
-  const where = typeof target === 'string' ? target.replace(/\/\/[^@/]*@/, '//') : `${target.host} (db ${target.database}, user ${target.user})`;
+  const client = new pg.Client(
+    typeof target === 'string' ? { connectionString: target, connectionTimeoutMillis: 3000 } : { ...target, connectionTimeoutMillis: 3000 },
+  );
+  const where =
+    typeof target === 'string' ? target.replace(/\/\/[^@/]*@/, '//') : `${target.host} (db ${target.database}, user ${target.user})`;
   try {
     await client.connect();
     const r = await client.query<{ ok: boolean }>("SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'postgis') AS ok");
@@ -272,7 +316,13 @@ export async function connectPg(target: PgTarget | string): Promise<pg.Client | 
  * Load the dataset file into `bench_postgis` unless the loaded one has the same fingerprint.
  * Returns the load time in seconds (0 when reused).
  */
-export async function loadPostgis(client: pg.Client, S: string, file: string, fingerprint: string, onProgress?: (done: number) => void): Promise<number> {
+export async function loadPostgis(
+  client: pg.Client,
+  S: string,
+  file: string,
+  fingerprint: string,
+  onProgress?: (done: number) => void,
+): Promise<number> {
   const have = await client
     .query<{ fingerprint: string }>(`SELECT fingerprint FROM ${S}.bench_meta`)
     .then((r) => r.rows[0]?.fingerprint)
@@ -337,7 +387,9 @@ export class PostgisContender implements Contender {
   }
 
   unsupported(query: QueryDef): string | null {
-    return query.text ? 'free-text relevance is FTS5 bm25 with stemming and typo expansion; PostgreSQL full-text ranking (ts_rank) orders differently, so results cannot be compared' : null;
+    return query.text
+      ? 'free-text relevance is FTS5 bm25 with stemming and typo expansion; PostgreSQL full-text ranking (ts_rank) orders differently, so results cannot be compared'
+      : null;
   }
 
   /** Named prepared statement per SQL text (parsed and planned once per session). */
@@ -364,7 +416,8 @@ export class PostgisContender implements Contender {
     await this.search(instance.request, 1);
     const q = this.lastFirstPage;
     if (q === null) return '(no query)';
-    const rows = (await this.client.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN (ANALYZE, BUFFERS) ${q.text}`, values: q.values })).rows;
+    const rows = (await this.client.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN (ANALYZE, BUFFERS) ${q.text}`, values: q.values }))
+      .rows;
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   }
 
@@ -372,7 +425,8 @@ export class PostgisContender implements Contender {
   private filters(request: SearchRequest, params: unknown[]): string[] {
     const where = ['l.public'];
     const f = request.filters ?? {};
-    for (const key of Object.keys(f)) if (key !== 'amenities' && key !== 'hours' && key !== 'items') throw new Error(`postgis: filter ${key} not supported`);
+    for (const key of Object.keys(f))
+      if (key !== 'amenities' && key !== 'hours' && key !== 'items') throw new Error(`postgis: filter ${key} not supported`);
     if (f.amenities !== undefined && f.amenities.length > 0) {
       params.push(f.amenities);
       where.push(`l.amenities @> $${params.length}::text[]`);
@@ -409,7 +463,10 @@ export class PostgisContender implements Contender {
         params.push(point.longitude, point.latitude);
         const n = params.length;
         centerSql = `ST_SetSRID(ST_MakePoint($${n - 1}::float8, $${n}::float8), 4326)`;
-        where.push('l.cov_env && c.p', '((l.radius_m IS NOT NULL AND ST_DWithin(l.geog, c.g, l.radius_m)) OR (l.areas IS NOT NULL AND ST_Covers(l.areas, c.p)))');
+        where.push(
+          'l.cov_env && c.p',
+          '((l.radius_m IS NOT NULL AND ST_DWithin(l.geog, c.g, l.radius_m)) OR (l.areas IS NOT NULL AND ST_Covers(l.areas, c.p)))',
+        );
       }
       hits = `WITH c AS MATERIALIZED (SELECT ${centerSql} AS p, ${centerSql}::geography AS g),
               hits AS (SELECT l.key, l.id, ST_Distance(l.geog, c.g) AS dist FROM ${this.S}.bench_locations l, c WHERE ${where.join(' AND ')})`;

@@ -5,14 +5,18 @@ import { conformanceOptions } from './conformance.js';
 describe('conformance command options', () => {
   it('maps flags onto checker options; --serve-profile implies --allow-loopback', () => {
     expect(
-      conformanceOptions('https://shop.example', {
-        serveProfile: true,
-        transport: 'rest',
-        timeout: '2500',
-        only: ['R-S4'],
-        privateId: ['hub-1', 'hub-alias'],
-        alias: ['downtown-store=loc_downtown', 'a=b=c'],
-      }, {}),
+      conformanceOptions(
+        'https://shop.example',
+        {
+          serveProfile: true,
+          transport: 'rest',
+          timeout: '2500',
+          only: ['R-S4'],
+          privateId: ['hub-1', 'hub-alias'],
+          alias: ['downtown-store=loc_downtown', 'a=b=c'],
+        },
+        {},
+      ),
     ).toEqual({
       businessUrl: 'https://shop.example',
       transport: 'rest',
@@ -29,9 +33,16 @@ describe('conformance command options', () => {
   });
 
   it('takes the platform profile from UCP_PLATFORM_PROFILE when no flag names one', () => {
-    expect(conformanceOptions('https://shop.example', {}, { UCP_PLATFORM_PROFILE: ' https://platform.example/p.json ' }).platformProfileUrl).toBe('https://platform.example/p.json');
-    expect(conformanceOptions('https://shop.example', { platformProfile: 'https://p.example/x.json' }, { UCP_PLATFORM_PROFILE: 'https://other' }).platformProfileUrl).toBe('https://p.example/x.json');
-    expect(conformanceOptions('https://shop.example', { serveProfile: true }, { UCP_PLATFORM_PROFILE: 'https://other' }).platformProfileUrl).toBeUndefined();
+    expect(
+      conformanceOptions('https://shop.example', {}, { UCP_PLATFORM_PROFILE: ' https://platform.example/p.json ' }).platformProfileUrl,
+    ).toBe('https://platform.example/p.json');
+    expect(
+      conformanceOptions('https://shop.example', { platformProfile: 'https://p.example/x.json' }, { UCP_PLATFORM_PROFILE: 'https://other' })
+        .platformProfileUrl,
+    ).toBe('https://p.example/x.json');
+    expect(
+      conformanceOptions('https://shop.example', { serveProfile: true }, { UCP_PLATFORM_PROFILE: 'https://other' }).platformProfileUrl,
+    ).toBeUndefined();
   });
 
   it('probes the rate limit only when asked, with a default allowance', () => {

@@ -39,7 +39,8 @@ function transportOf(value: string | undefined): TransportChoice {
 
 function aliasOf(value: string): AliasHint {
   const at = value.lastIndexOf('=');
-  if (at <= 0 || at === value.length - 1) throw new ConfigError(`--alias ${JSON.stringify(value)} must be <alias>=<canonical id>, e.g. --alias downtown-store=loc_downtown`);
+  if (at <= 0 || at === value.length - 1)
+    throw new ConfigError(`--alias ${JSON.stringify(value)} must be <alias>=<canonical id>, e.g. --alias downtown-store=loc_downtown`);
   return { alias: value.slice(0, at), id: value.slice(at + 1) };
 }
 
@@ -49,7 +50,8 @@ export function conformanceOptions(businessUrl: string, options: CliOptions, env
     throw new ConfigError('--serve-profile and --platform-profile both name the platform profile; give one');
   }
   const fromEnv = env[PROFILE_ENV]?.trim();
-  const platformProfileUrl = options.platformProfile ?? (options.serveProfile === true || fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
+  const platformProfileUrl =
+    options.platformProfile ?? (options.serveProfile === true || fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
   const timeoutMs = timeoutOption(options.timeout);
   const ca = caOption(options.ca);
   return {
@@ -75,7 +77,9 @@ function rateLimitProbeOption(value: string | true): number {
   if (value === true) return DEFAULT_RATE_LIMIT_PROBE;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 100_000) {
-    throw new ConfigError(`--probe-rate-limit ${JSON.stringify(value)} is not a number of calls from 1 to 100000; e.g. --probe-rate-limit 2000`);
+    throw new ConfigError(
+      `--probe-rate-limit ${JSON.stringify(value)} is not a number of calls from 1 to 100000; e.g. --probe-rate-limit 2000`,
+    );
   }
   return n;
 }
@@ -94,7 +98,10 @@ export function registerConformanceCommand(program: Command): void {
     .option('--private-id <id>', 'id or alias of a Location the business keeps private; it must never be returned (repeatable)', collect)
     .option('--alias <alias=id>', 'a lookup alias and the canonical id it must resolve to (repeatable)', collect)
     .option('--ca <file>', 'PEM CA certificate(s) to trust instead of the system roots')
-    .option('--probe-rate-limit [calls]', `after every other check, send up to this many searches per binding (default ${DEFAULT_RATE_LIMIT_PROBE}) to provoke the rate limit and judge the 429 (R-G7); leaves this client throttled for a while`)
+    .option(
+      '--probe-rate-limit [calls]',
+      `after every other check, send up to this many searches per binding (default ${DEFAULT_RATE_LIMIT_PROBE}) to provoke the rate limit and judge the 429 (R-G7); leaves this client throttled for a while`,
+    )
     .option('--json', 'print the report as JSON');
   cmd.exitOverride((err) => process.exit(err.exitCode === 0 ? CONFORMANCE_EXIT.conformant : CONFORMANCE_EXIT.usage));
   cmd.action(async (businessUrl: string, options: CliOptions) => {

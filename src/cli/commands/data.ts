@@ -132,7 +132,9 @@ function formatOption(cmd: Command, formats: readonly string[]): Command {
 export function registerDataCommands(program: Command): void {
   const importCmd = program
     .command('import')
-    .description('validate location files (NDJSON, GeoJSON, CSV) and replace the dataset atomically; nothing is written unless every record is valid')
+    .description(
+      'validate location files (NDJSON, GeoJSON, CSV) and replace the dataset atomically; nothing is written unless every record is valid',
+    )
     .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv)')
     .option('--db <path>', 'SQLite database file', DEFAULT_DB)
     .option('--store <url>', 'write to a PostgreSQL store instead (postgres://…; run `ucp-location migrate` first)')
@@ -143,7 +145,10 @@ export function registerDataCommands(program: Command): void {
     await run('import', options, async () => {
       const progress = createProgress('import', { quiet: options.quiet === true || options.json === true });
       const started = performance.now();
-      const importOptions = { ...(options.format !== undefined ? { format: options.format } : {}), onProgress: (p: ImportProgress) => progress.update(p) };
+      const importOptions = {
+        ...(options.format !== undefined ? { format: options.format } : {}),
+        onProgress: (p: ImportProgress) => progress.update(p),
+      };
       try {
         // Validate before opening the database, so rejected data never even creates the file.
         const checked = await validateFiles(files, importOptions);
@@ -157,7 +162,9 @@ export function registerDataCommands(program: Command): void {
         if (options.json === true) {
           printJson({ ok: true, command: 'import', db: target(options), ...report, durationMs: Math.round(ms) });
         } else if (options.quiet !== true) {
-          print(`Imported ${report.locations.toLocaleString('en-US')} location(s) (${report.publicLocations.toLocaleString('en-US')} public) into ${target(options)} in ${seconds(ms)} (${perSecond(report.records, ms)}); ${report.availability.toLocaleString('en-US')} item availability row(s); generation ${report.generation}`);
+          print(
+            `Imported ${report.locations.toLocaleString('en-US')} location(s) (${report.publicLocations.toLocaleString('en-US')} public) into ${target(options)} in ${seconds(ms)} (${perSecond(report.records, ms)}); ${report.availability.toLocaleString('en-US')} item availability row(s); generation ${report.generation}`,
+          );
           for (const line of fileLines(report.files)) print(line);
         }
         return EXIT_OK;
@@ -186,7 +193,9 @@ export function registerDataCommands(program: Command): void {
       if (!report.ok) return reportRejected('validate', report, options, `${report.records.toLocaleString('en-US')} record(s) read`);
       if (options.json === true) printJson({ command: 'validate', ...report, durationMs: Math.round(ms) });
       else if (options.quiet !== true) {
-        print(`OK: ${report.records.toLocaleString('en-US')} record(s) valid (${report.publicRecords.toLocaleString('en-US')} public) in ${seconds(ms)} (${perSecond(report.records, ms)})`);
+        print(
+          `OK: ${report.records.toLocaleString('en-US')} record(s) valid (${report.publicRecords.toLocaleString('en-US')} public) in ${seconds(ms)} (${perSecond(report.records, ms)})`,
+        );
         for (const line of fileLines(report.files)) print(line);
       }
       return EXIT_OK;
@@ -209,7 +218,9 @@ export function registerDataCommands(program: Command): void {
       const ms = performance.now() - started;
       if (options.json === true) printJson({ ok: true, command: 'inventory', db: target(options), ...report, durationMs: Math.round(ms) });
       else if (options.quiet !== true) {
-        print(`Applied ${report.applied.toLocaleString('en-US')} availability row(s) from ${file} (${report.rows.toLocaleString('en-US')} read) in ${seconds(ms)}; generation ${report.generation}`);
+        print(
+          `Applied ${report.applied.toLocaleString('en-US')} availability row(s) from ${file} (${report.rows.toLocaleString('en-US')} read) in ${seconds(ms)}; generation ${report.generation}`,
+        );
       }
       return EXIT_OK;
     });

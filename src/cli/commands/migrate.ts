@@ -40,7 +40,9 @@ async function runMigrate(options: MigrateOptions): Promise<number> {
       throw new ConfigError('migrate needs --store postgres://user@host:5432/database (or the UCP_LOCATION_STORE environment variable).');
     }
     if (!/^postgres(ql)?:\/\//i.test(url)) {
-      throw new ConfigError('migrate applies to the PostgreSQL store only (--store postgres://…); the SQLite store migrates itself when opened.');
+      throw new ConfigError(
+        'migrate applies to the PostgreSQL store only (--store postgres://…); the SQLite store migrates itself when opened.',
+      );
     }
     // Loaded here so the other verbs never load `pg`.
     const { PostgresLocationStore } = await import('../../store/postgres/index.js');
@@ -58,7 +60,10 @@ async function runMigrate(options: MigrateOptions): Promise<number> {
   } catch (error) {
     const usage = error instanceof ConfigError;
     const message = error instanceof Error ? error.message : String(error);
-    if (options.json === true) process.stdout.write(`${JSON.stringify({ ok: false, command: 'migrate', error: { type: usage ? 'usage' : 'failure', message } }, null, 2)}\n`);
+    if (options.json === true)
+      process.stdout.write(
+        `${JSON.stringify({ ok: false, command: 'migrate', error: { type: usage ? 'usage' : 'failure', message } }, null, 2)}\n`,
+      );
     process.stderr.write(`ucp-location migrate: ${message}\n`);
     return usage ? EXIT_USAGE : EXIT_FAILED;
   }

@@ -46,7 +46,10 @@ describe('buildRefinements', () => {
   });
 
   it('builds distance with the default radius, serves and filters', () => {
-    const r = buildRefinements({ near: '27.7,85.3', servesPostal: 'US:94043', openAt: 'now', amenity: ['dev.ucp.amenity.parking'], item: ['sku-1'] }, NOW);
+    const r = buildRefinements(
+      { near: '27.7,85.3', servesPostal: 'US:94043', openAt: 'now', amenity: ['dev.ucp.amenity.parking'], item: ['sku-1'] },
+      NOW,
+    );
     expect(r.request).toEqual({
       distance: { center: { latitude: 27.7, longitude: 85.3 }, max: 5000 },
       serves: { address: { address_country: 'US', postal_code: '94043' } },
@@ -57,7 +60,9 @@ describe('buildRefinements', () => {
 
   it('maps each serves option to exactly one target (R-S5)', () => {
     expect(buildRefinements({ servesPoint: '1,2' }, NOW).request.serves).toEqual({ point: { latitude: 1, longitude: 2 } });
-    expect(buildRefinements({ servesRegion: 'US:CA' }, NOW).request.serves).toEqual({ address: { address_country: 'US', address_region: 'CA' } });
+    expect(buildRefinements({ servesRegion: 'US:CA' }, NOW).request.serves).toEqual({
+      address: { address_country: 'US', address_region: 'CA' },
+    });
     expect(buildRefinements({ servesCountry: 'US' }, NOW).request.serves).toEqual({ address: { address_country: 'US' } });
     expect(() => buildRefinements({ servesCountry: 'US', servesPoint: '1,2' }, NOW)).toThrow(/cannot be combined/);
     expect(() => buildRefinements({ servesPostal: '94043' }, NOW)).toThrow(/COUNTRY:VALUE/);

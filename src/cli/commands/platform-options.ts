@@ -38,8 +38,17 @@ export function parseRadius(text: string): RadiusValue {
 export function parseLatLon(text: string, option: string): Geo {
   const parts = text.split(',').map((p) => p.trim());
   const [lat, lon] = parts.map(Number);
-  if (parts.length !== 2 || parts.some((p) => p === '') || lat === undefined || lon === undefined || !Number.isFinite(lat) || !Number.isFinite(lon)) {
-    throw new ConfigError(`${option} ${JSON.stringify(text)} is not a coordinate; use latitude,longitude in decimal degrees, e.g. 37.7936,-122.3958`);
+  if (
+    parts.length !== 2 ||
+    parts.some((p) => p === '') ||
+    lat === undefined ||
+    lon === undefined ||
+    !Number.isFinite(lat) ||
+    !Number.isFinite(lon)
+  ) {
+    throw new ConfigError(
+      `${option} ${JSON.stringify(text)} is not a coordinate; use latitude,longitude in decimal degrees, e.g. 37.7936,-122.3958`,
+    );
   }
   if (lat < -90 || lat > 90) throw new ConfigError(`${option}: latitude ${lat} is outside -90…90 (latitude comes first: lat,lon)`);
   if (lon < -180 || lon > 180) throw new ConfigError(`${option}: longitude ${lon} is outside -180…180`);
@@ -103,7 +112,10 @@ export function buildRefinements(options: RefinementOptions, now: Date): Refinem
   return { request, center, radius };
 }
 
-export function buildSearchRequest(options: SearchOptionsInput, now: Date): Refinements & { request: SearchRequest; limit: number | undefined } {
+export function buildSearchRequest(
+  options: SearchOptionsInput,
+  now: Date,
+): Refinements & { request: SearchRequest; limit: number | undefined } {
   const refinements = buildRefinements(options, now);
   const request: SearchRequest = { ...refinements.request };
   if (options.query !== undefined) {
@@ -126,7 +138,9 @@ function parseLimit(text: string): number {
 export function parseOpenAt(text: string, now: Date): string {
   if (text.trim().toLowerCase() === 'now') return now.toISOString();
   if (!/^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/.test(text.trim()) || Number.isNaN(Date.parse(text))) {
-    throw new ConfigError(`--open-at ${JSON.stringify(text)} is not an instant; use "now" or RFC 3339 with Z or an offset, e.g. 2026-11-30T18:30:00-05:00`);
+    throw new ConfigError(
+      `--open-at ${JSON.stringify(text)} is not an instant; use "now" or RFC 3339 with Z or an offset, e.g. 2026-11-30T18:30:00-05:00`,
+    );
   }
   return text.trim();
 }
@@ -140,7 +154,9 @@ function buildServes(options: RefinementOptions): LocationServes | undefined {
   ].filter((entry): entry is [string, string] => entry[1] !== undefined);
   if (given.length === 0) return undefined;
   if (given.length > 1) {
-    throw new ConfigError(`${given.map(([o]) => o).join(' and ')} cannot be combined: a serves target is exactly one point or one locality`);
+    throw new ConfigError(
+      `${given.map(([o]) => o).join(' and ')} cannot be combined: a serves target is exactly one point or one locality`,
+    );
   }
   if (options.servesPoint !== undefined) return { point: parseLatLon(options.servesPoint, '--serves-point') };
   if (options.servesPostal !== undefined) {

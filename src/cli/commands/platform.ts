@@ -60,7 +60,9 @@ export function exitStatusOf(error: unknown): number {
       return EXIT.usage;
     case 'invalid_url':
       // A URL the user typed is a usage error; one taken from a profile is a discovery failure.
-      return error instanceof DiscoveryError && (error.subject === 'business_profile' || error.subject === 'platform_profile') ? EXIT.usage : EXIT.discovery;
+      return error instanceof DiscoveryError && (error.subject === 'business_profile' || error.subject === 'platform_profile')
+        ? EXIT.usage
+        : EXIT.discovery;
     case 'address_refused':
     case 'redirect_refused':
     case 'unreachable':
@@ -138,7 +140,10 @@ function hintFor(error: unknown): string | undefined {
   if (error instanceof BusinessError && error.details.ucpCode === 'invalid_profile_url') {
     return 'the business refused the platform profile URL; with --serve-profile, start the business with --allow-loopback-profiles';
   }
-  if (error instanceof BusinessError && (error.details.ucpCode === 'profile_unreachable' || error.details.ucpCode === 'profile_malformed')) {
+  if (
+    error instanceof BusinessError &&
+    (error.details.ucpCode === 'profile_unreachable' || error.details.ucpCode === 'profile_malformed')
+  ) {
     return 'the business could not use the platform profile; check that it is published at the URL given with --platform-profile';
   }
   return undefined;
@@ -151,7 +156,11 @@ function transportOf(value: string | undefined): TransportPreference {
 }
 
 /** Discovers the Business with the connection options of a verb, runs `body`, cleans up. */
-async function withClient(businessUrl: string, options: ConnectionOptions, body: (client: UcpLocationClient) => Promise<number>): Promise<number> {
+async function withClient(
+  businessUrl: string,
+  options: ConnectionOptions,
+  body: (client: UcpLocationClient) => Promise<number>,
+): Promise<number> {
   const transport = transportOf(options.transport);
   const timeoutMs = timeoutOption(options.timeout);
   const ca = caOption(options.ca);
@@ -202,7 +211,10 @@ async function withClient(businessUrl: string, options: ConnectionOptions, body:
 function connectionOptions(cmd: Command): Command {
   return cmd
     .option('--platform-profile <url>', `URL of your platform profile, which the business fetches (default: $${PROFILE_ENV})`)
-    .option('--serve-profile <file>', 'serve this platform profile file on 127.0.0.1 for the command (local development; implies --allow-loopback)')
+    .option(
+      '--serve-profile <file>',
+      'serve this platform profile file on 127.0.0.1 for the command (local development; implies --allow-loopback)',
+    )
     .option('--allow-loopback', 'allow a business on this machine over plain http (local development only)')
     .option('--transport <mcp|rest|auto>', 'binding to use (default auto: MCP when offered, else REST)')
     .option('--ca <file>', 'PEM CA certificate(s) to trust instead of the system roots')
@@ -233,7 +245,9 @@ export function registerPlatformCommands(program: Command): void {
   const discoverCmd = connectionOptions(
     program
       .command('discover')
-      .description("fetch a business's UCP profile, check every entity's authority binding and negotiate version, capabilities and transport")
+      .description(
+        "fetch a business's UCP profile, check every entity's authority binding and negotiate version, capabilities and transport",
+      )
       .argument('<business-url>', 'the business origin, e.g. https://shop.example'),
   );
   usageExits(discoverCmd).action(async (businessUrl: string, options: ConnectionOptions) => {
@@ -277,9 +291,18 @@ export function registerPlatformCommands(program: Command): void {
         const locations = pages.flatMap((p) => p.locations);
         const at = atOf(built.request.filters?.hours?.open_at, now);
         if (locations.length === 0) print('No matching locations.');
-        else print(renderLocations(locations, { atMs: at.ms, hoursHeader: at.header, center: built.center, unit: built.radius?.unit ?? 'km' }));
+        else
+          print(
+            renderLocations(locations, { atMs: at.ms, hoursHeader: at.header, center: built.center, unit: built.radius?.unit ?? 'km' }),
+          );
         const last = pages[pages.length - 1];
-        print(footer(locations.length, pages.flatMap((p) => p.messages ?? []), last));
+        print(
+          footer(
+            locations.length,
+            pages.flatMap((p) => p.messages ?? []),
+            last,
+          ),
+        );
         return EXIT.ok;
       });
     });
@@ -307,7 +330,15 @@ export function registerPlatformCommands(program: Command): void {
         const at = atOf(refinements.request.filters?.hours?.open_at, now);
         if (response.locations.length === 0) print('No matching locations.');
         else {
-          print(renderLocations(response.locations, { atMs: at.ms, hoursHeader: at.header, center: refinements.center, unit: refinements.radius?.unit ?? 'km', showInputs: true }));
+          print(
+            renderLocations(response.locations, {
+              atMs: at.ms,
+              hoursHeader: at.header,
+              center: refinements.center,
+              unit: refinements.radius?.unit ?? 'km',
+              showInputs: true,
+            }),
+          );
         }
         const found = new Set(response.locations.flatMap((l) => l.inputs.map((i) => i.id)));
         const missing = [...new Set(ids)].filter((id) => !found.has(id));
@@ -341,7 +372,10 @@ export function registerPlatformCommands(program: Command): void {
           await writeFile(options.out, text, { flag: 'wx' });
         } catch (cause) {
           const code = (cause as NodeJS.ErrnoException).code;
-          throw new ConfigError(`--out: cannot write ${options.out} (${code === 'EEXIST' ? 'the file exists; remove it or choose another name' : String(code ?? cause)})`, { cause });
+          throw new ConfigError(
+            `--out: cannot write ${options.out} (${code === 'EEXIST' ? 'the file exists; remove it or choose another name' : String(code ?? cause)})`,
+            { cause },
+          );
         }
         process.stderr.write(`Wrote a UCP ${UCP_VERSION} platform profile to ${options.out}.\n`);
       }
@@ -362,16 +396,21 @@ function profileUrlFor(baseUrl: string): string {
   } catch {
     throw new ConfigError(`--base-url ${JSON.stringify(baseUrl)} is not an absolute URL; e.g. https://platform.example`);
   }
-  if (url.protocol !== 'https:') throw new ConfigError(`--base-url must use https (businesses fetch platform profiles over https only), got ${url.protocol}`);
+  if (url.protocol !== 'https:')
+    throw new ConfigError(`--base-url must use https (businesses fetch platform profiles over https only), got ${url.protocol}`);
   if (url.username !== '' || url.password !== '') throw new ConfigError('--base-url must not contain credentials');
   return new URL('/.well-known/ucp-platform.json', url.origin).href;
 }
 
 function parseTransportList(value: string | undefined): ('mcp' | 'rest')[] {
   if (value === undefined) return ['mcp', 'rest'];
-  const list = value.split(',').map((v) => v.trim().toLowerCase()).filter((v) => v !== '');
+  const list = value
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter((v) => v !== '');
   const bad = list.filter((v) => v !== 'mcp' && v !== 'rest');
-  if (list.length === 0 || bad.length > 0) throw new ConfigError(`--transport ${JSON.stringify(value)}: expected a comma-separated list of mcp and rest`);
+  if (list.length === 0 || bad.length > 0)
+    throw new ConfigError(`--transport ${JSON.stringify(value)}: expected a comma-separated list of mcp and rest`);
   return [...new Set(list)] as ('mcp' | 'rest')[];
 }
 
@@ -380,7 +419,11 @@ function atOf(openAt: string | undefined, now: Date): { ms: number; header: stri
   return { ms: Date.parse(openAt), header: `AT ${openAt}` };
 }
 
-function footer(count: number, messages: readonly { type: string; code?: string; content: string }[], last: SearchResponse | undefined): string {
+function footer(
+  count: number,
+  messages: readonly { type: string; code?: string; content: string }[],
+  last: SearchResponse | undefined,
+): string {
   const lines = [`${count} location(s).`];
   if (last?.pagination?.has_next_page === true && last.pagination.cursor !== undefined) {
     lines.push(`More results: add --cursor ${last.pagination.cursor} (or use --all).`);
@@ -399,7 +442,14 @@ export function renderDiscovery(n: NegotiatedState): string {
   out.push('', 'Entities (authority binding of each schema URL)');
   out.push(
     renderTable(
-      [{ header: 'SOURCE' }, { header: 'REGISTRY' }, { header: 'NAME', maxWidth: 48 }, { header: 'VERSION' }, { header: 'BINDING', maxWidth: 70 }, { header: 'STATUS', maxWidth: 70 }],
+      [
+        { header: 'SOURCE' },
+        { header: 'REGISTRY' },
+        { header: 'NAME', maxWidth: 48 },
+        { header: 'VERSION' },
+        { header: 'BINDING', maxWidth: 70 },
+        { header: 'STATUS', maxWidth: 70 },
+      ],
       n.entities.map((e) => [
         e.source,
         e.registry,

@@ -25,7 +25,10 @@ export async function serveProfileFile(file: string): Promise<ServedProfile> {
     text = await readFile(file, 'utf8');
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    throw new ConfigError(`--serve-profile: cannot read ${file} (${code === 'ENOENT' ? 'no such file' : String(code ?? cause)}). Create one with: ucp-location platform-profile init --out ${file}`, { cause });
+    throw new ConfigError(
+      `--serve-profile: cannot read ${file} (${code === 'ENOENT' ? 'no such file' : String(code ?? cause)}). Create one with: ucp-location platform-profile init --out ${file}`,
+      { cause },
+    );
   }
   let document: unknown;
   try {

@@ -25,7 +25,9 @@ export function parseWorkers(raw: string | undefined): number {
   if (raw === undefined) return 1;
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || n < 1 || n > MAX_WORKERS) {
-    throw new ConfigError(`--workers must be an integer from 1 to ${MAX_WORKERS} (a good start: the number of CPU cores), got ${JSON.stringify(raw)}`);
+    throw new ConfigError(
+      `--workers must be an integer from 1 to ${MAX_WORKERS} (a good start: the number of CPU cores), got ${JSON.stringify(raw)}`,
+    );
   }
   return n;
 }
@@ -49,7 +51,10 @@ interface SupervisorLog {
  * Run as the cluster primary until a signal stops the fleet. Returns the exit status: 0 after a
  * graceful stop, 1 when workers kept failing to start.
  */
-export async function superviseWorkers(count: number, options: { cursorSecret: string | undefined; logger: SupervisorLog }): Promise<number> {
+export async function superviseWorkers(
+  count: number,
+  options: { cursorSecret: string | undefined; logger: SupervisorLog },
+): Promise<number> {
   const { logger } = options;
   const env: Record<string, string> = {};
   if (options.cursorSecret === undefined) env[CURSOR_SECRET_ENV] = randomBytes(32).toString('hex');

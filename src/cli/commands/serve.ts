@@ -57,7 +57,8 @@ async function serve(options: ServeOptions): Promise<number> {
   const errorStream = process.stderr;
   try {
     const port = Number(options.port);
-    if (!/^\d+$/.test(options.port) || port > 65_535) throw new ConfigError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(options.port)}`);
+    if (!/^\d+$/.test(options.port) || port > 65_535)
+      throw new ConfigError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(options.port)}`);
     let config: ServerConfig | undefined = options.config === undefined ? undefined : await loadConfigFile(options.config);
     if (options.logLevel !== undefined) {
       if (!LOG_LEVELS.includes(options.logLevel as LogLevel)) {
@@ -65,10 +66,12 @@ async function serve(options: ServeOptions): Promise<number> {
       }
       config = { ...(config ?? DEFAULT_CONFIG), logLevel: options.logLevel as LogLevel };
     }
-    if (options.store !== undefined && options.db !== undefined) throw new ConfigError('Give either --store or --db (they are the same option), not both.');
+    if (options.store !== undefined && options.db !== undefined)
+      throw new ConfigError('Give either --store or --db (they are the same option), not both.');
     const db = options.store ?? options.db;
     const workers = parseWorkers(options.workers);
-    if (workers > 1 && options.stdio === true) throw new ConfigError('--workers applies to the HTTP server; --stdio serves one client in one process.');
+    if (workers > 1 && options.stdio === true)
+      throw new ConfigError('--workers applies to the HTTP server; --stdio serves one client in one process.');
     if (isClusterWorker() && (config ?? DEFAULT_CONFIG).cursorSecret === undefined && process.env[CURSOR_SECRET_ENV] !== undefined) {
       // Every worker signs cursors with the secret the primary chose, so they page across workers.
       config = { ...(config ?? DEFAULT_CONFIG), cursorSecret: process.env[CURSOR_SECRET_ENV] };

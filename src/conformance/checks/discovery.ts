@@ -16,7 +16,10 @@ function profileRequest(d: DiscoveryState): string {
 
 function profileResponse(d: DiscoveryState): string {
   const r = d.response;
-  if (r === undefined) return d.fetchError?.status !== undefined ? `HTTP ${d.fetchError.status}` : `no usable answer: ${d.fetchError?.message ?? 'not fetched'}`;
+  if (r === undefined)
+    return d.fetchError?.status !== undefined
+      ? `HTTP ${d.fetchError.status}`
+      : `no usable answer: ${d.fetchError?.message ?? 'not fetched'}`;
   const h = (name: string): string => {
     const v = r.headers[name];
     return v === undefined ? '(absent)' : Array.isArray(v) ? v.join(', ') : v;
@@ -32,8 +35,8 @@ function notServed(d: DiscoveryState): Verdict {
 /** R-D5 problems of the fetched answer, for the given hosting rules only. */
 function hostingVerdict(d: DiscoveryState, rules: readonly HostingRule[], expected: string): Verdict {
   if (d.response === undefined) return notServed(d);
-  const problems = checkProfileHosting({ url: d.profileUrl, status: d.response.status, headers: d.response.headers }).filter((p: HostingProblem) =>
-    rules.includes(p.rule),
+  const problems = checkProfileHosting({ url: d.profileUrl, status: d.response.status, headers: d.response.headers }).filter(
+    (p: HostingProblem) => rules.includes(p.rule),
   );
   return verdictOf(problems.map((p) => ({ expected, observed: p.message, request: profileRequest(d), response: profileResponse(d) })));
 }
@@ -84,7 +87,12 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
       const d = ctx.discovery;
       if (d.response !== undefined) return pass();
       return fail(d.fetchError?.message ?? 'the profile could not be fetched', [
-        { expected: `200 with the profile JSON at ${d.profileUrl}`, observed: d.fetchError?.message ?? 'no answer', request: profileRequest(d), response: profileResponse(d) },
+        {
+          expected: `200 with the profile JSON at ${d.profileUrl}`,
+          observed: d.fetchError?.message ?? 'no answer',
+          request: profileRequest(d),
+          response: profileResponse(d),
+        },
       ]);
     },
   },
@@ -97,8 +105,11 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
     run: async (ctx) => {
       const d = ctx.discovery;
       if (d.profileUrl.startsWith('https://')) return pass();
-      if (ctx.allowLoopback && isLoopbackUrl(d.profileUrl)) return skip('plain http on loopback is accepted for local development (--allow-loopback)');
-      return fail('the profile URL is not https', [{ expected: 'an https profile URL', observed: d.profileUrl, request: profileRequest(d) }]);
+      if (ctx.allowLoopback && isLoopbackUrl(d.profileUrl))
+        return skip('plain http on loopback is accepted for local development (--allow-loopback)');
+      return fail('the profile URL is not https', [
+        { expected: 'an https profile URL', observed: d.profileUrl, request: profileRequest(d) },
+      ]);
     },
   },
   {
@@ -111,7 +122,12 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
       const d = ctx.discovery;
       if (d.fetchError?.reason === 'redirect') {
         return fail(`the profile URL answers ${d.fetchError.status ?? '3xx'} (a redirect)`, [
-          { expected: '200 with the profile at the advertised URL; Platforms never follow redirects', observed: d.fetchError.message, request: profileRequest(d), response: profileResponse(d) },
+          {
+            expected: '200 with the profile at the advertised URL; Platforms never follow redirects',
+            observed: d.fetchError.message,
+            request: profileRequest(d),
+            response: profileResponse(d),
+          },
         ]);
       }
       return hostingVerdict(d, ['no-redirect'], '200 with the profile at the advertised URL');
@@ -150,7 +166,11 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
       if (v === undefined) return notServed(d);
       if (v.ok) return pass();
       return verdictOf(
-        v.errors.map((e) => ({ expected: 'a business profile per profile.json#/$defs/business_schema', observed: `${e.pointer || '/'}: ${e.message}`, request: profileRequest(d) })),
+        v.errors.map((e) => ({
+          expected: 'a business profile per profile.json#/$defs/business_schema',
+          observed: `${e.pointer || '/'}: ${e.message}`,
+          request: profileRequest(d),
+        })),
       );
     },
   },
@@ -163,9 +183,14 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
     run: judgingUcp((ucp, d) => {
       if (ucp['version'] === UCP_VERSION) return pass();
       const supported = ucp['supported_versions'];
-      if (isRecord(supported) && typeof supported[UCP_VERSION] === 'string') return pass(`reached through supported_versions (current ${String(ucp['version'])})`);
+      if (isRecord(supported) && typeof supported[UCP_VERSION] === 'string')
+        return pass(`reached through supported_versions (current ${String(ucp['version'])})`);
       return fail(`ucp.version is ${JSON.stringify(ucp['version'])}`, [
-        { expected: `ucp.version "${UCP_VERSION}", or a supported_versions entry for it`, observed: `ucp.version ${JSON.stringify(ucp['version'])}`, request: profileRequest(d) },
+        {
+          expected: `ucp.version "${UCP_VERSION}", or a supported_versions entry for it`,
+          observed: `ucp.version ${JSON.stringify(ucp['version'])}`,
+          request: profileRequest(d),
+        },
       ]);
     }),
   },
@@ -178,7 +203,13 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
     run: async (ctx) => {
       const leaf = ctx.discovery.leaf;
       if (leaf === undefined) return skip(`the profile's current version is ${UCP_VERSION}; no leaf profile is involved`);
-      return verdictOf(leaf.problems.map((p) => ({ expected: `a complete ${UCP_VERSION} leaf profile without supported_versions`, observed: p, request: `GET ${leaf.url}` })));
+      return verdictOf(
+        leaf.problems.map((p) => ({
+          expected: `a complete ${UCP_VERSION} leaf profile without supported_versions`,
+          observed: p,
+          request: `GET ${leaf.url}`,
+        })),
+      );
     },
   },
   {
@@ -201,7 +232,8 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
         if (typeof entry['schema'] !== 'string') problems.push({ expected, observed: `${at} (${transport}) has no schema` });
         const endpoint = entry['endpoint'];
         if (typeof endpoint !== 'string') return void problems.push({ expected, observed: `${at} (${transport}) has no endpoint` });
-        if (!endpoint.startsWith('https://') && !(ctx.allowLoopback && isLoopbackUrl(endpoint))) problems.push({ expected, observed: `${at} endpoint ${endpoint} is not https` });
+        if (!endpoint.startsWith('https://') && !(ctx.allowLoopback && isLoopbackUrl(endpoint)))
+          problems.push({ expected, observed: `${at} endpoint ${endpoint} is not https` });
         if (endpoint.endsWith('/')) problems.push({ expected, observed: `${at} endpoint ${endpoint} ends with a slash` });
         usable += 1;
       });
@@ -230,7 +262,8 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
         }
         list.forEach((e, i) => {
           for (const key of ['version', 'spec', 'schema']) {
-            if (!isRecord(e) || typeof e[key] !== 'string') problems.push({ expected, observed: `/ucp/capabilities/${name}/${i} lacks "${key}"` });
+            if (!isRecord(e) || typeof e[key] !== 'string')
+              problems.push({ expected, observed: `/ucp/capabilities/${name}/${i} lacks "${key}"` });
           }
         });
       }
@@ -242,7 +275,7 @@ export const DISCOVERY_CHECKS: readonly Check[] = [
     id: 'discovery.entity-versions',
     rule: 'R-D4',
     area: 'discovery',
-    title: 'every dev.ucp.* service and capability declares the profile\'s ucp.version',
+    title: "every dev.ucp.* service and capability declares the profile's ucp.version",
     scope: 'run',
     run: judgingUcp((ucp, d) => {
       const version = ucp['version'];

@@ -51,7 +51,13 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
       const fetched = count(url);
       const lastNamed = named[named.length - 1];
       if (named.length >= MIN_CALLS_FOR_CACHE && fetched > named.length / 2 && lastNamed !== undefined) {
-        problems.push(callEvidence(lastNamed, `the profile at ${url} (Cache-Control: public, max-age=300) fetched about once per Business process, not per call`, `${fetched} fetches for ${named.length} calls naming it`));
+        problems.push(
+          callEvidence(
+            lastNamed,
+            `the profile at ${url} (Cache-Control: public, max-age=300) fetched about once per Business process, not per call`,
+            `${fetched} fetches for ${named.length} calls naming it`,
+          ),
+        );
       }
       // The TTL floor: the same document served with max-age=0, named by calls in quick succession.
       const client = ctx.clients[0];
@@ -64,7 +70,13 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
         const zeroFetches = count(zero);
         floor = `${zeroFetches} fetch(es) of the max-age=0 profile for ${FLOOR_CALLS} calls`;
         if (zeroFetches > FLOOR_MAX_FETCHES && last !== undefined) {
-          problems.push(callEvidence(last, `a profile served with max-age=0 kept for at least 60 s (at most ${FLOOR_MAX_FETCHES} fetches for ${FLOOR_CALLS} calls in a row)`, `${zeroFetches} fetches for ${FLOOR_CALLS} calls`));
+          problems.push(
+            callEvidence(
+              last,
+              `a profile served with max-age=0 kept for at least 60 s (at most ${FLOOR_MAX_FETCHES} fetches for ${FLOOR_CALLS} calls in a row)`,
+              `${zeroFetches} fetches for ${FLOOR_CALLS} calls`,
+            ),
+          );
         }
       }
       return verdictOf(problems, `${fetched} fetch(es) of the Platform profile for ${named.length} calls naming it; ${floor}`);
@@ -124,7 +136,10 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
             wrong.push(`ucp.capabilities lists ${JSON.stringify(got)}, expected ${JSON.stringify([...want].sort())}`);
           }
         }
-        if (wrong.length > 0) problems.push(callEvidence(call, `ucp.version "${UCP_VERSION}" and the negotiated capabilities of ${call.operation} only`, wrong.join('; ')));
+        if (wrong.length > 0)
+          problems.push(
+            callEvidence(call, `ucp.version "${UCP_VERSION}" and the negotiated capabilities of ${call.operation} only`, wrong.join('; ')),
+          );
       }
       return verdictOf(problems, `${answers.length} responses`);
     },
@@ -140,7 +155,9 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
       probeInvalidRequests(ctx, client as OperationClient, 'HTTP 400 naming the offending member', (call, pointer) => {
         const o = call.outcome;
         if (o.kind !== 'request_error') return `expected HTTP 400, got ${describeOutcome(o)}`;
-        return findPointer(pointer, o.message, o.data) === undefined ? `400 without ${pointer} (pointer or JSONPath) in the body` : undefined;
+        return findPointer(pointer, o.message, o.data) === undefined
+          ? `400 without ${pointer} (pointer or JSONPath) in the body`
+          : undefined;
       }),
   },
   {
@@ -153,9 +170,14 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
     run: async (ctx, client) => {
       const c = client as OperationClient;
       const operation = ctx.advertised.has('search') ? 'search' : 'lookup';
-      const call = await c.call(operation, operation === 'search' ? {} : { ids: ['ucp-conformance-any'] }, { profileUrl: UNUSABLE_PROFILE_URL });
+      const call = await c.call(operation, operation === 'search' ? {} : { ids: ['ucp-conformance-any'] }, {
+        profileUrl: UNUSABLE_PROFILE_URL,
+      });
       const o = call.outcome;
-      const expected = c.binding === 'mcp' ? 'JSON-RPC error -32001 with data.code one of the negotiation codes' : 'HTTP 400/422/424 with a negotiation code';
+      const expected =
+        c.binding === 'mcp'
+          ? 'JSON-RPC error -32001 with data.code one of the negotiation codes'
+          : 'HTTP 400/422/424 with a negotiation code';
       const codeOk = o.kind === 'negotiation_error' && o.ucpCode !== undefined && NEGOTIATION_CODES.includes(o.ucpCode);
       const statusOk = o.kind === 'negotiation_error' && (c.binding === 'mcp' ? o.code === -32001 : [400, 422, 424].includes(o.code));
       if (codeOk && statusOk) return pass(`answered ${o.kind === 'negotiation_error' ? String(o.ucpCode) : ''}`);
@@ -185,9 +207,14 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
           ? `JSON-RPC error -32001 with data.code "version_unsupported" (the Platform profile at ${ctx.platform.unsupportedVersionUrl ?? '?'} declares ucp.version ${UNSUPPORTED_PLATFORM_VERSION})`
           : `HTTP 422 with code "version_unsupported" (the Platform profile in UCP-Agent declares ucp.version ${UNSUPPORTED_PLATFORM_VERSION})`;
       const wantStatus = c.binding === 'mcp' ? -32001 : 422;
-      if (o.kind === 'negotiation_error' && o.ucpCode === 'version_unsupported' && o.code === wantStatus) return pass(`answered version_unsupported (${wantStatus})`);
+      if (o.kind === 'negotiation_error' && o.ucpCode === 'version_unsupported' && o.code === wantStatus)
+        return pass(`answered version_unsupported (${wantStatus})`);
       const observed =
-        o.kind === 'negotiation_error' ? `${describeOutcome(o)} (code ${JSON.stringify(o.ucpCode ?? null)})` : o.kind === 'success' ? `${describeOutcome(o)}: the Platform's version was not checked` : describeOutcome(o);
+        o.kind === 'negotiation_error'
+          ? `${describeOutcome(o)} (code ${JSON.stringify(o.ucpCode ?? null)})`
+          : o.kind === 'success'
+            ? `${describeOutcome(o)}: the Platform's version was not checked`
+            : describeOutcome(o);
       return fail(observed, [callEvidence(call, expected, observed)]);
     },
   },
@@ -210,7 +237,13 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
       } catch (error) {
         const code = error instanceof UcpClientError ? ` (${error.code})` : '';
         const message = `${error instanceof Error ? error.message : String(error)}${code}`;
-        return fail(message, [{ expected: `discovery, negotiation and a schema-valid ${binding} ${request}`, observed: message, request: `SDK discover ${ctx.discovery.profileUrl} --transport ${binding}, then ${request}` }]);
+        return fail(message, [
+          {
+            expected: `discovery, negotiation and a schema-valid ${binding} ${request}`,
+            observed: message,
+            request: `SDK discover ${ctx.discovery.profileUrl} --transport ${binding}, then ${request}`,
+          },
+        ]);
       } finally {
         await sdk?.close();
       }
@@ -225,10 +258,14 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
     needs: ['profile'],
     run: async (ctx, client) => {
       const operation = ctx.advertised.has('search') ? 'search' : 'lookup';
-      const call = await (client as OperationClient).call(operation, operation === 'search' ? {} : { ids: ['ucp-conformance-any'] }, { profileUrl: null });
+      const call = await (client as OperationClient).call(operation, operation === 'search' ? {} : { ids: ['ucp-conformance-any'] }, {
+        profileUrl: null,
+      });
       const status = call.exchange.status;
       if (status !== undefined && status >= 400 && status < 500) return pass(`HTTP ${status}`);
-      return fail(describeOutcome(call.outcome), [callEvidence(call, 'a 4xx error (UCP-Agent: profile="…" is required)', describeOutcome(call.outcome))]);
+      return fail(describeOutcome(call.outcome), [
+        callEvidence(call, 'a 4xx error (UCP-Agent: profile="…" is required)', describeOutcome(call.outcome)),
+      ]);
     },
   },
   {
@@ -239,12 +276,22 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
     scope: 'binding',
     needs: ['profile', 'lookup', 'served-profile'],
     run: async (ctx, client) => {
-      const call = await (client as OperationClient).call('lookup', { ids: ['ucp-conformance-any'] }, { profileUrl: ctx.platform.searchOnlyUrl ?? null });
+      const call = await (client as OperationClient).call(
+        'lookup',
+        { ids: ['ucp-conformance-any'] },
+        { profileUrl: ctx.platform.searchOnlyUrl ?? null },
+      );
       const expected = 'a successful result (MCP result / REST 200) with ucp.status "error" and an error message capabilities_incompatible';
-      if (call.outcome.kind !== 'business_error') return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);
+      if (call.outcome.kind !== 'business_error')
+        return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);
       const messages = call.outcome.payload['messages'];
-      const hit = Array.isArray(messages) && messages.some((m) => isRecord(m) && m['code'] === 'capabilities_incompatible' && m['type'] === 'error');
-      return hit ? pass() : fail('no capabilities_incompatible error message', [callEvidence(call, expected, 'messages lack {type: "error", code: "capabilities_incompatible"}')]);
+      const hit =
+        Array.isArray(messages) && messages.some((m) => isRecord(m) && m['code'] === 'capabilities_incompatible' && m['type'] === 'error');
+      return hit
+        ? pass()
+        : fail('no capabilities_incompatible error message', [
+            callEvidence(call, expected, 'messages lack {type: "error", code: "capabilities_incompatible"}'),
+          ]);
     },
   },
 ];

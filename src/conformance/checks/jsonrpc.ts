@@ -29,7 +29,15 @@ function observedRpc(x: RpcExchange): string {
 }
 
 /** Sends `body` raw and expects a JSON-RPC error with `code`. */
-async function expectRpcError(ctx: RunContext, mcp: McpPeer, body: string, label: string, sentId: number | undefined, code: number, expected: string): Promise<Verdict> {
+async function expectRpcError(
+  ctx: RunContext,
+  mcp: McpPeer,
+  body: string,
+  label: string,
+  sentId: number | undefined,
+  code: number,
+  expected: string,
+): Promise<Verdict> {
   const x = await mcp.sendRaw(body, label, sentId);
   ctx.rawRpc.push(x);
   const e = errorOf(x);
@@ -44,11 +52,26 @@ function someOperation(ctx: RunContext): Operation {
 
 /** Invalid requests, each with the pointer (relative to the domain request) that must be reported. */
 export const INVALID_REQUESTS: readonly { operation: Operation; request: Record<string, unknown>; pointer: string; why: string }[] = [
-  { operation: 'search', request: { distance: { center: { latitude: 10, longitude: 10 }, max: -5 } }, pointer: '/distance/max', why: 'distance.max below 0' },
-  { operation: 'search', request: { distance: { center: { latitude: 95, longitude: 10 }, max: 10 } }, pointer: '/distance/center/latitude', why: 'latitude beyond 90' },
+  {
+    operation: 'search',
+    request: { distance: { center: { latitude: 10, longitude: 10 }, max: -5 } },
+    pointer: '/distance/max',
+    why: 'distance.max below 0',
+  },
+  {
+    operation: 'search',
+    request: { distance: { center: { latitude: 95, longitude: 10 }, max: 10 } },
+    pointer: '/distance/center/latitude',
+    why: 'latitude beyond 90',
+  },
   { operation: 'search', request: { pagination: { limit: 0 } }, pointer: '/pagination/limit', why: 'pagination.limit below 1' },
   { operation: 'search', request: { serves: {} }, pointer: '/serves', why: 'an empty serves map' },
-  { operation: 'search', request: { filters: { hours: { open_at: '2026-11-30 10:00' } } }, pointer: '/filters/hours/open_at', why: 'open_at without T and offset' },
+  {
+    operation: 'search',
+    request: { filters: { hours: { open_at: '2026-11-30 10:00' } } },
+    pointer: '/filters/hours/open_at',
+    why: 'open_at without T and offset',
+  },
   { operation: 'lookup', request: { ids: [] }, pointer: '/ids', why: 'an empty ids array' },
   { operation: 'lookup', request: { ids: 'loc_1' }, pointer: '/ids', why: 'ids not an array' },
 ];
@@ -83,7 +106,16 @@ export const JSONRPC_CHECKS: readonly Check[] = [
     title: 'a body that is not JSON gets -32700 (parse error)',
     scope: 'mcp',
     needs: ['profile'],
-    run: async (ctx) => expectRpcError(ctx, ctx.mcp as McpPeer, '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"', 'truncated JSON', undefined, -32700, 'JSON-RPC error -32700 with id null'),
+    run: async (ctx) =>
+      expectRpcError(
+        ctx,
+        ctx.mcp as McpPeer,
+        '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"',
+        'truncated JSON',
+        undefined,
+        -32700,
+        'JSON-RPC error -32700 with id null',
+      ),
   },
   {
     id: 'jsonrpc.invalid-request',
@@ -92,7 +124,16 @@ export const JSONRPC_CHECKS: readonly Check[] = [
     title: 'JSON that is not a JSON-RPC request gets -32600 (invalid request)',
     scope: 'mcp',
     needs: ['profile'],
-    run: async (ctx) => expectRpcError(ctx, ctx.mcp as McpPeer, '{"jsonrpc": "2.0", "id": 41, "method": 42}', 'method is a number', 41, -32600, 'JSON-RPC error -32600'),
+    run: async (ctx) =>
+      expectRpcError(
+        ctx,
+        ctx.mcp as McpPeer,
+        '{"jsonrpc": "2.0", "id": 41, "method": 42}',
+        'method is a number',
+        41,
+        -32600,
+        'JSON-RPC error -32600',
+      ),
   },
   {
     id: 'jsonrpc.unknown-method',
@@ -102,7 +143,15 @@ export const JSONRPC_CHECKS: readonly Check[] = [
     scope: 'mcp',
     needs: ['profile'],
     run: async (ctx) =>
-      expectRpcError(ctx, ctx.mcp as McpPeer, JSON.stringify({ jsonrpc: '2.0', id: 42, method: 'conformance/no_such_method', params: {} }), 'conformance/no_such_method', 42, -32601, 'JSON-RPC error -32601'),
+      expectRpcError(
+        ctx,
+        ctx.mcp as McpPeer,
+        JSON.stringify({ jsonrpc: '2.0', id: 42, method: 'conformance/no_such_method', params: {} }),
+        'conformance/no_such_method',
+        42,
+        -32601,
+        'JSON-RPC error -32601',
+      ),
   },
   {
     id: 'jsonrpc.unknown-tool',
@@ -113,8 +162,21 @@ export const JSONRPC_CHECKS: readonly Check[] = [
     needs: ['profile'],
     run: async (ctx) => {
       const meta = ctx.platform.url === null ? {} : { meta: { 'ucp-agent': { profile: ctx.platform.url } } };
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 43, method: 'tools/call', params: { name: 'conformance_no_such_tool', arguments: { ...meta, location: {} } } });
-      return expectRpcError(ctx, ctx.mcp as McpPeer, body, 'tools/call conformance_no_such_tool', 43, -32602, 'JSON-RPC error -32602 naming the unknown tool');
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 43,
+        method: 'tools/call',
+        params: { name: 'conformance_no_such_tool', arguments: { ...meta, location: {} } },
+      });
+      return expectRpcError(
+        ctx,
+        ctx.mcp as McpPeer,
+        body,
+        'tools/call conformance_no_such_tool',
+        43,
+        -32602,
+        'JSON-RPC error -32602 naming the unknown tool',
+      );
     },
   },
   {
@@ -126,9 +188,13 @@ export const JSONRPC_CHECKS: readonly Check[] = [
     needs: ['profile'],
     run: async (ctx, client) => {
       const operation = someOperation(ctx);
-      const call = await (client as OperationClient).call(operation, operation === 'search' ? {} : { ids: ['conformance-any'] }, { profileUrl: null });
+      const call = await (client as OperationClient).call(operation, operation === 'search' ? {} : { ids: ['conformance-any'] }, {
+        profileUrl: null,
+      });
       if (call.outcome.kind === 'request_error') return pass();
-      return fail(`expected -32602, got ${describeOutcome(call.outcome)}`, [callEvidence(call, 'JSON-RPC error -32602 (arguments.meta is required)', describeOutcome(call.outcome))]);
+      return fail(`expected -32602, got ${describeOutcome(call.outcome)}`, [
+        callEvidence(call, 'JSON-RPC error -32602 (arguments.meta is required)', describeOutcome(call.outcome)),
+      ]);
     },
   },
   {
@@ -143,7 +209,9 @@ export const JSONRPC_CHECKS: readonly Check[] = [
         const o = call.outcome;
         if (o.kind !== 'request_error') return `expected -32602, got ${describeOutcome(o)}`;
         if (o.message.trim() === '') return 'the error message is empty';
-        return findPointer(pointer, o.message, o.data) === undefined ? `-32602 without the pointer ${pointer} in error.data or the message` : undefined;
+        return findPointer(pointer, o.message, o.data) === undefined
+          ? `-32602 without the pointer ${pointer} in error.data or the message`
+          : undefined;
       }),
   },
   {
@@ -163,13 +231,16 @@ export const JSONRPC_CHECKS: readonly Check[] = [
       for (const operation of ['search', 'lookup'] as const) {
         const name = TOOL_OF[operation];
         const tool = tools.find((t) => t['name'] === name);
-        const expected = ctx.advertised.has(operation) ? `tool ${name} with object inputSchema and outputSchema` : `no tool ${name} (its capability is not advertised, R-D3)`;
+        const expected = ctx.advertised.has(operation)
+          ? `tool ${name} with object inputSchema and outputSchema`
+          : `no tool ${name} (its capability is not advertised, R-D3)`;
         if (!ctx.advertised.has(operation)) {
           if (tool !== undefined) problems.push(rpcEvidence(x, expected, `${name} is listed`));
           continue;
         }
         if (tool === undefined) problems.push(rpcEvidence(x, expected, `${name} is missing`));
-        else if (!isRecord(tool['inputSchema']) || !isRecord(tool['outputSchema'])) problems.push(rpcEvidence(x, expected, `${name} lacks inputSchema or outputSchema`));
+        else if (!isRecord(tool['inputSchema']) || !isRecord(tool['outputSchema']))
+          problems.push(rpcEvidence(x, expected, `${name} lacks inputSchema or outputSchema`));
       }
       return verdictOf(problems);
     },
@@ -196,9 +267,10 @@ export const JSONRPC_CHECKS: readonly Check[] = [
         if (m['jsonrpc'] !== '2.0') wrong.push(`"jsonrpc" is ${JSON.stringify(m['jsonrpc'])}`);
         const expectedId = x.sentId === undefined ? null : x.sentId;
         if (m['id'] !== expectedId) wrong.push(`"id" is ${JSON.stringify(m['id'])}, expected ${JSON.stringify(expectedId)}`);
-        if (('result' in m) === ('error' in m)) wrong.push('it must carry exactly one of "result" and "error"');
+        if ('result' in m === 'error' in m) wrong.push('it must carry exactly one of "result" and "error"');
         const e = m['error'];
-        if (e !== undefined && (!isRecord(e) || !Number.isInteger(e['code']) || typeof e['message'] !== 'string')) wrong.push('"error" must be {code: integer, message: string}');
+        if (e !== undefined && (!isRecord(e) || !Number.isInteger(e['code']) || typeof e['message'] !== 'string'))
+          wrong.push('"error" must be {code: integer, message: string}');
         if (wrong.length > 0) problems.push(rpcEvidence(x, 'a JSON-RPC 2.0 response', wrong.join('; ')));
       }
       return verdictOf(problems, `${exchanges.length} JSON-RPC answers`);
@@ -224,7 +296,8 @@ export const JSONRPC_CHECKS: readonly Check[] = [
         if (!isRecord(first) || first['type'] !== 'text' || typeof first['text'] !== 'string') wrong = 'content[0] is not a text part';
         else {
           try {
-            if (!isDeepStrictEqual(JSON.parse(first['text']), result['structuredContent'])) wrong = 'content[0].text differs from structuredContent';
+            if (!isDeepStrictEqual(JSON.parse(first['text']), result['structuredContent']))
+              wrong = 'content[0].text differs from structuredContent';
           } catch {
             wrong = 'content[0].text is not JSON';
           }

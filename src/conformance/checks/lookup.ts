@@ -56,14 +56,16 @@ export const LOOKUP_CHECKS: readonly Check[] = [
       const [a, b] = ids as [string, string];
       const call = await (client as OperationClient).call('lookup', { ids: [a, a, b] });
       const expected = `${a} and ${b} once each; ${a} with inputs [{"id": "${a}"}] exactly once`;
-      if (call.outcome.kind !== 'success') return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);
+      if (call.outcome.kind !== 'success')
+        return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);
       const found = byId(call);
       const problems: string[] = [];
       for (const id of [a, b]) {
         const copies = found.get(id) ?? [];
         if (copies.length !== 1) problems.push(`${id} returned ${copies.length} time(s)`);
         const inputs = copies[0] === undefined ? [] : inputIds(copies[0]);
-        if (copies.length > 0 && (inputs.filter((i) => i === id).length !== 1 || inputs.length !== 1)) problems.push(`${id} has inputs ${JSON.stringify(inputs)}`);
+        if (copies.length > 0 && (inputs.filter((i) => i === id).length !== 1 || inputs.length !== 1))
+          problems.push(`${id} has inputs ${JSON.stringify(inputs)}`);
       }
       return problems.length === 0 ? pass() : fail(problems.join('; '), [callEvidence(call, expected, problems.join('; '))]);
     },
@@ -82,10 +84,14 @@ export const LOOKUP_CHECKS: readonly Check[] = [
       const variant = idVariant(id);
       const call = await (client as OperationClient).call('lookup', { ids: [variant] });
       const expected = `no Location, or one whose inputs is [{"id": ${JSON.stringify(variant)}}] (copied exactly)`;
-      if (call.outcome.kind !== 'success') return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);
+      if (call.outcome.kind !== 'success')
+        return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);
       const wrong = locationsOf(call.outcome).filter((l) => !inputIds(l).every((i) => i === variant) || inputIds(l).length === 0);
-      if (wrong.length === 0) return pass(locationsOf(call.outcome).length === 0 ? 'the variant does not resolve' : 'the variant resolves and is copied exactly');
-      return fail(`inputs ${JSON.stringify(inputIds(wrong[0] ?? {}))} instead of ${JSON.stringify(variant)}`, [callEvidence(call, expected, `inputs ${JSON.stringify(wrong.map(inputIds))}`)]);
+      if (wrong.length === 0)
+        return pass(locationsOf(call.outcome).length === 0 ? 'the variant does not resolve' : 'the variant resolves and is copied exactly');
+      return fail(`inputs ${JSON.stringify(inputIds(wrong[0] ?? {}))} instead of ${JSON.stringify(variant)}`, [
+        callEvidence(call, expected, `inputs ${JSON.stringify(wrong.map(inputIds))}`),
+      ]);
     },
   },
   {
@@ -104,13 +110,27 @@ export const LOOKUP_CHECKS: readonly Check[] = [
         const aloneLoc = byId(alone).get(id);
         const aloneExpected = `${id} once, with inputs [{"id": ${JSON.stringify(alias)}}]`;
         if (aloneLoc?.length !== 1 || JSON.stringify(inputIds(aloneLoc[0] ?? {})) !== JSON.stringify([alias])) {
-          problems.push(callEvidence(alone, aloneExpected, alone.outcome.kind === 'success' ? `locations ${JSON.stringify(locationsOf(alone.outcome).map((l) => ({ id: l['id'], inputs: inputIds(l) })))}` : describeOutcome(alone.outcome)));
+          problems.push(
+            callEvidence(
+              alone,
+              aloneExpected,
+              alone.outcome.kind === 'success'
+                ? `locations ${JSON.stringify(locationsOf(alone.outcome).map((l) => ({ id: l['id'], inputs: inputIds(l) })))}`
+                : describeOutcome(alone.outcome),
+            ),
+          );
         }
         const both = await c.call('lookup', { ids: [id, alias] });
         const bothLoc = byId(both).get(id);
         const got = bothLoc?.[0] === undefined ? [] : [...inputIds(bothLoc[0])].sort();
         if (bothLoc?.length !== 1 || JSON.stringify(got) !== JSON.stringify([id, alias].sort())) {
-          problems.push(callEvidence(both, `${id} once, with inputs for both ${JSON.stringify(id)} and ${JSON.stringify(alias)}`, bothLoc === undefined ? `${id} missing` : `${bothLoc.length} copies; inputs ${JSON.stringify(got)}`));
+          problems.push(
+            callEvidence(
+              both,
+              `${id} once, with inputs for both ${JSON.stringify(id)} and ${JSON.stringify(alias)}`,
+              bothLoc === undefined ? `${id} missing` : `${bothLoc.length} copies; inputs ${JSON.stringify(got)}`,
+            ),
+          );
         }
       }
       return verdictOf(problems, `${ctx.aliases.length} alias(es)`);
@@ -146,13 +166,29 @@ export const LOOKUP_CHECKS: readonly Check[] = [
       const cases: [Record<string, unknown>, boolean, string][] = [];
       const radius = radiusProbe(loc.geo);
       if (radius !== null) {
-        cases.push([{ distance: { center: radius.center, max: radius.distance } }, true, `${loc.id} returned: geodesic distance equals max`]);
-        cases.push([{ distance: { center: radius.center, max: radius.distance - EXCLUSION_STEP_M } }, false, `${loc.id} filtered out: max is 1 mm short`]);
+        cases.push([
+          { distance: { center: radius.center, max: radius.distance } },
+          true,
+          `${loc.id} returned: geodesic distance equals max`,
+        ]);
+        cases.push([
+          { distance: { center: radius.center, max: radius.distance - EXCLUSION_STEP_M } },
+          false,
+          `${loc.id} filtered out: max is 1 mm short`,
+        ]);
       }
       const hours = hoursProbe(loc, ctx.now());
       if (hours !== null) {
-        cases.push([{ filters: { hours: { open_at: formatInstant(hours.openLocally) } } }, true, `${loc.id} returned: open then in ${loc.timezone ?? '?'}`]);
-        cases.push([{ filters: { hours: { open_at: formatInstant(hours.closedLocally) } } }, false, `${loc.id} filtered out: closed then in ${loc.timezone ?? '?'}`]);
+        cases.push([
+          { filters: { hours: { open_at: formatInstant(hours.openLocally) } } },
+          true,
+          `${loc.id} returned: open then in ${loc.timezone ?? '?'}`,
+        ]);
+        cases.push([
+          { filters: { hours: { open_at: formatInstant(hours.closedLocally) } } },
+          false,
+          `${loc.id} filtered out: closed then in ${loc.timezone ?? '?'}`,
+        ]);
       }
       const problems: Evidence[] = [];
       for (const [refinement, included, expected] of cases) {
@@ -184,27 +220,34 @@ export const LOOKUP_CHECKS: readonly Check[] = [
       const call = await (client as OperationClient).call('lookup', request);
       const distinct = BATCH_SIZE;
       const expected = `success; either all ${distinct} distinct ids processed (${last} returned), or an info batch_limit_applied stating N ≥ 10 and ${distinct} − N, with ${last} (position ${distinct}) neither returned nor reported`;
-      if (call.outcome.kind !== 'success') return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);
+      if (call.outcome.kind !== 'success')
+        return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);
       const messages = Array.isArray(call.outcome.payload['messages']) ? call.outcome.payload['messages'].filter(isRecord) : [];
       const limit = messages.find((m) => m['code'] === 'batch_limit_applied');
       const returned = byId(call);
       if (limit === undefined) {
         if (returned.has(last)) return pass(`all ${distinct} distinct ids processed`);
-        return fail(`${last} is missing and no batch_limit_applied message explains it`, [callEvidence(call, expected, 'silently truncated')]);
+        return fail(`${last} is missing and no batch_limit_applied message explains it`, [
+          callEvidence(call, expected, 'silently truncated'),
+        ]);
       }
       const problems: string[] = [];
       if (limit['type'] !== 'info') problems.push(`batch_limit_applied has type ${JSON.stringify(limit['type'])}, expected "info"`);
       const content = typeof limit['content'] === 'string' ? limit['content'] : '';
       const numbers = new Set((content.match(/\d+/g) ?? []).map(Number));
       const n = [...numbers].find((k) => k >= 1 && k < distinct && numbers.has(distinct - k));
-      if (n === undefined) problems.push(`the message must state the applied maximum N and the ${distinct} − N ids not processed: ${JSON.stringify(content)}`);
+      if (n === undefined)
+        problems.push(`the message must state the applied maximum N and the ${distinct} − N ids not processed: ${JSON.stringify(content)}`);
       else if (n < 10) problems.push(`the batch maximum ${n} is below 10`);
       if (!returned.has(first)) problems.push(`${first} (the first id) is missing`);
       if (returned.has(last)) problems.push(`${last} lies beyond the maximum but was returned`);
       const tail = [...fillers.slice(Math.max(0, (n ?? distinct) - 1)), last];
       const reported = messages.filter((m) => m !== limit && tail.some((id) => JSON.stringify(m).includes(id)));
-      if (reported.length > 0) problems.push(`${reported.length} message(s) report ids beyond the maximum (they must not be evaluated or reported)`);
-      return problems.length === 0 ? pass(`N = ${String(n)}`) : fail(problems[0] ?? 'wrong batch limit', [callEvidence(call, expected, problems.join('; '))]);
+      if (reported.length > 0)
+        problems.push(`${reported.length} message(s) report ids beyond the maximum (they must not be evaluated or reported)`);
+      return problems.length === 0
+        ? pass(`N = ${String(n)}`)
+        : fail(problems[0] ?? 'wrong batch limit', [callEvidence(call, expected, problems.join('; '))]);
     },
   },
   {
@@ -232,7 +275,8 @@ export const LOOKUP_CHECKS: readonly Check[] = [
             if (new Set(inputs).size !== inputs.length) wrong.push(`${id} lists the same input twice`);
           }
         }
-        if (wrong.length > 0) problems.push(callEvidence(call, 'each Location once; inputs = distinct request ids, copied exactly', wrong.join('; ')));
+        if (wrong.length > 0)
+          problems.push(callEvidence(call, 'each Location once; inputs = distinct request ids, copied exactly', wrong.join('; ')));
       }
       return verdictOf(problems, `${lookups.length} lookup answers`);
     },

@@ -28,7 +28,12 @@ export const NAMING_CHECKS: readonly Check[] = [
         if (seen.has(`${registry}\u0000${name}`)) continue;
         seen.add(`${registry}\u0000${name}`);
         const check = checkNamingConvention(name, KIND[registry] ?? 'capability');
-        if (!check.ok) problems.push({ expected: '{reverse-domain}.{service}.{capability} names', observed: `/ucp/${registry}/${name}: ${check.reason}`, request: `GET ${ctx.discovery.profileUrl}` });
+        if (!check.ok)
+          problems.push({
+            expected: '{reverse-domain}.{service}.{capability} names',
+            observed: `/ucp/${registry}/${name}: ${check.reason}`,
+            request: `GET ${ctx.discovery.profileUrl}`,
+          });
       }
       return verdictOf(problems, `${seen.size} names`);
     },
@@ -37,7 +42,7 @@ export const NAMING_CHECKS: readonly Check[] = [
     id: 'naming.authority-binding',
     rule: 'R-N2',
     area: 'naming',
-    title: 'every entity\'s schema URL is https on a host that owns its name (authority binding)',
+    title: "every entity's schema URL is https on a host that owns its name (authority binding)",
     scope: 'run',
     run: async (ctx) => {
       const bound = rawEntries(ctx.discovery).filter(([, , , e]) => isRecord(e) && typeof e['schema'] === 'string');

@@ -34,25 +34,44 @@ export const PAGINATION_CHECKS: readonly Check[] = [
     needs: ['profile', 'search'],
     run: async (_ctx, client) => {
       const walk = await walkSearch(client as OperationClient, { pagination: { limit: PAGE_LIMIT } }, MAX_PAGES);
-      if (walk.failed !== undefined) return fail(describeOutcome(walk.failed.outcome), [callEvidence(walk.failed, 'every page of a bounded browse succeeds', describeOutcome(walk.failed.outcome))]);
+      if (walk.failed !== undefined)
+        return fail(describeOutcome(walk.failed.outcome), [
+          callEvidence(walk.failed, 'every page of a bounded browse succeeds', describeOutcome(walk.failed.outcome)),
+        ]);
       const problems: Evidence[] = [];
       const seen = new Set<string>();
       /** Pages since one last brought a Location not seen before. */
       let stalled = 0;
       for (const call of walk.calls) {
         const before = seen.size;
-        if (locationsOf(call.outcome).length > PAGE_LIMIT) problems.push(callEvidence(call, `at most ${PAGE_LIMIT} Locations per page (pagination.limit)`, `${locationsOf(call.outcome).length} Locations`));
+        if (locationsOf(call.outcome).length > PAGE_LIMIT)
+          problems.push(
+            callEvidence(
+              call,
+              `at most ${PAGE_LIMIT} Locations per page (pagination.limit)`,
+              `${locationsOf(call.outcome).length} Locations`,
+            ),
+          );
         const p = call.outcome.kind === 'success' ? call.outcome.payload['pagination'] : undefined;
-        if (isRecord(p) && p['has_next_page'] === true && typeof p['cursor'] !== 'string') problems.push(callEvidence(call, 'a cursor whenever has_next_page is true', 'has_next_page: true without cursor'));
+        if (isRecord(p) && p['has_next_page'] === true && typeof p['cursor'] !== 'string')
+          problems.push(callEvidence(call, 'a cursor whenever has_next_page is true', 'has_next_page: true without cursor'));
         for (const id of idsOf(call.outcome)) {
-          if (seen.has(id)) problems.push(callEvidence(call, 'each Location at most once across pages', `${id} was already returned on an earlier page`));
+          if (seen.has(id))
+            problems.push(callEvidence(call, 'each Location at most once across pages', `${id} was already returned on an earlier page`));
           seen.add(id);
         }
         stalled = seen.size > before ? 0 : stalled + 1;
       }
       if (!walk.complete && stalled >= STALL_PAGES) {
         const last = walk.calls[walk.calls.length - 1];
-        if (last !== undefined) problems.push(callEvidence(last, 'a next page announced only while Locations remain', `${stalled} pages in a row announced a next page but brought no new Location`));
+        if (last !== undefined)
+          problems.push(
+            callEvidence(
+              last,
+              'a next page announced only while Locations remain',
+              `${stalled} pages in a row announced a next page but brought no new Location`,
+            ),
+          );
       }
       const extent = walk.complete ? 'to the end' : `(stopped after ${MAX_PAGES}; the browse bound is checked under R-S2)`;
       return verdictOf(problems, `${walk.calls.length} page(s) ${extent}, ${seen.size} distinct Locations`);
@@ -78,7 +97,11 @@ export const PAGINATION_CHECKS: readonly Check[] = [
       const forged = await c.call('search', { pagination: { limit, cursor: tamper(cursor) } });
       if (forged.outcome.kind === 'request_error') return pass();
       return fail(`a tampered cursor was ${forged.outcome.kind === 'success' ? 'accepted' : 'refused with the wrong error'}`, [
-        callEvidence(forged, 'a request error (MCP -32602, REST 400): the cursor is not one this Business issued', describeOutcome(forged.outcome)),
+        callEvidence(
+          forged,
+          'a request error (MCP -32602, REST 400): the cursor is not one this Business issued',
+          describeOutcome(forged.outcome),
+        ),
       ]);
     },
   },

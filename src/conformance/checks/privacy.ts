@@ -38,7 +38,9 @@ export const PRIVACY_CHECKS: readonly Check[] = [
       if (answers.length === 0) return skip('no call succeeded');
       const problems = answers.flatMap((call) => {
         const leaked = idsOf(call.outcome).filter((id) => privateIds.has(id));
-        return leaked.length === 0 ? [] : [callEvidence(call, 'no private Location in any answer', `returned private ${leaked.join(', ')}`)];
+        return leaked.length === 0
+          ? []
+          : [callEvidence(call, 'no private Location in any answer', `returned private ${leaked.join(', ')}`)];
       });
       return verdictOf(problems, `${answers.length} answers scanned`);
     },

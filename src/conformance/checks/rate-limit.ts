@@ -29,11 +29,13 @@ export function rateLimitProblem(call: Call): string | undefined {
     if (status !== 429) return `HTTP ${status ?? 'no answer'}, not 429 (over Streamable HTTP the status is the primary signal)`;
     if (o.kind !== 'other_error' || o.code !== -32000) return `${describeOutcome(o)}: expected JSON-RPC error -32000`;
     const retry = isRecord(o.data) ? o.data['retry_after'] : undefined;
-    if (typeof retry !== 'number' || !Number.isFinite(retry) || retry < 0) return `error.data.retry_after is ${JSON.stringify(retry ?? null)}, not a number of seconds`;
+    if (typeof retry !== 'number' || !Number.isFinite(retry) || retry < 0)
+      return `error.data.retry_after is ${JSON.stringify(retry ?? null)}, not a number of seconds`;
     return undefined;
   }
   if (status !== 429) return `HTTP ${status ?? 'no answer'}, not 429`;
-  if (!validRetryAfter(call.exchange.headers?.['retry-after'])) return `Retry-After is ${JSON.stringify(call.exchange.headers?.['retry-after'] ?? null)}, not delta-seconds or an HTTP-date`;
+  if (!validRetryAfter(call.exchange.headers?.['retry-after']))
+    return `Retry-After is ${JSON.stringify(call.exchange.headers?.['retry-after'] ?? null)}, not delta-seconds or an HTTP-date`;
   return undefined;
 }
 
@@ -59,8 +61,14 @@ export const RATE_LIMIT_CHECKS: readonly Check[] = [
         }
       };
       await Promise.all(Array.from({ length: CONCURRENCY }, caller));
-      if (refusal === undefined) return skip(`no call was refused within ${allowance} searches; the limit (if any) lies beyond the allowance (raise --probe-rate-limit)`);
-      const expected = c.binding === 'mcp' ? 'HTTP 429 with JSON-RPC error -32000 and error.data.retry_after (seconds)' : 'HTTP 429 with a Retry-After header';
+      if (refusal === undefined)
+        return skip(
+          `no call was refused within ${allowance} searches; the limit (if any) lies beyond the allowance (raise --probe-rate-limit)`,
+        );
+      const expected =
+        c.binding === 'mcp'
+          ? 'HTTP 429 with JSON-RPC error -32000 and error.data.retry_after (seconds)'
+          : 'HTTP 429 with a Retry-After header';
       const problem = rateLimitProblem(refusal);
       if (problem === undefined) return pass(`refused after ${sent} searches, as R-G7 describes`);
       return fail(problem, [callEvidence(refusal, expected, `${problem} (after ${sent} searches)`)]);

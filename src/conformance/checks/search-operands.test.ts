@@ -24,7 +24,8 @@ describe('SERVES_PROBES (R-S5)', () => {
     for (const probe of SERVES_PROBES) {
       const pointer = schemaPointer({ serves: probe.serves });
       const extension = Object.keys(probe.serves).some((k) => k.includes('.'));
-      if (extension) expect(pointer, probe.why).toBeNull(); // well-formed: only negotiation makes it an error
+      if (extension)
+        expect(pointer, probe.why).toBeNull(); // well-formed: only negotiation makes it an error
       else expect(pointer, probe.why).toMatch(/^\/serves(\/|$)/);
     }
   });

@@ -29,8 +29,14 @@ const NYC = { latitude: 40.7069, longitude: -74.0113 };
 export const SERVES_PROBES: readonly { serves: Record<string, unknown>; why: string }[] = [
   { serves: {}, why: 'an empty serves map (no target)' },
   { serves: { point: NYC, address: { address_country: 'US' } }, why: 'two targets at once (point and address)' },
-  { serves: { address: { address_country: '', address_region: '', postal_code: '' } }, why: 'an address whose country, region and postal code are all empty' },
-  { serves: { address: { street_address: '11 Wall St', address_locality: 'New York' } }, why: 'an address with only unrecognised members (no country, region or postal code)' },
+  {
+    serves: { address: { address_country: '', address_region: '', postal_code: '' } },
+    why: 'an address whose country, region and postal code are all empty',
+  },
+  {
+    serves: { address: { street_address: '11 Wall St', address_locality: 'New York' } },
+    why: 'an address with only unrecognised members (no country, region or postal code)',
+  },
   { serves: { coordinates: NYC }, why: 'an unrecognised target key (neither point, address nor a reverse-domain extension)' },
   { serves: { 'com.example.conformance.unnegotiated_target': { id: 'any' } }, why: 'an extension target that was never negotiated' },
 ];
@@ -46,13 +52,18 @@ const MAX_REF_DEPTH = 16;
 function schemaParts(root: JsonSchema, node: unknown, depth = 0): JsonSchema[] {
   if (!isSchemaObject(node) || depth > MAX_REF_DEPTH) return [];
   const ref = node['$ref'];
-  const own = typeof ref === 'string' && ref.startsWith('#') ? schemaParts(root, evaluatePointer(root, decodeURIComponent(ref.slice(1))), depth + 1) : [];
+  const own =
+    typeof ref === 'string' && ref.startsWith('#')
+      ? schemaParts(root, evaluatePointer(root, decodeURIComponent(ref.slice(1))), depth + 1)
+      : [];
   const all = Array.isArray(node['allOf']) ? node['allOf'].flatMap((m) => schemaParts(root, m, depth + 1)) : [];
   return [node, ...own, ...all];
 }
 
 function propertySchema(root: JsonSchema, parts: readonly JsonSchema[], name: string): JsonSchema[] {
-  return parts.flatMap((p) => (isRecord(p['properties']) && Object.hasOwn(p['properties'], name) ? schemaParts(root, p['properties'][name]) : []));
+  return parts.flatMap((p) =>
+    isRecord(p['properties']) && Object.hasOwn(p['properties'], name) ? schemaParts(root, p['properties'][name]) : [],
+  );
 }
 
 /**
@@ -141,7 +152,9 @@ async function hintedRequest(ctx: RunContext, awayFrom?: Location): Promise<{ re
       rejected.push((error as Error).message);
     }
   }
-  return skip(`the 2026-08-25 search_request schema admits neither context nor signals as the checker would send them (${rejected[0] ?? ''})`);
+  return skip(
+    `the 2026-08-25 search_request schema admits neither context nor signals as the checker would send them (${rejected[0] ?? ''})`,
+  );
 }
 
 function sameIds(a: readonly string[], b: readonly string[]): boolean {
@@ -151,7 +164,6 @@ function sameIds(a: readonly string[], b: readonly string[]): boolean {
 function idList(ids: readonly string[]): string {
   return ids.length === 0 ? '[]' : `[${ids.join(', ')}]`;
 }
-
 
 // ───────────────────────── R-S2 ─────────────────────────
 
@@ -183,7 +195,8 @@ export const SEARCH_OPERAND_CHECKS: readonly Check[] = [
         const o = call.outcome;
         let wrong: string | undefined;
         if (o.kind !== 'request_error') {
-          wrong = o.kind === 'success' ? `accepted: ${describeOutcome(o)} (serves was read leniently instead of refused)` : describeOutcome(o);
+          wrong =
+            o.kind === 'success' ? `accepted: ${describeOutcome(o)} (serves was read leniently instead of refused)` : describeOutcome(o);
         } else if (c.binding === 'mcp' && findPointer('/serves', o.message, o.data) === undefined) {
           wrong = '-32602 without a pointer under /location/serves in error.data or the message';
         }
@@ -201,7 +214,9 @@ export const SEARCH_OPERAND_CHECKS: readonly Check[] = [
     needs: ['profile', 'search'],
     run: async (ctx, client) => {
       if (itemsSupport(await searchInputSchema(ctx)) === 'absent') {
-        return skip('the Business\'s search_locations inputSchema (tools/list) closes filters without an items member, so it does not support filters.items');
+        return skip(
+          "the Business's search_locations inputSchema (tools/list) closes filters without an items member, so it does not support filters.items",
+        );
       }
       const c = client as OperationClient;
       const item = `conformance-unknown-${randomUUID()}`;
@@ -209,18 +224,34 @@ export const SEARCH_OPERAND_CHECKS: readonly Check[] = [
       const expected = `success with locations: [] (no Location can provide ${item}; an info message item_not_found is welcome but optional)`;
       const o = call.outcome;
       if (o.kind === 'success') {
-        if (!Array.isArray(o.payload['locations'])) return fail('locations is absent or not an array', [callEvidence(call, expected, 'locations is absent or not an array')]);
+        if (!Array.isArray(o.payload['locations']))
+          return fail('locations is absent or not an array', [callEvidence(call, expected, 'locations is absent or not an array')]);
         const found = idsOf(o);
-        if (locationsOf(o).length > 0) return fail(`${locationsOf(o).length} Location(s) returned for an item that cannot exist`, [callEvidence(call, expected, `returned ${idList(found)}`)]);
-        const note = hasMessage(call, 'item_not_found') ? 'with an info message item_not_found' : 'without an item_not_found message (optional)';
-        return { status: 'pass', detail: `empty result ${note}`, evidence: [callEvidence(call, expected, `success with locations: [] ${note}`)] };
+        if (locationsOf(o).length > 0)
+          return fail(`${locationsOf(o).length} Location(s) returned for an item that cannot exist`, [
+            callEvidence(call, expected, `returned ${idList(found)}`),
+          ]);
+        const note = hasMessage(call, 'item_not_found')
+          ? 'with an info message item_not_found'
+          : 'without an item_not_found message (optional)';
+        return {
+          status: 'pass',
+          detail: `empty result ${note}`,
+          evidence: [callEvidence(call, expected, `success with locations: [] ${note}`)],
+        };
       }
       if (o.kind === 'request_error') {
         // A Business that does not take filters.items at all refuses even an empty list; that is not R-S8's concern.
         const empty = await c.call('search', { filters: { items: [] } });
-        if (empty.outcome.kind === 'request_error') return skip(`the Business refuses filters.items altogether, even an empty list (${empty.outcome.message.slice(0, 160)}), so it does not support the filter`);
+        if (empty.outcome.kind === 'request_error')
+          return skip(
+            `the Business refuses filters.items altogether, even an empty list (${empty.outcome.message.slice(0, 160)}), so it does not support the filter`,
+          );
       }
-      const observed = o.kind === 'request_error' ? `refused as a request error, though filters.items itself is accepted: ${describeOutcome(o)}` : describeOutcome(o);
+      const observed =
+        o.kind === 'request_error'
+          ? `refused as a request error, though filters.items itself is accepted: ${describeOutcome(o)}`
+          : describeOutcome(o);
       return fail(observed, [callEvidence(call, expected, observed)]);
     },
   },
@@ -240,15 +271,27 @@ export const SEARCH_OPERAND_CHECKS: readonly Check[] = [
       // A spatial operand makes the match set a function of the operands alone, so it must not
       // move with hints. (A bounded browse could: hints may legitimately rank which Locations
       // make up its policy-limited selection, and the order of any result.)
-      const base = { distance: { center: { latitude: anchor.geo.latitude, longitude: anchor.geo.longitude }, max: HINT_RADIUS_METERS }, pagination: { limit: 10 } };
+      const base = {
+        distance: { center: { latitude: anchor.geo.latitude, longitude: anchor.geo.longitude }, max: HINT_RADIUS_METERS },
+        pagination: { limit: 10 },
+      };
       const c = client as OperationClient;
       const plain = await walkSearch(c, base, HINT_WALK_PAGES);
       const first = plain.calls[0];
-      if (plain.failed !== undefined) return skip(`the radius search itself did not succeed (${describeOutcome(plain.failed.outcome)}); see R-S4`);
-      if (!plain.complete || first === undefined) return skip(`${HINT_RADIUS_METERS / 1000} km around ${anchor.id} holds more than ${HINT_WALK_PAGES} pages of Locations; too many to compare whole`);
+      if (plain.failed !== undefined)
+        return skip(`the radius search itself did not succeed (${describeOutcome(plain.failed.outcome)}); see R-S4`);
+      if (!plain.complete || first === undefined)
+        return skip(
+          `${HINT_RADIUS_METERS / 1000} km around ${anchor.id} holds more than ${HINT_WALK_PAGES} pages of Locations; too many to compare whole`,
+        );
       const withHints = await walkSearch(c, { ...hinted.request, ...base }, HINT_WALK_PAGES);
       const expected = `the same ${plain.ids.length} Location(s) as without hints (${idList(plain.ids)}): ${hinted.note} are hints, never a center, serves target or item operand`;
-      const reference: Evidence = { expected: 'reference: the same radius search without hints', observed: idList(plain.ids), request: describeRequest(first.exchange), response: describeResponse(first.exchange) };
+      const reference: Evidence = {
+        expected: 'reference: the same radius search without hints',
+        observed: idList(plain.ids),
+        request: describeRequest(first.exchange),
+        response: describeResponse(first.exchange),
+      };
       if (withHints.failed !== undefined) {
         const observed = `refused: ${describeOutcome(withHints.failed.outcome)} (schema-valid hints cannot make a search fail)`;
         return fail(observed, [callEvidence(withHints.failed, expected, observed), reference]);
@@ -258,7 +301,9 @@ export const SEARCH_OPERAND_CHECKS: readonly Check[] = [
       const added = withHints.ids.filter((id) => !plain.ids.includes(id));
       if (withHints.complete && missing.length === 0 && added.length === 0) {
         const order = sameIds(plain.ids, withHints.ids) ? 'same order' : 'order changed, which hints may do';
-        return pass(`${plain.ids.length} Location(s) within ${HINT_RADIUS_METERS / 1000} km of ${anchor.id}, ${order}, with ${hinted.note}`);
+        return pass(
+          `${plain.ids.length} Location(s) within ${HINT_RADIUS_METERS / 1000} km of ${anchor.id}, ${order}, with ${hinted.note}`,
+        );
       }
       const parts: string[] = [];
       if (missing.length > 0) parts.push(`missing ${idList(missing)}`);
@@ -285,15 +330,30 @@ export const SEARCH_OPERAND_CHECKS: readonly Check[] = [
           refused.push(call);
           continue;
         }
-        if (call.outcome.kind !== 'success') return fail(describeOutcome(call.outcome), [callEvidence(call, 'a successful first page of the bounded browse', describeOutcome(call.outcome))]);
+        if (call.outcome.kind !== 'success')
+          return fail(describeOutcome(call.outcome), [
+            callEvidence(call, 'a successful first page of the bounded browse', describeOutcome(call.outcome)),
+          ]);
         limit = candidate;
         break;
       }
       if (limit === undefined) {
-        return fail(`every page size was refused (${BROWSE_LIMITS.join(', ')})`, refused.map((call) => callEvidence(call, 'a bounded browse is a successful default selection; a Business may serve fewer than asked', describeOutcome(call.outcome))));
+        return fail(
+          `every page size was refused (${BROWSE_LIMITS.join(', ')})`,
+          refused.map((call) =>
+            callEvidence(
+              call,
+              'a bounded browse is a successful default selection; a Business may serve fewer than asked',
+              describeOutcome(call.outcome),
+            ),
+          ),
+        );
       }
       const walk = await walkSearch(c, { pagination: { limit } }, BROWSE_PAGE_BUDGET);
-      if (walk.failed !== undefined) return fail(describeOutcome(walk.failed.outcome), [callEvidence(walk.failed, 'every page of a bounded browse succeeds', describeOutcome(walk.failed.outcome))]);
+      if (walk.failed !== undefined)
+        return fail(describeOutcome(walk.failed.outcome), [
+          callEvidence(walk.failed, 'every page of a bounded browse succeeds', describeOutcome(walk.failed.outcome)),
+        ]);
       const problems: Evidence[] = [];
       const seen = new Set<string>();
       let served = 0;
@@ -303,14 +363,24 @@ export const SEARCH_OPERAND_CHECKS: readonly Check[] = [
         served = Math.max(served, ids.length);
         newOnLast = 0;
         for (const id of ids) {
-          if (seen.has(id)) problems.push(callEvidence(call, 'each Location at most once across the pages of one browse', `${id} was already returned on an earlier page`));
+          if (seen.has(id))
+            problems.push(
+              callEvidence(
+                call,
+                'each Location at most once across the pages of one browse',
+                `${id} was already returned on an earlier page`,
+              ),
+            );
           else newOnLast += 1;
           seen.add(id);
         }
       }
       const last = walk.calls[walk.calls.length - 1];
       if (!walk.complete && last !== undefined) {
-        if (newOnLast === 0 && problems.length === 0) return pass(`bounded at ${seen.size} distinct Locations, although the walk did not end within ${BROWSE_PAGE_BUDGET} pages (see R-S9)`);
+        if (newOnLast === 0 && problems.length === 0)
+          return pass(
+            `bounded at ${seen.size} distinct Locations, although the walk did not end within ${BROWSE_PAGE_BUDGET} pages (see R-S9)`,
+          );
         if (newOnLast > 0) {
           const total = totalCount(last);
           problems.unshift(

@@ -10,7 +10,16 @@
  */
 import { fail, isVerdict, pass, skip, verdictOf, type Check, type RunContext, type Verdict } from '../check.js';
 import { callEvidence, describeOutcome, locationsOf, type Call, type OperationClient } from '../operation-client.js';
-import { EXCLUSION_STEP_M, farProbe, formatInstant, predicatesOf, predicateViolations, radiusProbe, REMOTE_POINT, isRecord } from '../oracle.js';
+import {
+  EXCLUSION_STEP_M,
+  farProbe,
+  formatInstant,
+  predicatesOf,
+  predicateViolations,
+  radiusProbe,
+  REMOTE_POINT,
+  isRecord,
+} from '../oracle.js';
 import { SAMPLE_PAGE, walkSearch, withGeo, withHoursProbe, type GeoLocation } from '../samples.js';
 import type { Geo, Location } from '../../domain/location.js';
 import type { Evidence } from '../types.js';
@@ -23,7 +32,11 @@ const ODD_OFFSET_MINUTES = 345;
 const AT_POINT_M = 1;
 
 /** Walks `request` until `id` shows up; `found` undefined when the Business refused the request. */
-async function contains(client: OperationClient, request: Record<string, unknown>, id: string): Promise<{ found: boolean | undefined; last: Call; complete: boolean }> {
+async function contains(
+  client: OperationClient,
+  request: Record<string, unknown>,
+  id: string,
+): Promise<{ found: boolean | undefined; last: Call; complete: boolean }> {
   const walk = await walkSearch(client, { ...request, pagination: { limit: SAMPLE_PAGE } }, FIND_PAGES, (ids) => ids.includes(id));
   const last = walk.failed ?? walk.calls[walk.calls.length - 1];
   if (last === undefined) throw new Error('walkSearch made no call');
@@ -32,7 +45,13 @@ async function contains(client: OperationClient, request: Record<string, unknown
 }
 
 /** One include/exclude expectation over search; returns evidence when it is not met. */
-async function expectMembership(client: OperationClient, request: Record<string, unknown>, id: string, included: boolean, expected: string): Promise<Evidence | undefined> {
+async function expectMembership(
+  client: OperationClient,
+  request: Record<string, unknown>,
+  id: string,
+  included: boolean,
+  expected: string,
+): Promise<Evidence | undefined> {
   const r = await contains(client, request, id);
   if (r.found === undefined) return callEvidence(r.last, expected, `refused: ${describeOutcome(r.last.outcome)}`);
   if (r.found === included) return undefined;
@@ -62,10 +81,20 @@ export const SEARCH_CHECKS: readonly Check[] = [
       if (probe === null) return skip(`no center near ${loc.id} separates spherical and ellipsoidal distances`);
       const c = client as OperationClient;
       const problems = [
-        await expectMembership(c, { distance: { center: probe.center, max: probe.distance } }, loc.id, true,
-          `${loc.id} included: its geodesic distance is exactly max = ${probe.distance} m (inclusive)`),
-        await expectMembership(c, { distance: { center: probe.center, max: probe.distance - EXCLUSION_STEP_M } }, loc.id, false,
-          `${loc.id} excluded: max is 1 mm shorter than its geodesic distance ${probe.distance} m (spheres differ by ≥ ${probe.sphericalMargin.toFixed(2)} m here)`),
+        await expectMembership(
+          c,
+          { distance: { center: probe.center, max: probe.distance } },
+          loc.id,
+          true,
+          `${loc.id} included: its geodesic distance is exactly max = ${probe.distance} m (inclusive)`,
+        ),
+        await expectMembership(
+          c,
+          { distance: { center: probe.center, max: probe.distance - EXCLUSION_STEP_M } },
+          loc.id,
+          false,
+          `${loc.id} excluded: max is 1 mm shorter than its geodesic distance ${probe.distance} m (spheres differ by ≥ ${probe.sphericalMargin.toFixed(2)} m here)`,
+        ),
       ].filter((e): e is Evidence => e !== undefined);
       return verdictOf(problems, `probed with ${loc.id} at ${probe.distance.toFixed(3)} m`);
     },
@@ -86,11 +115,15 @@ export const SEARCH_CHECKS: readonly Check[] = [
       if (r.found === undefined) {
         return r.last.outcome.kind === 'request_error'
           ? pass('refused with a request error (the Business cannot honour this radius)')
-          : fail(`refused, but not as a request error: ${describeOutcome(r.last.outcome)}`, [callEvidence(r.last, expected, describeOutcome(r.last.outcome))]);
+          : fail(`refused, but not as a request error: ${describeOutcome(r.last.outcome)}`, [
+              callEvidence(r.last, expected, describeOutcome(r.last.outcome)),
+            ]);
       }
       if (r.found) return pass('honoured');
       if (!r.complete) return skip(`honoured, but ${loc.id} was not within the first ${FIND_PAGES} pages; inconclusive`);
-      return fail(`${loc.id} is missing: the radius was reduced`, [callEvidence(r.last, expected, `${loc.id} is missing from a complete result set: the radius was clamped or truncated`)]);
+      return fail(`${loc.id} is missing: the radius was reduced`, [
+        callEvidence(r.last, expected, `${loc.id} is missing from a complete result set: the radius was clamped or truncated`),
+      ]);
     },
   },
   {
@@ -110,13 +143,30 @@ export const SEARCH_CHECKS: readonly Check[] = [
       const absent = otherAmenity(samples.locations, loc) ?? 'dev.ucp.amenity.conformance_absent';
       const far = farProbe(loc.geo).center;
       const checks: [Record<string, unknown>, boolean, string][] = [
-        [{ distance: atPoint(loc.geo), filters: { amenities: [absent] } }, false, `${loc.id} excluded: it is within distance but lacks amenity ${absent}`],
-        [{ distance: atPoint(loc.geo), ...(amenity === undefined ? {} : { filters: { amenities: [amenity] } }) }, true, `${loc.id} included: it meets every predicate`],
+        [
+          { distance: atPoint(loc.geo), filters: { amenities: [absent] } },
+          false,
+          `${loc.id} excluded: it is within distance but lacks amenity ${absent}`,
+        ],
+        [
+          { distance: atPoint(loc.geo), ...(amenity === undefined ? {} : { filters: { amenities: [amenity] } }) },
+          true,
+          `${loc.id} included: it meets every predicate`,
+        ],
       ];
-      if (amenity !== undefined) checks.push([{ distance: atPoint(far), filters: { amenities: [amenity] } }, false, `${loc.id} excluded: it has ${amenity} but is ~12 000 km from the center`]);
+      if (amenity !== undefined)
+        checks.push([
+          { distance: atPoint(far), filters: { amenities: [amenity] } },
+          false,
+          `${loc.id} excluded: it has ${amenity} but is ~12 000 km from the center`,
+        ]);
       const hours = withHoursProbe({ locations: [loc], note: '' }, ctx.now());
       if (hours !== undefined) {
-        checks.push([{ distance: atPoint(loc.geo), filters: { hours: { open_at: formatInstant(hours.probe.closedLocally) } } }, false, `${loc.id} excluded: within distance but closed at that instant`]);
+        checks.push([
+          { distance: atPoint(loc.geo), filters: { hours: { open_at: formatInstant(hours.probe.closedLocally) } } },
+          false,
+          `${loc.id} excluded: within distance but closed at that instant`,
+        ]);
       }
       const problems: Evidence[] = [];
       for (const [request, included, expected] of checks) {
@@ -130,7 +180,7 @@ export const SEARCH_CHECKS: readonly Check[] = [
     id: 'search.hours-timezone',
     rule: 'R-S6',
     area: 'search',
-    title: 'filters.hours.open_at is evaluated in the Location\'s own timezone (offsets honoured)',
+    title: "filters.hours.open_at is evaluated in the Location's own timezone (offsets honoured)",
     scope: 'binding',
     needs: ['profile', 'search'],
     run: async (ctx, client) => {
@@ -147,7 +197,13 @@ export const SEARCH_CHECKS: readonly Check[] = [
       ];
       const problems: Evidence[] = [];
       for (const [openAt, included, expected] of cases) {
-        const e = await expectMembership(c, { distance: atPoint(loc.geo), filters: { hours: { open_at: openAt } } }, loc.id, included, expected);
+        const e = await expectMembership(
+          c,
+          { distance: atPoint(loc.geo), filters: { hours: { open_at: openAt } } },
+          loc.id,
+          included,
+          expected,
+        );
         if (e !== undefined) problems.push(e);
       }
       return verdictOf(problems, `probed with ${loc.id} (${zone})`);
@@ -163,12 +219,18 @@ export const SEARCH_CHECKS: readonly Check[] = [
     run: async (_ctx, client) => {
       const call = await (client as OperationClient).call('search', { distance: { center: REMOTE_POINT, max: AT_POINT_M } });
       const expected = 'success with locations: [] (no match is not an error)';
-      if (call.outcome.kind !== 'success') return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);
+      if (call.outcome.kind !== 'success')
+        return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);
       const list = call.outcome.payload['locations'];
-      if (!Array.isArray(list)) return fail('locations is not an array', [callEvidence(call, expected, 'locations is absent or not an array')]);
-      if (list.length > 0) return fail(`${list.length} location(s) returned 1 m from Point Nemo`, [callEvidence(call, expected, `${list.length} location(s)`)]);
+      if (!Array.isArray(list))
+        return fail('locations is not an array', [callEvidence(call, expected, 'locations is absent or not an array')]);
+      if (list.length > 0)
+        return fail(`${list.length} location(s) returned 1 m from Point Nemo`, [
+          callEvidence(call, expected, `${list.length} location(s)`),
+        ]);
       const p = call.outcome.payload['pagination'];
-      if (isRecord(p) && p['has_next_page'] === true) return fail('an empty result announces a next page', [callEvidence(call, expected, 'has_next_page: true')]);
+      if (isRecord(p) && p['has_next_page'] === true)
+        return fail('an empty result announces a next page', [callEvidence(call, expected, 'has_next_page: true')]);
       return pass();
     },
   },

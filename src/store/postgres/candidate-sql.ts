@@ -43,7 +43,10 @@ export function buildPgCandidateSql(q: CandidateQuery, text: TextQueryPlan | nul
     // `&&` compares float4-rounded-outwards boxes, so it can only over-approximate further.
     where.push(
       `(${boxes
-        .map((b) => `l.geog::geometry && ST_MakeEnvelope(${p(b.minLon, '::float8')}, ${p(b.minLat, '::float8')}, ${p(b.maxLon, '::float8')}, ${p(b.maxLat, '::float8')}, 4326)`)
+        .map(
+          (b) =>
+            `l.geog::geometry && ST_MakeEnvelope(${p(b.minLon, '::float8')}, ${p(b.minLat, '::float8')}, ${p(b.maxLon, '::float8')}, ${p(b.maxLat, '::float8')}, 4326)`,
+        )
         .join(' OR ')})`,
     );
   }
@@ -51,7 +54,8 @@ export function buildPgCandidateSql(q: CandidateQuery, text: TextQueryPlan | nul
     const probe = q.coverageProbe;
     const lons = probeLongitudes(probe.longitude);
     const parts = lons.map(
-      (lon) => `SELECT e.key FROM coverage_extents e WHERE e.box && ST_SetSRID(ST_MakePoint(${p(lon, '::float8')}, ${p(probe.latitude, '::float8')}), 4326)`,
+      (lon) =>
+        `SELECT e.key FROM coverage_extents e WHERE e.box && ST_SetSRID(ST_MakePoint(${p(lon, '::float8')}, ${p(probe.latitude, '::float8')}), 4326)`,
     );
     where.push(`l.key IN (${parts.join(' UNION ALL ')})`);
   }

@@ -84,7 +84,10 @@ export class ChangeListener {
     client.removeAllListeners('end');
     client.end().catch(() => undefined);
     if (this.#closed) return;
-    this.logger?.warn({ schema: this.schema, reason: err instanceof Error ? err.message : String(err) }, 'PostgreSQL change listener lost; reading the generation per request until it reconnects');
+    this.logger?.warn(
+      { schema: this.schema, reason: err instanceof Error ? err.message : String(err) },
+      'PostgreSQL change listener lost; reading the generation per request until it reconnects',
+    );
     this.#schedule(err);
   }
 

@@ -85,7 +85,8 @@ export function redactUrl(url: string): string {
 
 function positiveInt(name: string, value: number | undefined, fallback: number, min = 1): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`PostgreSQL store option ${name} must be an integer >= ${min}; got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new ConfigError(`PostgreSQL store option ${name} must be an integer >= ${min}; got ${String(value)}`);
   return value;
 }
 
@@ -120,7 +121,9 @@ export function resolveSettings(url: string, options: PostgresStoreOptions = {})
   try {
     parsed = new URL(url);
   } catch (cause) {
-    throw new ConfigError(`The PostgreSQL URL ${redactUrl(url)} cannot be parsed; expected postgres://user:password@host:5432/database`, { cause });
+    throw new ConfigError(`The PostgreSQL URL ${redactUrl(url)} cannot be parsed; expected postgres://user:password@host:5432/database`, {
+      cause,
+    });
   }
   const fromUrl = parsed.searchParams.get('schema');
   parsed.searchParams.delete('schema');
@@ -201,7 +204,8 @@ const UNAVAILABLE_SQLSTATES = new Set([
 ]);
 
 /** Messages `pg` uses for client-side connection failures (they carry no code). */
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|connection error|Connection ended|read ECONNRESET|server closed the connection/i;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|connection error|Connection ended|read ECONNRESET|server closed the connection/i;
 
 /**
  * True when the connection itself was lost or could not be made (as opposed to a statement

@@ -68,7 +68,9 @@ export async function extensionSchemas(client: ClientBase): Promise<string[]> {
 }
 
 export async function schemaStatus(client: ClientBase, schema: string): Promise<SchemaStatus> {
-  const ext = await client.query<{ extname: string }>('SELECT extname FROM pg_extension WHERE extname = ANY($1::text[])', [REQUIRED_EXTENSIONS]);
+  const ext = await client.query<{ extname: string }>('SELECT extname FROM pg_extension WHERE extname = ANY($1::text[])', [
+    REQUIRED_EXTENSIONS,
+  ]);
   const present = new Set(ext.rows.map((r) => r.extname));
   const missingExtensions = REQUIRED_EXTENSIONS.filter((e) => !present.has(e));
   const table = await client.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [`${quoteIdent(schema)}.schema_migrations`]);

@@ -4,7 +4,14 @@ import { OutageGuard } from './outage.js';
 
 function logger() {
   const lines: string[] = [];
-  return { lines, log: { info: (_o: object, m: string) => lines.push(`info ${m}`), warn: (_o: object, m: string) => lines.push(`warn ${m}`), error: (_o: object, m: string) => lines.push(`error ${m}`) } };
+  return {
+    lines,
+    log: {
+      info: (_o: object, m: string) => lines.push(`info ${m}`),
+      warn: (_o: object, m: string) => lines.push(`warn ${m}`),
+      error: (_o: object, m: string) => lines.push(`error ${m}`),
+    },
+  };
 }
 
 describe('OutageGuard', () => {

@@ -20,22 +20,29 @@ import { createHash } from 'node:crypto';
 import type { Location, LocationRecord } from '../../domain/location.js';
 import { DataValidationError, ServiceUnavailableError, StoreError, type DataIssue } from '../../errors.js';
 import type { TermExpansion, VocabularyEntry } from '../../domain/text.js';
-import type {
-  Candidate,
-  CandidateQuery,
-  ImportProgress,
-  ImportResult,
-  InventoryRow,
-  LocationStore,
-  StoreStats,
-} from '../store.js';
+import type { Candidate, CandidateQuery, ImportProgress, ImportResult, InventoryRow, LocationStore, StoreStats } from '../store.js';
 import { deriveUniqueRow } from '../sqlite/rows.js';
 import { documentsInKeyOrder } from '../documents.js';
 import { buildPgCandidateSql } from './candidate-sql.js';
 import { ChangeListener, type Counters } from './change-listener.js';
-import { isConnectionLoss, isUnavailable, poolConfig, resolveSettings, type PostgresStoreOptions, type ResolvedPostgresSettings } from './connection.js';
+import {
+  isConnectionLoss,
+  isUnavailable,
+  poolConfig,
+  resolveSettings,
+  type PostgresStoreOptions,
+  type ResolvedPostgresSettings,
+} from './connection.js';
 import { DATASET_INDEX_NAMES, DATASET_TABLES, datasetIndexesDdl, datasetTablesDdl } from './dataset-ddl.js';
-import { CHANGE_CHANNEL, extensionSchemas, LOCK_NAMESPACE_WRITE, migrate, schemaMismatch, schemaStatus, type MigrateResult } from './migrations.js';
+import {
+  CHANGE_CHANNEL,
+  extensionSchemas,
+  LOCK_NAMESPACE_WRITE,
+  migrate,
+  schemaMismatch,
+  schemaStatus,
+  type MigrateResult,
+} from './migrations.js';
 import { OutageGuard } from './outage.js';
 import { buildTextQuery, expandTokenWith, tsvectorLiteral } from './text-search.js';
 
@@ -162,7 +169,11 @@ export class PostgresLocationStore implements LocationStore {
       extSchemas = await extensionSchemas(boot);
     } catch (cause) {
       if (cause instanceof StoreError) throw cause;
-      throw new StoreError(`Could not check the PostgreSQL store at ${settings.display}: ${(cause as Error).message}`, isUnavailable(cause), { cause });
+      throw new StoreError(
+        `Could not check the PostgreSQL store at ${settings.display}: ${(cause as Error).message}`,
+        isUnavailable(cause),
+        { cause },
+      );
     } finally {
       await boot.end().catch(() => undefined);
     }
@@ -191,7 +202,9 @@ export class PostgresLocationStore implements LocationStore {
       await listener?.start();
     } catch (cause) {
       await store.close();
-      throw cause instanceof StoreError ? cause : new StoreError(`Could not start the PostgreSQL store: ${(cause as Error).message}`, false, { cause });
+      throw cause instanceof StoreError
+        ? cause
+        : new StoreError(`Could not start the PostgreSQL store: ${(cause as Error).message}`, false, { cause });
     }
     return store;
   }
@@ -204,7 +217,9 @@ export class PostgresLocationStore implements LocationStore {
       await client.connect();
     } catch (cause) {
       await client.end().catch(() => undefined);
-      throw new StoreError(`Cannot connect to PostgreSQL at ${settings.display}: ${(cause as Error).message}`, isUnavailable(cause), { cause });
+      throw new StoreError(`Cannot connect to PostgreSQL at ${settings.display}: ${(cause as Error).message}`, isUnavailable(cause), {
+        cause,
+      });
     }
     try {
       return { ...(await migrate(client, settings.schema)), schema: settings.schema, display: settings.display };
@@ -510,9 +525,13 @@ export class PostgresLocationStore implements LocationStore {
     try {
       return await this.pool.connect();
     } catch (cause) {
-      throw new StoreError(`${operation} failed, nothing was changed: cannot reach PostgreSQL at ${this.settings.display} (${(cause as Error).message}); retry when it is back.`, true, {
-        cause,
-      });
+      throw new StoreError(
+        `${operation} failed, nothing was changed: cannot reach PostgreSQL at ${this.settings.display} (${(cause as Error).message}); retry when it is back.`,
+        true,
+        {
+          cause,
+        },
+      );
     }
   }
 
@@ -525,11 +544,17 @@ export class PostgresLocationStore implements LocationStore {
     const names = datasetToo ? ['generation', 'dataset'] : ['generation'];
     await PostgresLocationStore.w(client, 'UPDATE meta SET value = value + 1 WHERE name = ANY($1::text[])', [names]);
     const counters = await readCounters(client);
-    await PostgresLocationStore.w(client, 'SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, `${this.settings.schema} ${counters.generation} ${counters.dataset}`]);
+    await PostgresLocationStore.w(client, 'SELECT pg_notify($1, $2)', [
+      CHANGE_CHANNEL,
+      `${this.settings.schema} ${counters.generation} ${counters.dataset}`,
+    ]);
     return counters;
   }
 
-  async replaceAll(records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>, onProgress?: (p: ImportProgress) => void): Promise<ImportResult> {
+  async replaceAll(
+    records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
+    onProgress?: (p: ImportProgress) => void,
+  ): Promise<ImportResult> {
     const client = await this.writer('Import');
     const w = (text: string, values: unknown[] = []): Promise<pg.QueryResult> => PostgresLocationStore.w(client, text, values);
     const label = this.settings.recordsLabel;
@@ -613,7 +638,9 @@ export class PostgresLocationStore implements LocationStore {
       }
       await flush();
       onProgress?.({ phase: 'indexing', done: count, total: count });
-      await w("INSERT INTO vocab_next (term, docs) SELECT word, ndoc FROM ts_stat('SELECT tsv FROM locations_next WHERE public AND tsv IS NOT NULL')");
+      await w(
+        "INSERT INTO vocab_next (term, docs) SELECT word, ndoc FROM ts_stat('SELECT tsv FROM locations_next WHERE public AND tsv IS NOT NULL')",
+      );
       for (const ddl of datasetIndexesDdl('_next')) await w(ddl);
       for (const t of DATASET_TABLES) await w(`ANALYZE ${t}_next`);
       // The swap: readers are held only from here to COMMIT (milliseconds). A reader that holds
@@ -748,17 +775,27 @@ async function writeBatch(w: Writer, b: Batch): Promise<void> {
     [b.keys, b.ids, b.publics, b.lats, b.lons, b.schedules, b.coverages, b.tsvs],
   );
   if (b.docKeys.length > 0) await w('INSERT INTO docs_next (key, doc) SELECT * FROM unnest($1::bigint[], $2::text[])', [b.docKeys, b.docs]);
-  const pairColumns: Record<string, string> = { aliases: 'alias, key', amenities: 'amenity, key', availability: 'item, key, available', cov_country: 'country, key' };
+  const pairColumns: Record<string, string> = {
+    aliases: 'alias, key',
+    amenities: 'amenity, key',
+    availability: 'item, key, available',
+    cov_country: 'country, key',
+  };
   for (const [table, [values, keys]] of b.pairs) {
     if (table === 'availability') {
       // record.items may repeat an item only across records, never within one (deriveRow dedupes).
-      await w(`INSERT INTO availability_next (${pairColumns[table]}) SELECT v, k, true FROM unnest($1::text[], $2::bigint[]) AS u(v, k)`, [values, keys]);
+      await w(`INSERT INTO availability_next (${pairColumns[table]}) SELECT v, k, true FROM unnest($1::text[], $2::bigint[]) AS u(v, k)`, [
+        values,
+        keys,
+      ]);
     } else {
       await w(`INSERT INTO ${table}_next (${pairColumns[table]}) SELECT * FROM unnest($1::text[], $2::bigint[])`, [values, keys]);
     }
   }
-  if (b.regions[0].length > 0) await w('INSERT INTO cov_region_next (country, region, key) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])', b.regions);
-  if (b.postals[0].length > 0) await w('INSERT INTO cov_postal_next (country, postal, key) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])', b.postals);
+  if (b.regions[0].length > 0)
+    await w('INSERT INTO cov_region_next (country, region, key) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])', b.regions);
+  if (b.postals[0].length > 0)
+    await w('INSERT INTO cov_postal_next (country, postal, key) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])', b.postals);
   if (b.extents[0].length > 0) {
     await w(
       `INSERT INTO coverage_extents_next (key, box)

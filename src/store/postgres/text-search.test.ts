@@ -46,7 +46,21 @@ describe('buildTextQuery', () => {
 });
 
 describe('expandTokenWith', () => {
-  const words = ['grocer', 'valley', 'spring', 'angel', 'store', 'storm', 'stare', 'groceri', 'coffee', 'silver', 'lake', 'bakeri', 'baker'];
+  const words = [
+    'grocer',
+    'valley',
+    'spring',
+    'angel',
+    'store',
+    'storm',
+    'stare',
+    'groceri',
+    'coffee',
+    'silver',
+    'lake',
+    'bakeri',
+    'baker',
+  ];
   const vocabulary: VocabularyEntry[] = words.map((term, i) => ({ term, docs: (i % 3) + 1 }));
 
   it('finds the same typo-tolerant variants as the in-memory FuzzyVocabulary (same answers as SQLite)', async () => {
@@ -54,9 +68,12 @@ describe('expandTokenWith', () => {
     // The whole vocabulary as the "neighbour" superset: the exact filter must do the rest.
     const all = (): Promise<VocabularyEntry[]> => Promise.resolve(vocabulary);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('grcery', 'groceries', 'grocery', 'stor', 'valey', 'sprng', 'cofee', 'baker', 'x', 'lakes', ...words), async (token) => {
-        expect(await expandTokenWith(token, all)).toEqual(expandToken(token, fuzzy));
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('grcery', 'groceries', 'grocery', 'stor', 'valey', 'sprng', 'cofee', 'baker', 'x', 'lakes', ...words),
+        async (token) => {
+          expect(await expandTokenWith(token, all)).toEqual(expandToken(token, fuzzy));
+        },
+      ),
     );
   });
 });

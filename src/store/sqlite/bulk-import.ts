@@ -210,7 +210,16 @@ class PointBuffer {
       const o = 6 * i;
       const sid = this.num[o + 3]!;
       const cid = this.num[o + 4]!;
-      visit(++rank, this.num[o]!, this.ids[i]!, this.num[o + 1]!, this.num[o + 2]!, sid < 0 ? null : sid, cid < 0 ? null : cid, this.num[o + 5]!);
+      visit(
+        ++rank,
+        this.num[o]!,
+        this.ids[i]!,
+        this.num[o + 1]!,
+        this.num[o + 2]!,
+        sid < 0 ? null : sid,
+        cid < 0 ? null : cid,
+        this.num[o + 5]!,
+      );
     }
   }
 }

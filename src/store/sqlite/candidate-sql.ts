@@ -195,7 +195,9 @@ export function buildCandidateSql(q: CandidateQuery, text: TextPlan | null, opti
   }
   (q.items ?? []).forEach((item) => {
     if (driver === 'items' && item === driverValue) return;
-    where.push('EXISTS (SELECT 1 FROM availability v WHERE v.iid = (SELECT iid FROM item_keys WHERE item = ?) AND v.key = l.key AND v.available = 1)');
+    where.push(
+      'EXISTS (SELECT 1 FROM availability v WHERE v.iid = (SELECT iid FROM item_keys WHERE item = ?) AND v.key = l.key AND v.available = 1)',
+    );
     filterParams.push(item);
   });
   const mask = driver === 'regions' ? options.amenityMask : undefined;

@@ -41,7 +41,9 @@ describe('radiusExtents', () => {
   });
 
   it('covers every longitude when the radius reaches a pole', () => {
-    expect(radiusExtents({ latitude: 89.95, longitude: 10 }, 10_000)).toEqual([{ minLat: expect.any(Number), maxLat: 90, minLon: -180, maxLon: 180 }]);
+    expect(radiusExtents({ latitude: 89.95, longitude: 10 }, 10_000)).toEqual([
+      { minLat: expect.any(Number), maxLat: 90, minLon: -180, maxLon: 180 },
+    ]);
   });
 
   it('is empty for a negative or NaN radius', () => {

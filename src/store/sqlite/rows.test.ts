@@ -6,7 +6,14 @@ import { deriveRow } from './rows.js';
 const FULL: LocationRecord = {
   id: 'loc_full',
   name: 'Full "Quoted" Record',
-  address: { street_address: '1 Main', extended_address: 'Unit 2', address_locality: 'Springfield', address_region: 'IL', postal_code: '62701', address_country: 'US' },
+  address: {
+    street_address: '1 Main',
+    extended_address: 'Unit 2',
+    address_locality: 'Springfield',
+    address_region: 'IL',
+    postal_code: '62701',
+    address_country: 'US',
+  },
   geo: { latitude: 39.8, longitude: -89.6 },
   amenities: { 'dev.ucp.amenity.wi_fi': { description: 'Wi-Fi' } },
   hours: [{ day: 'monday', opens: '09:00', closes: '17:00' }],
@@ -24,7 +31,11 @@ describe('deriveRow', () => {
   });
 
   it('keeps the schedule, and only when hours or exception_hours exist', () => {
-    expect(JSON.parse(deriveRow(FULL).schedule as string)).toEqual({ timezone: FULL.timezone, hours: FULL.hours, exception_hours: FULL.exception_hours });
+    expect(JSON.parse(deriveRow(FULL).schedule as string)).toEqual({
+      timezone: FULL.timezone,
+      hours: FULL.hours,
+      exception_hours: FULL.exception_hours,
+    });
     expect(deriveRow({ id: 'x', name: 'x', timezone: 'Europe/Paris' }).schedule).toBeNull();
     expect(JSON.parse(deriveRow({ id: 'x', name: 'x', hours: [] }).schedule as string)).toEqual({ hours: [] });
   });
@@ -45,7 +56,14 @@ describe('deriveRow', () => {
   });
 
   it('indexes name, keywords, place and amenity descriptions as text; never private coverage', () => {
-    expect(deriveRow(FULL).text).toEqual(['Full "Quoted" Record', 'hardware tools', 'Springfield 62701', 'IL US', '1 Main Unit 2', 'Wi-Fi']);
+    expect(deriveRow(FULL).text).toEqual([
+      'Full "Quoted" Record',
+      'hardware tools',
+      'Springfield 62701',
+      'IL US',
+      '1 Main Unit 2',
+      'Wi-Fi',
+    ]);
     expect(deriveRow(FULL).coverage).toBe('{"radius_m":5000}');
     expect(deriveRow(FULL).coverageExtents.length).toBeGreaterThan(0);
   });

@@ -171,7 +171,9 @@ export function deriveRow(record: LocationRecord): DerivedRow {
  */
 export function deriveUniqueRow(record: LocationRecord, seen: Set<string>, file: string, line: number): DerivedRow {
   if (seen.has(record.id)) {
-    throw new DataValidationError([{ file, line, field: 'id', message: `duplicate Location id ${JSON.stringify(record.id)}; every id must be unique` }]);
+    throw new DataValidationError([
+      { file, line, field: 'id', message: `duplicate Location id ${JSON.stringify(record.id)}; every id must be unique` },
+    ]);
   }
   seen.add(record.id);
   try {

@@ -129,7 +129,8 @@ describe('SqliteLocationStore: candidates', () => {
     const regions: BBox[] = [{ minLat: 33, maxLat: 35, minLon: -119, maxLon: -117 }];
     for (const q of ['store market grocers', 'park', 'curbside pickup', 'grcery', 'coffee']) {
       const text = { raw: q, terms: tokenize(q) };
-      const sort = (cs: { key: number; relevance: number }[]) => cs.map((c) => [c.key, c.relevance]).sort((a, b) => (a[0] as number) - (b[0] as number));
+      const sort = (cs: { key: number; relevance: number }[]) =>
+        cs.map((c) => [c.key, c.relevance]).sort((a, b) => (a[0] as number) - (b[0] as number));
       const a = await both.text.findCandidates({ text, regions });
       const b = await both.spatial.findCandidates({ text, regions });
       expect(sort(b), q).toEqual(sort(a));
@@ -146,7 +147,8 @@ describe('SqliteLocationStore: candidates', () => {
         for (const r of publicRecords) {
           const g = r.geo;
           if (g === undefined) continue;
-          if (g.latitude >= box.minLat && g.latitude <= box.maxLat && g.longitude >= box.minLon && g.longitude <= box.maxLon) expect(got.has(r.id)).toBe(true);
+          if (g.latitude >= box.minLat && g.latitude <= box.maxLat && g.longitude >= box.minLon && g.longitude <= box.maxLon)
+            expect(got.has(r.id)).toBe(true);
         }
       }),
       { numRuns: 300 },
@@ -159,9 +161,18 @@ describe('SqliteLocationStore: candidates', () => {
 
   it('the coverage prefilter never misses a Location that serves the point (R-S5)', async () => {
     const point = fc.oneof(
-      fc.record({ latitude: fc.double({ min: 33.8, max: 34.3, noNaN: true }), longitude: fc.double({ min: -118.6, max: -117.9, noNaN: true }) }),
-      fc.record({ latitude: fc.double({ min: 40.5, max: 40.9, noNaN: true }), longitude: fc.double({ min: -74.1, max: -73.8, noNaN: true }) }),
-      fc.record({ latitude: fc.double({ min: -17, max: -16.6, noNaN: true }), longitude: fc.constantFrom(179.8, 179.9, 180, -180, -179.9, -179.8) }),
+      fc.record({
+        latitude: fc.double({ min: 33.8, max: 34.3, noNaN: true }),
+        longitude: fc.double({ min: -118.6, max: -117.9, noNaN: true }),
+      }),
+      fc.record({
+        latitude: fc.double({ min: 40.5, max: 40.9, noNaN: true }),
+        longitude: fc.double({ min: -74.1, max: -73.8, noNaN: true }),
+      }),
+      fc.record({
+        latitude: fc.double({ min: -17, max: -16.6, noNaN: true }),
+        longitude: fc.constantFrom(179.8, 179.9, 180, -180, -179.9, -179.8),
+      }),
     );
     await fc.assert(
       fc.asyncProperty(point, async (p) => {
@@ -169,7 +180,10 @@ describe('SqliteLocationStore: candidates', () => {
         for (const r of publicRecords) {
           const s = r.serves;
           if (s === undefined || (s.radius_m === undefined && s.areas === undefined)) continue;
-          const cov = compileCoverage({ ...(s.radius_m !== undefined ? { radius_m: s.radius_m } : {}), ...(s.areas !== undefined ? { areas: s.areas } : {}) });
+          const cov = compileCoverage({
+            ...(s.radius_m !== undefined ? { radius_m: s.radius_m } : {}),
+            ...(s.areas !== undefined ? { areas: s.areas } : {}),
+          });
           if (coverageContainsPoint(cov, r.geo ?? null, p)) expect(got.has(r.id), `${r.id} at ${JSON.stringify(p)}`).toBe(true);
         }
       }),
@@ -197,7 +211,11 @@ describe('SqliteLocationStore: candidates', () => {
     const a = await SqliteLocationStore.open(path, { browseDriverMax: 1_000_000 });
     await a.replaceAll(records);
     const b = await SqliteLocationStore.open(path, { browseDriverMax: 0 });
-    for (const q of [{ amenities: ['dev.ucp.amenity.parking'] }, { items: ['sku_milk'] }, { items: ['sku_milk', 'sku_bread'], amenities: ['dev.ucp.amenity.parking'] }]) {
+    for (const q of [
+      { amenities: ['dev.ucp.amenity.parking'] },
+      { items: ['sku_milk'] },
+      { items: ['sku_milk', 'sku_bread'], amenities: ['dev.ucp.amenity.parking'] },
+    ]) {
       for (const limit of [1, 2, 100]) {
         const ra = (await a.findCandidates({ ...q, limit })).map((c) => c.id);
         expect((await b.findCandidates({ ...q, limit })).map((c) => c.id)).toEqual(ra);
@@ -219,8 +237,16 @@ describe('SqliteLocationStore: candidates', () => {
     }));
     await s.replaceAll(recs);
     const regions = [{ minLat: 0, maxLat: 50, minLon: 0, maxLon: 50 }];
-    for (const wanted of [[names[0] as string], [names[53] as string], [names[1] as string, names[54] as string], [names[69] as string, names[16] as string]]) {
-      const expected = recs.filter((r) => wanted.every((w) => w in r.amenities)).map((r) => r.id).sort();
+    for (const wanted of [
+      [names[0] as string],
+      [names[53] as string],
+      [names[1] as string, names[54] as string],
+      [names[69] as string, names[16] as string],
+    ]) {
+      const expected = recs
+        .filter((r) => wanted.every((w) => w in r.amenities))
+        .map((r) => r.id)
+        .sort();
       const got = (await s.findCandidates({ regions, amenities: wanted })).map((c) => c.id).sort();
       expect(got, wanted.join(',')).toEqual(expected);
     }
@@ -230,7 +256,7 @@ describe('SqliteLocationStore: candidates', () => {
 
   it('orders a limited browse by relevance, then id in code-point order', async () => {
     const limited = await both.text.findCandidates({ limit: 5 });
-    const all = (await both.text.findCandidates({})).map((c) => c.id).sort((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    const all = (await both.text.findCandidates({})).map((c) => c.id).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     expect(limited.map((c) => c.id)).toEqual(all.slice(0, 5));
   });
 });

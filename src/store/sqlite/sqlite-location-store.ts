@@ -13,15 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Location, LocationRecord } from '../../domain/location.js';
 import { DataValidationError, StoreError, type DataIssue } from '../../errors.js';
-import type {
-  Candidate,
-  CandidateQuery,
-  ImportProgress,
-  ImportResult,
-  InventoryRow,
-  LocationStore,
-  StoreStats,
-} from '../store.js';
+import type { Candidate, CandidateQuery, ImportProgress, ImportResult, InventoryRow, LocationStore, StoreStats } from '../store.js';
 import { buildCandidateSql, TEXT_DRIVER_MAX_ESTIMATE, type BrowsePlan } from './candidate-sql.js';
 import { AMENITY_BITS, bulkLoad } from './bulk-import.js';
 import { DATASET_INDEXES_DDL, DATASET_TABLES, datasetTablesDdl, migrate, SCHEMA_VERSION } from './schema.js';
@@ -103,7 +95,9 @@ export class SqliteLocationStore implements LocationStore {
   private constructor(
     private readonly reader: Database.Database,
     private readonly writer: Database.Database | null,
-    private readonly options: Required<Pick<SqliteStoreOptions, 'recordsLabel' | 'importCacheMiB' | 'cacheSizeMiB' | 'textDriverMaxEstimate' | 'browseDriverMax'>>,
+    private readonly options: Required<
+      Pick<SqliteStoreOptions, 'recordsLabel' | 'importCacheMiB' | 'cacheSizeMiB' | 'textDriverMaxEstimate' | 'browseDriverMax'>
+    >,
     /** Directory to delete on close (the backing file of a ':memory:' store). */
     private readonly scratchDir: string | null,
   ) {}
@@ -119,7 +113,8 @@ export class SqliteLocationStore implements LocationStore {
     let file = path;
     let scratchDir: string | null = null;
     if (path === ':memory:') {
-      if (options.readonly === true) throw new StoreError('A \':memory:\' store cannot be read-only: it starts empty and nothing could fill it.');
+      if (options.readonly === true)
+        throw new StoreError("A ':memory:' store cannot be read-only: it starts empty and nothing could fill it.");
       scratchDir = mkdtempSync(join(tmpdir(), 'ucp-location-'));
       file = join(scratchDir, 'store.db');
     }
@@ -232,7 +227,12 @@ export class SqliteLocationStore implements LocationStore {
   }
 
   /** Fill `cache` with the JSON of the given ids that it lacks. */
-  private loadDocuments(cache: Map<number, string>, ids: Iterable<number>, table: 'schedules' | 'coverages', idColumn: 'sid' | 'cid'): void {
+  private loadDocuments(
+    cache: Map<number, string>,
+    ids: Iterable<number>,
+    table: 'schedules' | 'coverages',
+    idColumn: 'sid' | 'cid',
+  ): void {
     const missing: number[] = [];
     for (const id of ids) if (!cache.has(id)) missing.push(id);
     if (missing.length === 0) return;
@@ -333,13 +333,21 @@ export class SqliteLocationStore implements LocationStore {
    * which stops after `limit` survivors because every filter is common. Counts are bounded.
    */
   private browsePlan(q: CandidateQuery): BrowsePlan | undefined {
-    if (q.limit === undefined || q.keys !== undefined || q.regions !== undefined || q.coverageProbe !== undefined || q.locality !== undefined) {
+    if (
+      q.limit === undefined ||
+      q.keys !== undefined ||
+      q.regions !== undefined ||
+      q.coverageProbe !== undefined ||
+      q.locality !== undefined
+    ) {
       return undefined;
     }
     let best: { kind: 'items' | 'amenities'; value: string; count: number } | undefined;
     const max = this.options.browseDriverMax;
     const count = (sql: string, value: string): number =>
-      this.stmt(`SELECT count(*) FROM (${sql} LIMIT ${max + 1})`).pluck().get(value) as number;
+      this.stmt(`SELECT count(*) FROM (${sql} LIMIT ${max + 1})`)
+        .pluck()
+        .get(value) as number;
     for (const value of q.items ?? []) {
       const n = count('SELECT 1 FROM availability WHERE iid = (SELECT iid FROM item_keys WHERE item = ?) AND available = 1', value);
       if (best === undefined || n < best.count) best = { kind: 'items', value, count: n };

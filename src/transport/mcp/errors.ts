@@ -21,7 +21,14 @@
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { TRANSIENT_RETRY_AFTER_SECONDS } from '../error-response.js';
-import { ForbiddenError, RateLimitedError, ServiceUnavailableError, StoreError, UcpNegotiationError, UcpRequestError } from '../../errors.js';
+import {
+  ForbiddenError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  StoreError,
+  UcpNegotiationError,
+  UcpRequestError,
+} from '../../errors.js';
 
 /** JSON-RPC code the UCP overview assigns to discovery and version failures. */
 export const UCP_DISCOVERY_ERROR = -32001;
@@ -40,7 +47,6 @@ export class RpcError extends McpError {
   }
 }
 
-
 export interface MappedMcpError {
   /** What becomes `error` in the JSON-RPC response. */
   error: McpError;
@@ -58,7 +64,11 @@ export interface PointerDetail {
 }
 
 /** A -32602 with the shape every schema failure uses. */
-export function invalidParams(message: string, pointer: string, extra: { code?: string; details?: readonly PointerDetail[] } = {}): McpError {
+export function invalidParams(
+  message: string,
+  pointer: string,
+  extra: { code?: string; details?: readonly PointerDetail[] } = {},
+): McpError {
   return new RpcError(ErrorCode.InvalidParams, message, {
     code: extra.code ?? 'invalid_params',
     pointer,

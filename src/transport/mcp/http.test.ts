@@ -16,7 +16,10 @@ describe('checkJsonRpcShape (R-M1: -32600 for anything that is not JSON-RPC 2.0)
     expect(checkJsonRpcShape({ id: 7, method: 'ping' })).toEqual({ id: 7, message: 'member "jsonrpc" must be exactly "2.0".' });
     expect(checkJsonRpcShape({ jsonrpc: '2.0', id: 7, method: 3 })?.message).toContain('"method"');
     expect(checkJsonRpcShape({ jsonrpc: '2.0', id: 7, method: 'ping', params: [1] })?.message).toContain('"params"');
-    expect(checkJsonRpcShape({ jsonrpc: '2.0', id: 1.5, method: 'ping' })).toEqual({ id: null, message: 'member "id" must be a string or an integer.' });
+    expect(checkJsonRpcShape({ jsonrpc: '2.0', id: 1.5, method: 'ping' })).toEqual({
+      id: null,
+      message: 'member "id" must be a string or an integer.',
+    });
     expect(checkJsonRpcShape({ jsonrpc: '2.0', id: 1 })?.message).toContain('needs "id" and "method"');
     expect(checkJsonRpcShape('tools/call')?.id).toBeNull();
     expect(checkJsonRpcShape([])?.message).toContain('empty batch');

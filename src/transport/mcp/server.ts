@@ -86,7 +86,10 @@ export function createMcpServer(app: McpApp, ctx: McpCallContext): Server {
   // Unknown methods: the SDK's own answer is a bare "Method not found"; say what exists instead.
   server.fallbackRequestHandler = (request) =>
     Promise.reject(
-      new RpcError(ErrorCode.MethodNotFound, `Method not found: "${request.method}". This server implements initialize, ping, tools/list and tools/call.`),
+      new RpcError(
+        ErrorCode.MethodNotFound,
+        `Method not found: "${request.method}". This server implements initialize, ping, tools/list and tools/call.`,
+      ),
     );
   return server;
 }
@@ -119,16 +122,23 @@ export function checkEnvelope(request: JSONRPCRequest): RpcError | undefined {
   if (schema === undefined) return undefined;
   const params = (request as { params?: unknown }).params;
   if (request.method === 'tools/call') {
-    if (!isRecord(params)) return invalidParams('tools/call needs params {"name": "<tool>", "arguments": {...}}.', '', { code: 'invalid_params' });
+    if (!isRecord(params))
+      return invalidParams('tools/call needs params {"name": "<tool>", "arguments": {...}}.', '', { code: 'invalid_params' });
     if (typeof params['name'] !== 'string') {
-      return invalidParams('tools/call params.name must be the tool name as a string, e.g. "search_locations".', '', { code: 'invalid_params' });
+      return invalidParams('tools/call params.name must be the tool name as a string, e.g. "search_locations".', '', {
+        code: 'invalid_params',
+      });
     }
     if (params['arguments'] !== undefined && !isRecord(params['arguments'])) {
-      return invalidParams('tools/call params.arguments must be an object: {"meta": {...}, "location": {...}}.', '', { code: 'invalid_params' });
+      return invalidParams('tools/call params.arguments must be an object: {"meta": {...}, "location": {...}}.', '', {
+        code: 'invalid_params',
+      });
     }
   }
   if (!schema.safeParse(request).success) {
-    return invalidParams(`Invalid params for ${request.method}; see the MCP specification for its parameters.`, '', { code: 'invalid_params' });
+    return invalidParams(`Invalid params for ${request.method}; see the MCP specification for its parameters.`, '', {
+      code: 'invalid_params',
+    });
   }
   return undefined;
 }
@@ -164,7 +174,10 @@ async function callTool(
     const { location } = app.operations.validate.toolArguments(name as ToolName, argumentsObject);
     pointerBase = '/location';
     const result = await executeOperation(app.operations, { operation, profileUrl, request: location, clientIp: ctx.clientIp });
-    log.info({ ...who, durationMs: elapsedMs(started), outcome: result.outcome, results: result.resultCount, request: summary }, 'tools/call');
+    log.info(
+      { ...who, durationMs: elapsedMs(started), outcome: result.outcome, results: result.resultCount, request: summary },
+      'tools/call',
+    );
     return {
       structuredContent: result.payload as unknown as Record<string, unknown>,
       content: [{ type: 'text', text: JSON.stringify(result.payload) }],
@@ -191,7 +204,9 @@ function requireProfileUrl(meta: unknown): string {
   }
   const agent = meta['ucp-agent'];
   if (!isRecord(agent)) {
-    throw invalidParams(`arguments.meta["ucp-agent"] is required and must be an object: ${example}.`, '/meta/ucp-agent', { code: 'invalid_request' });
+    throw invalidParams(`arguments.meta["ucp-agent"] is required and must be an object: ${example}.`, '/meta/ucp-agent', {
+      code: 'invalid_request',
+    });
   }
   const profile = agent['profile'];
   if (typeof profile !== 'string' || profile.length === 0) {
@@ -202,11 +217,13 @@ function requireProfileUrl(meta: unknown): string {
   // A profile URL that is present but unusable is the negotiation error `invalid_profile_url`
   // (R-G5), as on REST, rather than a schema failure of its `format: uri`.
   if (!URL.canParse(profile)) {
-    throw new UcpNegotiationError('invalid_profile_url', `The platform profile URL ${JSON.stringify(profile.slice(0, 200))} is not a valid absolute URL; expected https://host/path.`);
+    throw new UcpNegotiationError(
+      'invalid_profile_url',
+      `The platform profile URL ${JSON.stringify(profile.slice(0, 200))} is not a valid absolute URL; expected https://host/path.`,
+    );
   }
   return profile;
 }
-
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -29,7 +29,10 @@ export async function serveStdio(app: McpApp, streams: { stdin?: Readable; stdou
       app.logger.warn({ err }, 'stdio transport error');
       return;
     }
-    const message = code === ErrorCode.ParseError ? 'Parse error: the line is not valid JSON.' : 'Invalid Request: the line is not a JSON-RPC 2.0 message.';
+    const message =
+      code === ErrorCode.ParseError
+        ? 'Parse error: the line is not valid JSON.'
+        : 'Invalid Request: the line is not a JSON-RPC 2.0 message.';
     // id null is what JSON-RPC 2.0 prescribes when the id cannot be read; the SDK type omits it.
     const reply = { jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage;
     transport.send(reply).catch(() => undefined);

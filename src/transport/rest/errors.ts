@@ -51,7 +51,6 @@ export const NEGOTIATION_STATUS: Readonly<Record<NegotiationErrorCode, number>> 
   version_unsupported: 422,
 };
 
-
 export function restError(status: number, code: string, content: string, severity: 'recoverable' | 'unrecoverable'): MappedRestError {
   return { status, body: errorResponse([errorMessage(code, content, severity)]), unexpected: false };
 }

@@ -41,7 +41,13 @@ export class RestEndpoint {
       }
       if (body.value === null || typeof body.value !== 'object' || Array.isArray(body.value)) {
         const hint = operation === 'search' ? '{} browses' : '{"ids": [...]}';
-        this.fail(res, log, started, summary, restError(400, 'invalid_request', `The body must be a JSON object holding the ${operation} request (${hint}).`, 'recoverable'));
+        this.fail(
+          res,
+          log,
+          started,
+          summary,
+          restError(400, 'invalid_request', `The body must be a JSON object holding the ${operation} request (${hint}).`, 'recoverable'),
+        );
         return;
       }
       summary = summarizeRequest(body.value);
@@ -49,14 +55,24 @@ export class RestEndpoint {
       const request = validateRequest(this.operations, operation, body.value);
       const result = await executeOperation(this.operations, { operation, profileUrl, request, clientIp: ctx.clientIp });
       writeJson(res, 200, result.payload);
-      log.info({ durationMs: elapsedMs(started), status: 200, outcome: result.outcome, results: result.resultCount, request: summary }, 'rest');
+      log.info(
+        { durationMs: elapsedMs(started), status: 200, outcome: result.outcome, results: result.resultCount, request: summary },
+        'rest',
+      );
     } catch (err) {
       const mapped = toRestError(err, ctx.requestId);
       this.fail(res, log, started, summary, mapped, err);
     }
   }
 
-  private fail(res: ServerResponse, log: Logger, started: number, summary: Record<string, unknown>, mapped: MappedRestError, err?: unknown): void {
+  private fail(
+    res: ServerResponse,
+    log: Logger,
+    started: number,
+    summary: Record<string, unknown>,
+    mapped: MappedRestError,
+    err?: unknown,
+  ): void {
     if (mapped.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(mapped.retryAfterSeconds));
     if (!res.headersSent) writeJson(res, mapped.status, mapped.body);
     const fields = { durationMs: elapsedMs(started), status: mapped.status, code: mapped.body.messages[0].code, request: summary };
@@ -72,4 +88,3 @@ export function writeJson(res: ServerResponse, status: number, payload: unknown)
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
 }
-

@@ -44,7 +44,11 @@ export const fakeValidators: RequestValidators = {
   search(value) {
     const r = value as SearchRequest;
     if (r.distance !== undefined && r.distance.max > 1000) {
-      throw new UcpRequestError('radius_too_large', 'distance.max exceeds 1000 m, the largest radius this Business honours.', '/distance/max');
+      throw new UcpRequestError(
+        'radius_too_large',
+        'distance.max exceeds 1000 m, the largest radius this Business honours.',
+        '/distance/max',
+      );
     }
     return r;
   },
@@ -67,7 +71,10 @@ export const fakeToolSchemas: ToolSchemas = {
 };
 
 /** A platform profile that validates (loopback http allowed) and offers the given capabilities. */
-export function platformProfile(capabilities: readonly string[] = [SEARCH_CAPABILITY, LOOKUP_CAPABILITY], version = UCP_VERSION): UcpProfile {
+export function platformProfile(
+  capabilities: readonly string[] = [SEARCH_CAPABILITY, LOOKUP_CAPABILITY],
+  version = UCP_VERSION,
+): UcpProfile {
   const caps: UcpProfile['ucp']['capabilities'] = {};
   for (const name of capabilities) {
     const leaf = name.split('.').pop() ?? name;

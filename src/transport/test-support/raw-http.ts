@@ -18,10 +18,18 @@ export function rawRequest(
   options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; agent?: Agent } = {},
 ): Promise<RawResponse> {
   const target = new URL(url);
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) throw new Error(`tests only talk to loopback, not ${target.hostname}`);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname))
+    throw new Error(`tests only talk to loopback, not ${target.hostname}`);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port, path: target.pathname + target.search, method: options.method ?? 'GET', headers: options.headers ?? {}, ...(options.agent === undefined ? {} : { agent: options.agent }) },
+      {
+        host: target.hostname.replace(/^\[|\]$/g, ''),
+        port: target.port,
+        path: target.pathname + target.search,
+        method: options.method ?? 'GET',
+        headers: options.headers ?? {},
+        ...(options.agent === undefined ? {} : { agent: options.agent }),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

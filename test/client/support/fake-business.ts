@@ -50,7 +50,11 @@ export async function startFakeBusiness(): Promise<FakeBusiness> {
       }
       const result =
         message.method === 'initialize'
-          ? { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'fake-business', version: '0.0.0' } }
+          ? {
+              protocolVersion: message.params?.protocolVersion,
+              capabilities: { tools: {} },
+              serverInfo: { name: 'fake-business', version: '0.0.0' },
+            }
           : { structuredContent: payload, content: [{ type: 'text', text: JSON.stringify(payload) }] };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
     });

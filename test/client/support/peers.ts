@@ -42,7 +42,11 @@ export function datasetLines(count: number): string[] {
         keywords: ['grocery store'],
         amenities: i % 2 === 0 ? { 'dev.ucp.amenity.parking': { description: 'Parking' } } : {},
         timezone: 'Asia/Kathmandu',
-        hours: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({ day, opens: '09:00', closes: '18:00' })),
+        hours: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({
+          day,
+          opens: '09:00',
+          closes: '18:00',
+        })),
       }),
     );
   }
@@ -57,7 +61,9 @@ export interface Business {
   close(): Promise<void>;
 }
 
-export async function startBusiness(options: { locations?: number; lookupBatchMax?: number; maxPageSize?: number } = {}): Promise<Business> {
+export async function startBusiness(
+  options: { locations?: number; lookupBatchMax?: number; maxPageSize?: number } = {},
+): Promise<Business> {
   const dir = mkdtempSync(join(tmpdir(), 'ucp-client-'));
   const file = join(dir, 'locations.ndjson');
   writeFileSync(file, `${datasetLines(options.locations ?? 30).join('\n')}\n`);

@@ -68,7 +68,11 @@ class RawMcpBinding implements Binding {
       method: 'tools/call',
       params: { name: TOOL[operation], arguments: { meta: { 'ucp-agent': { profile: profileUrl } }, location: request } },
     });
-    const body = res.json as { id: number; result?: { structuredContent: Record<string, unknown>; content: { text: string }[] }; error?: RpcErrorBody };
+    const body = res.json as {
+      id: number;
+      result?: { structuredContent: Record<string, unknown>; content: { text: string }[] };
+      error?: RpcErrorBody;
+    };
     expect(body.id).toBe(id);
     if (body.result !== undefined) {
       expect(res.status).toBe(200);
@@ -125,7 +129,9 @@ class SdkMcpBinding implements Binding {
       if (typeof status === 'number' && status >= 400) {
         const jsonText = /\{.*\}$/s.exec((err as Error).message)?.[0];
         const parsed = jsonText === undefined ? undefined : (JSON.parse(jsonText) as { error?: RpcErrorBody });
-        return parsed?.error === undefined ? { ok: false, httpStatus: status, message: (err as Error).message } : fromRpcError(status, parsed.error);
+        return parsed?.error === undefined
+          ? { ok: false, httpStatus: status, message: (err as Error).message }
+          : fromRpcError(status, parsed.error);
       }
       throw err;
     }

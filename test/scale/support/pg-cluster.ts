@@ -17,7 +17,11 @@ const BIN = process.env['UCP_TEST_PG_BIN'] ?? newestServerBin();
 
 function newestServerBin(): string {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   for (const v of versions) {
     const bin = join(root, v, 'bin');
     if (existsSync(join(bin, 'initdb'))) return bin;

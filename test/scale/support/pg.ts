@@ -32,7 +32,9 @@ export async function createTestDatabase(prefix = 'ucp_t', adminUrl = PG_ADMIN_U
   const tag = process.env[RUN_TAG_ENV];
   const name = `${prefix}_${tag === undefined ? '' : `${tag}_`}${randomBytes(5).toString('hex')}`;
   // template0: template1 may be in use by someone else's connection, which blocks CREATE DATABASE.
-  await admin(adminUrl, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`));
+  await admin(adminUrl, (c) =>
+    c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`),
+  );
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

@@ -19,7 +19,14 @@ export async function freePort(): Promise<number> {
 }
 
 async function ping(port: number): Promise<boolean> {
-  const r = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 300 });
+  const r = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 300,
+  });
   r.on('error', () => undefined);
   try {
     await r.connect();
@@ -48,9 +55,13 @@ export class ThrowawayRedis {
 
   async start(): Promise<void> {
     if (this.#child !== null) return;
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    );
     this.#child = child;
     for (let i = 0; i < 100; i++) {
       if (await ping(this.port)) return;

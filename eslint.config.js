@@ -1,0 +1,49 @@
+// The rulebook: typescript-eslint's type-aware rules, plus rules that encode bugs this project
+// has had. Formatting is Prettier's job (eslint-config-prettier switches off what would clash).
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'dist-bench/', 'coverage/', 'node_modules/', 'bench/results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      globals: globals.node,
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      eqeqeq: ['error', 'always'],
+      'no-console': 'off',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-non-null-assertion': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          // Bug we had: a schedule read through the machine's zone instead of the Location's.
+          selector:
+            'CallExpression[callee.property.name=/^(getHours|getMinutes|getSeconds|getDay|getDate|getMonth|getFullYear|getTimezoneOffset|setHours|setMinutes|setDate|setMonth|setFullYear|toLocaleString|toLocaleDateString|toLocaleTimeString|toTimeString|toDateString)$/]',
+          message:
+            "Reads or writes the machine's time zone. Evaluate times in the Location's IANA zone with Luxon (DateTime.setZone), or use the UTC getters.",
+        },
+        {
+          // Bug we had: Object.is told 0 from -0 and failed a property test at random.
+          selector: "CallExpression[callee.object.name='Object'][callee.property.name='is']",
+          message: 'Object.is tells 0 from -0 (and NaN equals NaN). Use === unless that is exactly what you need, and say why.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+  prettier,
+);
