@@ -29,8 +29,8 @@ function echoServer(): Promise<{ url: string; close(): Promise<void> }> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      let id: unknown = null;
-      let result: unknown = null;
+      let id: unknown;
+      let result: unknown;
       try {
         const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: unknown; params?: { arguments?: unknown } };
         id = message.id ?? null;

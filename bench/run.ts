@@ -3,6 +3,7 @@
  * import rate and peak RSS, end-to-end MCP vs echo, and the report (bench/results/latest.*).
  * See docs/benchmarks.md. Run `npm run bench -- --help` for options.
  */
+import type * as PostgresStoreModule from '../src/store/postgres/index.js';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
@@ -156,7 +157,7 @@ async function openEnginePostgres(
   fingerprint: string,
   setup: SetupRow,
 ): Promise<EngineContender | string> {
-  let mod: typeof import('../src/store/postgres/index.js');
+  let mod: typeof PostgresStoreModule;
   try {
     mod = await import('../src/store/postgres/index.js');
   } catch (error) {
@@ -255,7 +256,7 @@ async function main(): Promise<void> {
       } else contenders.push(pgEngine);
     }
 
-    let t0 = performance.now();
+    const t0 = performance.now();
     const naive = await NaiveScan.load(dataset.path, (n) => log(`naive ${sizeLabel(size)}: loaded ${n}`));
     setup.naiveLoadSeconds = (performance.now() - t0) / 1000;
     log(`naive ${sizeLabel(size)}: ${naive.size} rows in memory (${setup.naiveLoadSeconds.toFixed(1)} s)`);
@@ -268,7 +269,6 @@ async function main(): Promise<void> {
         log(`postgis skipped: ${client}`);
         notes.push(`postgis @ ${sizeLabel(size)} skipped: ${client}`);
       } else {
-        t0 = performance.now();
         const schema = postgisSchema(size);
         log(`postgis ${sizeLabel(size)}: loading schema ${schema} (reused when unchanged)`);
         setup.postgisLoadSeconds = await loadPostgis(client, schema, dataset.path, fingerprint, (n) =>

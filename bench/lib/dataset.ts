@@ -22,7 +22,7 @@ import {
 } from '../../src/domain/location.js';
 import { AMENITIES, BRANDS, CATEGORIES, ITEM_COUNT, STREET_KINDS, STREET_WORDS, itemId } from './catalog.js';
 import { round6, samplePlace, scatter, type Place } from './cities.js';
-import { AliasTable, Rng } from './rng.js';
+import { AliasTable, Rng, itemAt } from './rng.js';
 import { zoneFor } from './timezones.js';
 
 /** Bump when the generator's output changes, so stale cached files are not reused. */
@@ -126,7 +126,8 @@ function ring(rng: Rng, lon: number, lat: number, km: number, n: number, ccw: bo
     const r = km * (0.8 + 0.4 * rng.next());
     pts.push([round6(lon + (r * Math.cos(angle)) / (KM_PER_DEG * cos)), round6(lat + (r * Math.sin(angle)) / KM_PER_DEG)]);
   }
-  pts.push([pts[0]![0], pts[0]![1]]);
+  const [first] = pts;
+  if (first !== undefined) pts.push([first[0], first[1]]);
   return pts;
 }
 
@@ -158,7 +159,7 @@ export function generateRecord(seed: string, i: number): LocationRecord {
   const place = samplePlace(rng);
   const geo = scatter(rng, place);
   const brand = rng.pick(BRANDS);
-  const category = CATEGORIES[categoryTable.sample(rng)]!;
+  const category = itemAt(CATEGORIES, categoryTable.sample(rng));
   const id = `loc-${String(i).padStart(7, '0')}`;
   const record: LocationRecord = {
     id,

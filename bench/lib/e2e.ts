@@ -112,7 +112,7 @@ function combine(segments: readonly Segment[], maxRssKiB: number | undefined): E
 /** POST one body and return the parsed JSON-RPC answer. */
 async function post(url: string, body: string): Promise<{ status: number; json: unknown }> {
   const res = await fetch(url, { method: 'POST', headers: HEADERS, body });
-  return { status: res.status, json: (await res.json()) as unknown };
+  return { status: res.status, json: await res.json() };
 }
 
 async function checkMcp(url: string, mix: E2eOptions['mix']): Promise<string | null> {
@@ -135,7 +135,7 @@ async function startTarget(args: string[], nodeFlags: string[] = []): Promise<{ 
 }
 
 async function stop(child: BenchChild): Promise<number | undefined> {
-  const bye = child.next().catch(() => ({}) as Record<string, unknown>);
+  const bye: Promise<Record<string, unknown>> = child.next().catch(() => ({}));
   await stopChild(child.process, 5000);
   const v = (await bye)['maxRssKiB'];
   return typeof v === 'number' ? v : undefined;

@@ -10,7 +10,7 @@ import type { LookupRequest, SearchRequest } from '../../src/domain/requests.js'
 import { AMENITIES, BRANDS, CATEGORIES } from './catalog.js';
 import { samplePlace, scatter } from './cities.js';
 import { generateRecord } from './dataset.js';
-import { Rng } from './rng.js';
+import { Rng, itemAt } from './rng.js';
 import type { Instance, QueryDef } from './types.js';
 
 export const QUERIES: readonly QueryDef[] = [
@@ -72,7 +72,7 @@ function amenities(rng: Rng, max: number): string[] {
   // Draw from the commoner half so a filtered radius query still has work to do.
   const common = AMENITIES.filter((a) => a.prevalence >= 0.15);
   const n = 1 + rng.int(max);
-  return rng.distinct(n, common.length).map((k) => common[k]!.id);
+  return rng.distinct(n, common.length).map((k) => itemAt(common, k).id);
 }
 
 /** A word with one edit (drop, swap or double a letter) for typo-tolerant text queries. */

@@ -69,7 +69,7 @@ export class Rng {
 
   pick<T>(items: readonly T[]): T {
     if (items.length === 0) throw new RangeError('pick() from an empty list');
-    return items[this.int(items.length)] as T;
+    return itemAt(items, this.int(items.length));
   }
 
   /** Standard normal deviate (Box–Muller; the second value is dropped to keep the stream simple). */
@@ -128,7 +128,7 @@ export class AliasTable {
       this.prob[s] = scaled[s] as number;
       this.alias[s] = l;
       scaled[l] = (scaled[l] as number) + (scaled[s] as number) - 1;
-      ((scaled[l] as number) < 1 ? small : large).push(l);
+      (scaled[l] < 1 ? small : large).push(l);
     }
     // Leftovers are 1 up to rounding.
     for (const i of large) this.prob[i] = 1;
@@ -143,4 +143,11 @@ export class AliasTable {
     const i = rng.int(this.prob.length);
     return rng.next() < (this.prob[i] as number) ? i : (this.alias[i] as number);
   }
+}
+
+/** `items[i]`, or a RangeError naming the index: for indexes the caller computed to be in range. */
+export function itemAt<T>(items: readonly T[], i: number): T {
+  const item = items[i];
+  if (item === undefined) throw new RangeError(`index ${i} is outside a list of ${items.length}`);
+  return item;
 }

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ActiveCapabilities, DroppedCapability } from '../protocol/negotiation.js';
-import { SafeFetcher, type SafeFetcherOptions } from '../protocol/safe-fetch.js';
+import { SafeFetcher, isRegistryMap, type SafeFetcherOptions } from '../protocol/safe-fetch.js';
 import type { UcpProfile } from '../protocol/types.js';
 import type { LookupRequest, LookupResponse, SearchRequest, SearchResponse } from '../domain/requests.js';
 import type { BindingName, CallerOptions, Operation, OperationCaller } from './caller.js';
@@ -330,7 +330,7 @@ async function connectTransport(
 
 function registryRecord(registry: SafeFetcherOptions['registry']): Record<string, unknown> {
   if (registry === undefined) return {};
-  return registry instanceof Map ? Object.fromEntries(registry) : { ...(registry as Readonly<Record<string, unknown>>) };
+  return isRegistryMap(registry) ? Object.fromEntries(registry) : { ...registry };
 }
 
 function readPackageVersion(): string {

@@ -17,6 +17,7 @@ import { pickPinnedAddress, pinnedAgent, type PinRefusals } from '../protocol/pi
 import { SafeFetchError, parseFetchUrl, type Resolver } from '../protocol/safe-fetch.js';
 import { DiscoveryError } from './errors.js';
 import { fromSafeFetchError } from './fetch-errors.js';
+import { errorCodeOf } from '../protocol/error-code.js';
 
 export interface EndpointAgentOptions {
   /** Local development: allow loopback endpoints, and plain http to them. */
@@ -50,7 +51,7 @@ export async function openEndpointAgent(endpoint: string, options: EndpointAgent
       new DiscoveryError(
         'unreachable',
         'endpoint',
-        `Cannot reach the business endpoint ${url.href}: resolving ${hostname} failed (${String((error as { code?: unknown }).code ?? error)})`,
+        `Cannot reach the business endpoint ${url.href}: resolving ${hostname} failed (${errorCodeOf(error) || String(error)})`,
         {
           cause: error,
           url: endpoint,

@@ -94,7 +94,7 @@ export class McpCaller implements OperationCaller {
  */
 function pinnedFetch(agent: EndpointAgent, endpoint: string, userAgent: string): FetchLike {
   return async (url, init) => {
-    const headers = new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]);
+    const headers = new Headers(init?.headers);
     headers.set('request-id', randomUUID());
     headers.set('user-agent', userAgent);
     const response = await undiciFetch(url, {
@@ -102,7 +102,7 @@ function pinnedFetch(agent: EndpointAgent, endpoint: string, userAgent: string):
       headers: Object.fromEntries(headers.entries()),
       dispatcher: agent.dispatcher,
       redirect: 'manual',
-    } as Parameters<typeof undiciFetch>[1]);
+    });
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel().catch(() => undefined);
       throw new DiscoveryError(
@@ -112,7 +112,7 @@ function pinnedFetch(agent: EndpointAgent, endpoint: string, userAgent: string):
         { url: endpoint },
       );
     }
-    return capped(response as unknown as Response, endpoint);
+    return capped(response, endpoint);
   };
 }
 

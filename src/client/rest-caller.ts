@@ -14,6 +14,7 @@ import { businessFailure, describeBusinessError } from './business-errors.js';
 import { isRecord, type CallerOptions, type Operation, type OperationCaller } from './caller.js';
 import type { EndpointAgent } from './endpoint-agent.js';
 import { DiscoveryError, ResponseValidationError } from './errors.js';
+import { errorCodeOf } from '../protocol/error-code.js';
 
 /** Largest response body read, bytes: a page of Locations is far below this. */
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -53,7 +54,7 @@ export class RestCaller implements OperationCaller {
         bodyTimeout: this.#options.timeoutMs,
       });
     } catch (error) {
-      const code = String((error as { code?: unknown }).code ?? '');
+      const code = errorCodeOf(error);
       throw new DiscoveryError(
         'unreachable',
         'endpoint',

@@ -107,7 +107,7 @@ export function readRpcAnswer(exchange: Exchange, sentId: JsonRpcId | undefined)
       return { problem: `the body is not JSON (content-type ${type || 'absent'})` };
     }
   }
-  const messages = candidates.flatMap((c) => (Array.isArray(c) ? c : [c])).filter(isRecord);
+  const messages = candidates.flatMap((c): unknown[] => (Array.isArray(c) ? c : [c])).filter(isRecord);
   const responses = messages.filter((m) => 'result' in m || 'error' in m);
   const match = responses.find((m) => sentId !== undefined && sentId !== null && m['id'] === sentId) ?? responses[0];
   return match === undefined ? { problem: 'the answer holds no JSON-RPC response object (with "result" or "error")' } : { message: match };

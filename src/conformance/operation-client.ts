@@ -137,7 +137,9 @@ export function classifyRpc(rpc: RpcExchange): Outcome {
   const result = message['result'];
   if (!isRecord(result)) return { kind: 'broken', problem: 'the response has neither an "error" nor a "result" object' };
   if (result['isError'] === true) {
-    const text = Array.isArray(result['content']) && isRecord(result['content'][0]) ? String(result['content'][0]['text'] ?? '') : '';
+    const content: unknown = result['content'];
+    const first: unknown = Array.isArray(content) ? content[0] : undefined;
+    const text = isRecord(first) && typeof first['text'] === 'string' ? first['text'] : '';
     return { kind: 'other_error', code: 0, message: `tool result with isError: true ${text}`.trim(), data: result };
   }
   return classifyPayload(result['structuredContent']);

@@ -146,7 +146,7 @@ export function predicatesOf(request: unknown): Predicates {
   const filters = request['filters'];
   if (isRecord(filters)) {
     if (Array.isArray(filters['amenities']) && filters['amenities'].every((a) => typeof a === 'string'))
-      out.amenities = filters['amenities'] as string[];
+      out.amenities = filters['amenities'];
     const hours = filters['hours'];
     if (isRecord(hours) && typeof hours['open_at'] === 'string') out.openAt = hours['open_at'];
   }

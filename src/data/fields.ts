@@ -13,7 +13,8 @@ export function describeType(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
-  return `${typeof value} (${String(value)})`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} (${value})`;
+  return typeof value;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -351,7 +351,9 @@ export function featureToRaw(feature: unknown): { raw?: Record<string, unknown>;
     return { raw, issues };
   }
   // Altitude (a third position element) is allowed by RFC 7946 but has no place in a Location.
-  raw['geo'] = { latitude: coords[1], longitude: coords[0] };
+  const position: unknown[] = coords;
+  const [longitude, latitude] = position;
+  raw['geo'] = { latitude, longitude };
   return { raw, issues };
 }
 

@@ -61,8 +61,8 @@ export interface RawEntry {
 export interface RecordSource {
   /** Entries in file order, a chunk at a time (one await per chunk, not per record). */
   batches: AsyncIterable<readonly RawEntry[]>;
-  /** Record field path → the name the author of this format knows it by. */
-  fieldName(field: string): string;
+  /** Record field path → the name the author of this format knows it by (a plain function, no `this`). */
+  fieldName: (field: string) => string;
 }
 
 async function* ndjsonBatches(file: string): AsyncGenerator<RawEntry[]> {

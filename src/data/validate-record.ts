@@ -176,7 +176,7 @@ function checkCoverage(value: unknown, hasGeo: boolean, out: Issues): Coverage |
     out.add('serves.radius_m', "needs the location's geo (the radius is measured from it)");
     return undefined;
   }
-  return value as Coverage;
+  return value;
 }
 
 function joinField(parent: string, child: string): string {

@@ -80,10 +80,11 @@ export function locateInRing(ring: FlatRing, px: number, py: number): PointLocat
   let inside = false;
   const n = ring.length;
   for (let i = 0; i + 3 < n; i += 2) {
-    const ax = ring[i]!;
-    const ay = ring[i + 1]!;
-    const bx = ring[i + 2]!;
-    const by = ring[i + 3]!;
+    // In bounds by the loop condition; `?? NaN` only satisfies the index type.
+    const ax = ring[i] ?? NaN;
+    const ay = ring[i + 1] ?? NaN;
+    const bx = ring[i + 2] ?? NaN;
+    const by = ring[i + 3] ?? NaN;
     const straddles = ay > py !== by > py;
     const inEdgeBox = py >= Math.min(ay, by) && py <= Math.max(ay, by) && px >= Math.min(ax, bx) && px <= Math.max(ax, bx);
     if (!straddles && !inEdgeBox) continue;
@@ -104,8 +105,8 @@ export function locateInPolygon(rings: readonly FlatRing[], px: number, py: numb
   if (outer === undefined) return 'outside';
   const o = locateInRing(outer, px, py);
   if (o !== 'inside') return o;
-  for (let h = 1; h < rings.length; h++) {
-    const l = locateInRing(rings[h]!, px, py);
+  for (const hole of rings.slice(1)) {
+    const l = locateInRing(hole, px, py);
     if (l === 'boundary') return 'boundary';
     if (l === 'inside') return 'outside';
   }

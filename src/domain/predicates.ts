@@ -106,7 +106,7 @@ function planServes(serves: LocationServes): Pick<PredicatePlan, 'servesPoint' |
         '/serves/address',
       );
     }
-    return { servesPoint: null, servesAddress: value as Locality };
+    return { servesPoint: null, servesAddress: value };
   }
   throw new UcpRequestError(
     'serves_target_unsupported',

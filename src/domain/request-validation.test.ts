@@ -535,7 +535,7 @@ describe('mcpToolSchemas (R-M2)', () => {
     [
       "the MCP SDK's own validator",
       (schema) => {
-        const v = new AjvJsonSchemaValidator().getValidator(schema as never);
+        const v = new AjvJsonSchemaValidator().getValidator(schema);
         return (d) => v(d).valid;
       },
     ],

@@ -418,7 +418,7 @@ describe('normalizeLocalityTarget (R-S5 serves.address)', () => {
 
   function errorOf(address: Locality | Record<string, unknown>, pointer?: string): UcpRequestError {
     try {
-      normalizeLocalityTarget(address as Locality, model, ...(pointer === undefined ? [] : [pointer]));
+      normalizeLocalityTarget(address, model, ...(pointer === undefined ? [] : [pointer]));
     } catch (e) {
       if (e instanceof UcpRequestError) return e;
       throw e;

@@ -141,14 +141,14 @@ function validatePolygonCoords(coords: unknown, at: string, issues: CoverageIssu
     let ok = true;
     let minLon = Infinity;
     let maxLon = -Infinity;
-    ring.forEach((pos, i) => {
+    ring.forEach((pos: unknown, i) => {
       const msg = positionProblem(pos);
       if (msg !== null) {
         ok = false;
         issues.push({ field: `${ringAt}[${i}]`, message: msg });
         return;
       }
-      const lon = (pos as number[])[0]!;
+      const [lon] = pos as [number, number]; // checked by positionProblem
       if (lon < minLon) minLon = lon;
       if (lon > maxLon) maxLon = lon;
     });
@@ -230,20 +230,21 @@ export function compileCoverage(coverage: Pick<Coverage, 'radius_m' | 'areas'>):
 function compilePolygon(rings: readonly (readonly (readonly number[])[])[]): CompiledPolygon {
   const flat = rings.map((ring) => {
     const f = new Float64Array(ring.length * 2);
-    ring.forEach((pos, i) => {
-      f[2 * i] = pos[0]!;
-      f[2 * i + 1] = pos[1]!;
+    // Positions were validated as [longitude, latitude] when the coverage was read.
+    ring.forEach(([lon = NaN, lat = NaN], i) => {
+      f[2 * i] = lon;
+      f[2 * i + 1] = lat;
     });
     return f;
   });
-  const outer = flat[0]!;
+  const outer = flat[0] ?? new Float64Array(0);
   let minLon = Infinity,
     maxLon = -Infinity,
     minLat = Infinity,
     maxLat = -Infinity;
   for (let i = 0; i < outer.length; i += 2) {
-    const lon = outer[i]!;
-    const lat = outer[i + 1]!;
+    const lon = outer[i] ?? NaN;
+    const lat = outer[i + 1] ?? NaN;
     if (lon < minLon) minLon = lon;
     if (lon > maxLon) maxLon = lon;
     if (lat < minLat) minLat = lat;
@@ -364,8 +365,11 @@ export function normalizeLocalityTarget(address: Locality, model: LocalityModel,
     }
     values[f] = v;
   }
-  const present = fields.filter((f) => values[f] !== undefined);
-  const nonBlank = present.filter((f) => values[f]!.trim() !== '');
+  const present = fields.flatMap((f) => {
+    const v = values[f];
+    return v === undefined ? [] : [{ f, blank: v.trim() === '' }];
+  });
+  const nonBlank = present.filter((p) => !p.blank);
   if (nonBlank.length === 0) {
     throw new UcpRequestError(
       'invalid_request',
@@ -373,7 +377,7 @@ export function normalizeLocalityTarget(address: Locality, model: LocalityModel,
       pointer,
     );
   }
-  const blank = present.find((f) => values[f]!.trim() === '');
+  const blank = present.find((p) => p.blank)?.f;
   if (blank !== undefined) {
     throw new UcpRequestError(
       'invalid_request',

@@ -240,7 +240,7 @@ export function boundedLevenshtein(a: string, b: string, max: number): number {
     const hi = Math.min(lb, i + max);
     curr.fill(big);
     curr[0] = i <= max ? i : big;
-    let rowMin = curr[0] as number;
+    let rowMin = curr[0];
     const ca = a.charCodeAt(i - 1);
     for (let j = lo; j <= hi; j++) {
       const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;

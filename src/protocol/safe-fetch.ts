@@ -37,6 +37,7 @@ import { LruMap } from './lru.js';
 import { pickPinnedAddress, pinnedAgent, type ConnectAttempt, type PinRefusals, type PinnedTarget, type Resolver } from './pinned-agent.js';
 import { FailureBackoff, RateLimiter, type BackoffOptions, type RateLimitBackend, type TokenBucketRule } from './rate-limit.js';
 import { ConfigError } from '../errors.js';
+import { errorCodeOf } from './error-code.js';
 
 /** The UCP negotiation codes a fetch failure maps to (a subset of `NegotiationErrorCode`). */
 export type SafeFetchErrorCode = 'invalid_profile_url' | 'profile_unreachable' | 'profile_malformed';
@@ -425,7 +426,7 @@ export class SafeFetcher {
   #pickAddress(url: URL): Promise<PinnedTarget> {
     const refusals: PinRefusals = {
       lookupFailed: (hostname, error) => {
-        const code = (error as { code?: unknown }).code;
+        const code = errorCodeOf(error);
         // "Unresolvable" is an invalid URL (overview error table); a lookup that merely failed is unreachable.
         if (code === 'ENOTFOUND' || code === 'ENODATA') {
           return new SafeFetchError('unresolvable', `${url.href}: the host name ${hostname} does not resolve`, { cause: error });
@@ -503,8 +504,8 @@ const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|ALTNAME|UNABLE_TO_(?:GET|VERIFY)/;
 
 function classifyTransportError(url: string, error: unknown): SafeFetchError {
   if (error instanceof SafeFetchError) return error;
-  const code = String((error as { code?: unknown }).code ?? '');
-  const text = `${code} ${(error as Error).message ?? ''}`;
+  const code = errorCodeOf(error);
+  const text = `${code} ${error instanceof Error ? error.message : String(error)}`;
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return new SafeFetchError('timeout', `${url} timed out (${code})`, { cause: error });
   }
@@ -558,8 +559,13 @@ export function documentKey(raw: string): string {
   return url.href;
 }
 
+/** `instanceof Map` narrows a ReadonlyMap to Map<any, any>; this keeps the entries typed. */
+export function isRegistryMap(registry: SafeFetcherOptions['registry']): registry is ReadonlyMap<string, unknown> {
+  return registry instanceof Map;
+}
+
 function normaliseRegistry(registry: SafeFetcherOptions['registry']): ReadonlyMap<string, unknown> {
-  const entries = registry instanceof Map ? [...registry.entries()] : Object.entries(registry ?? {});
+  const entries: [string, unknown][] = isRegistryMap(registry) ? [...registry.entries()] : Object.entries(registry ?? {});
   const out = new Map<string, unknown>();
   for (const [raw, body] of entries) {
     try {

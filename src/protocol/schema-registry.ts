@@ -178,7 +178,7 @@ export class SchemaRegistry {
     if (this.thirdParty >= this.maxDocuments) {
       throw new SchemaRegistryError(`Refusing schema ${key}: the registry already holds ${this.maxDocuments} third-party documents`);
     }
-    checkIdentifiers(key, document as JsonSchema);
+    checkIdentifiers(key, document);
     // A private, frozen copy: later changes by the caller cannot alter compiled validators.
     const copy = JSON.parse(JSON.stringify(document)) as JsonSchema;
     this.documents.set(key, Object.freeze(copy));

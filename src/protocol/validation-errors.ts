@@ -257,7 +257,7 @@ function collapseAlternatives(e: ErrorObject, out: Item[], graph: SchemaReachabi
 function collapsePropertyNames(e: ErrorObject, out: Item[], graph: SchemaReachability): Item {
   const pointer = pointerOf(e);
   const node = e.parentSchema;
-  const names = isSchemaObject(node) ? node.propertyNames : undefined;
+  const names: unknown = isSchemaObject(node) ? node['propertyNames'] : undefined;
   const popped = isSchemaObject(names) ? popMembers(out, pointer, [names], graph) : [];
   const key = JSON.stringify((e.params as { propertyName?: unknown }).propertyName);
   const override = errorOverrideOf(node, 'propertyNames');

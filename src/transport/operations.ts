@@ -75,8 +75,7 @@ export async function executeOperation(deps: OperationDeps, call: OperationCall)
   const negotiated = await deps.negotiator.negotiate(call.profileUrl, CAPABILITY_OF[call.operation]);
   if (!negotiated.compatible) return { outcome: 'capabilities_incompatible', payload: negotiated.response, resultCount: 0 };
 
-  const result =
-    call.operation === 'search' ? await deps.service.search(request as SearchRequest) : await deps.service.lookup(request as LookupRequest);
+  const result = call.operation === 'search' ? await deps.service.search(request) : await deps.service.lookup(request as LookupRequest);
   // `ucp` first: it is what a reader (and a streaming parser) wants to see before the data.
   return { outcome: 'success', payload: { ucp: negotiated.ucp, ...result }, resultCount: result.locations.length };
 }

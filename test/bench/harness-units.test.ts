@@ -98,7 +98,7 @@ describe('compareOutput', () => {
   });
 
   it('compares every page of a multi-page walk', () => {
-    const paged: Instance = { ...search, pages: 2 } as Instance;
+    const paged: Instance = { ...search, pages: 2 };
     expect(compareOutput(paged, { type: 'search', ids: reference.ids }, reference)).toBeNull();
     expect(compareOutput(paged, { type: 'search', ids: reference.ids.slice(0, 10) }, reference)).toMatch(/10 returned, 12 expected/);
   });

@@ -157,10 +157,10 @@ describe('exit statuses per failure class', SLOW, () => {
       runCli(['search', business.url, '--serve-profile', profileFile, '--transport', 'grpc']),
       runCli(['lookup', business.url, 'x', '--platform-profile', 'https://platform.example/p.json']),
     ]);
-    expectFailure(runs[0] as CliRun, 2, /--platform-profile/);
-    expectFailure(runs[1] as CliRun, 2, /--radius "5parsecs"/);
-    expectFailure(runs[2] as CliRun, 2, /--transport "grpc"/);
-    expectFailure(runs[3] as CliRun, 2, /https|--allow-loopback/);
+    expectFailure(runs[0], 2, /--platform-profile/);
+    expectFailure(runs[1], 2, /--radius "5parsecs"/);
+    expectFailure(runs[2], 2, /--transport "grpc"/);
+    expectFailure(runs[3], 2, /https|--allow-loopback/);
   });
 
   it('3: discovery — redirecting profile, private-IP profile (R-N3, R-N4)', async () => {

@@ -34,13 +34,13 @@ export interface Shim {
   /** Refuse a domain request as invalid (MCP -32602, REST 400) instead of forwarding it. */
   refuse?(operation: Operation, request: Json): { pointer: string; message: string } | undefined;
   /** Rewrite the Platform profile URL of a call (MCP `meta["ucp-agent"].profile`, REST `UCP-Agent`). */
-  agentProfile?(url: string): string;
+  agentProfile?: (url: string) => string;
 }
 
 export interface BrokenServer {
   /** Origin the checker is pointed at. */
   url: string;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -118,6 +118,8 @@ export interface BrokenServerOptions {
 
 /** Starts our server behind `shim`. */
 export async function startBrokenServer(shim: Shim, options: BrokenServerOptions = {}): Promise<BrokenServer> {
+  // Set once our server is up behind the proxy (which must listen first to give it its origin).
+  // eslint-disable-next-line prefer-const -- read by the proxy's handler above the assignment
   let upstream: URL | undefined;
   const proxy: Server = createServer((req, res) => {
     void (async () => {
@@ -273,7 +275,7 @@ function validInstant(value: unknown): value is string {
 export const canonicalInputs: Shim = {
   payload: (op, _sent, payload) => {
     if (op !== 'lookup' || !Array.isArray(payload['locations'])) return payload;
-    return { ...payload, locations: payload['locations'].map((l) => (isRecord(l) ? { ...l, inputs: [{ id: l['id'] }] } : l)) };
+    return { ...payload, locations: payload['locations'].map((l: unknown) => (isRecord(l) ? { ...l, inputs: [{ id: l['id'] }] } : l)) };
   },
 };
 

@@ -2,9 +2,8 @@
  * Our own business server on loopback, over a real SQLite store holding the contract fixture, as
  * the peer of the passing conformance run and the upstream of the faulty shims.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inScratchDir } from '../support/scratch.js';
 import type { ServerConfig } from '../../src/config.js';
 import type { LocationRecord } from '../../src/domain/location.js';
 import { createLogger } from '../../src/logging.js';
@@ -25,24 +24,31 @@ export interface OurServer {
 export async function startOurServer(
   options: { baseUrl?: string; records?: LocationRecord[]; config?: ServerConfig } = {},
 ): Promise<OurServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'ucp-conformance-'));
-  const store = await SqliteLocationStore.open(join(dir, 'locations.db'));
-  await store.replaceAll(options.records ?? fixtureRecords());
-  const server = await startServer({
-    host: '127.0.0.1',
-    port: 0,
-    store,
-    allowLoopbackProfiles: true,
-    logger: createLogger({ level: 'silent' }),
-    ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-    ...(options.config === undefined ? {} : { config: options.config }),
+  const { store, server, remove } = await inScratchDir('ucp-conformance', async (dir) => {
+    const store = await SqliteLocationStore.open(join(dir, 'locations.db'));
+    try {
+      await store.replaceAll(options.records ?? fixtureRecords());
+      const server = await startServer({
+        host: '127.0.0.1',
+        port: 0,
+        store,
+        allowLoopbackProfiles: true,
+        logger: createLogger({ level: 'silent' }),
+        ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+        ...(options.config === undefined ? {} : { config: options.config }),
+      });
+      return { store, server };
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
   });
   return {
     server,
     close: async () => {
       await server.close();
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      remove();
     },
   };
 }

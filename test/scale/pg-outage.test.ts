@@ -5,7 +5,7 @@
  * `/healthz` stays 200 and `/readyz` turns 503. When the database returns, the instance recovers
  * without a restart: zero failures after recovery, and no data lost.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
 import { startServer, type RunningServer } from '../../src/server.js';

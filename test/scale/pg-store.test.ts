@@ -4,7 +4,7 @@
  * concurrent migrators, and LISTEN/NOTIFY change propagation between instances.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { StoreError } from '../../src/errors.js';
 import { startServer } from '../../src/server.js';
 import { createLogger } from '../../src/logging.js';

@@ -5,7 +5,7 @@
  * recovers by itself.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MemoryRateLimitBackend, RateLimiter, type RateRule } from '../../src/protocol/rate-limit.js';
 import { SafeFetchError, SafeFetcher } from '../../src/protocol/safe-fetch.js';
 import { connectSharedState, RedisLink, type SharedState } from '../../src/shared-state/index.js';

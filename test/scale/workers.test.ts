@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { postJson, rawRequest } from '../../src/transport/test-support/raw-http.js';
 import { FIXTURE } from '../e2e/support/store.js';
 import { startPlatforms, type Platforms } from '../e2e/support/platform.js';

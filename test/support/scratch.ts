@@ -22,3 +22,22 @@ export function useScratchDir(prefix: string): () => string {
     return dir;
   };
 }
+
+/**
+ * Makes a temporary directory, runs `build` in it and returns its result with a `remove()`; when
+ * `build` throws, the directory is removed before the error goes on, so a fixture that fails
+ * half-way (a server that does not start, an import that is refused) leaves nothing behind.
+ */
+export async function inScratchDir<T extends object>(
+  prefix: string,
+  build: (dir: string) => Promise<T>,
+): Promise<T & { dir: string; remove: () => void }> {
+  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  const remove = (): void => rmSync(dir, { recursive: true, force: true });
+  try {
+    return { ...(await build(dir)), dir, remove };
+  } catch (error) {
+    remove();
+    throw error;
+  }
+}

@@ -2,7 +2,7 @@
  * Our engine: `LocationService` over a `LocationStore` (SQLite, or PostgreSQL when that adapter
  * is present), called in-process exactly as the transports call it.
  */
-import type { LookupRequest, SearchRequest } from '../../../src/domain/requests.js';
+import type { SearchRequest } from '../../../src/domain/requests.js';
 import { LocationService } from '../../../src/service.js';
 import type { LocationStore } from '../../../src/store/store.js';
 import type { Contender, Instance, Output, QueryDef, Reference } from '../types.js';
@@ -64,7 +64,7 @@ export class ReferenceEngine {
 
   async answer(instance: Instance): Promise<Reference> {
     if (instance.op === 'lookup') {
-      const result = await this.service.lookup(instance.request as LookupRequest);
+      const result = await this.service.lookup(instance.request);
       return { op: 'lookup', entries: result.locations.map((l) => ({ id: l.id, inputs: l.inputs.map((i) => i.id) })) };
     }
     const { pagination: _ignored, ...rest } = instance.request;

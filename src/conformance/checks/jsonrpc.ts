@@ -291,7 +291,8 @@ export const JSONRPC_CHECKS: readonly Check[] = [
       for (const call of results) {
         const result = call.rpc?.message?.['result'];
         if (!isRecord(result)) continue;
-        const first = Array.isArray(result['content']) ? result['content'][0] : undefined;
+        const content: unknown = result['content'];
+        const first: unknown = Array.isArray(content) ? content[0] : undefined;
         let wrong: string | undefined;
         if (!isRecord(first) || first['type'] !== 'text' || typeof first['text'] !== 'string') wrong = 'content[0] is not a text part';
         else {

@@ -6,9 +6,9 @@
  *    business profiles, redirects and leaf profiles).
  * Nothing here resolves a real name or connects outside loopback.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { inScratchDir } from '../../support/scratch.js';
 import { parseConfig } from '../../../src/config.js';
 import { createLogger } from '../../../src/logging.js';
 import type { Resolver } from '../../../src/protocol/safe-fetch.js';
@@ -64,27 +64,29 @@ export interface Business {
 export async function startBusiness(
   options: { locations?: number; lookupBatchMax?: number; maxPageSize?: number } = {},
 ): Promise<Business> {
-  const dir = mkdtempSync(join(tmpdir(), 'ucp-client-'));
-  const file = join(dir, 'locations.ndjson');
-  writeFileSync(file, `${datasetLines(options.locations ?? 30).join('\n')}\n`);
-  const config = parseConfig({
-    rateLimits: { enabled: false },
-    limits: { lookupBatchMax: options.lookupBatchMax ?? 50, maxPageSize: options.maxPageSize ?? 50, browseCap: 100 },
-  });
-  const server = await startServer({
-    host: '127.0.0.1',
-    port: 0,
-    data: [file],
-    config,
-    allowLoopbackProfiles: true,
-    logger: createLogger({ level: 'silent', destination: 'stderr' }),
+  const { server, remove } = await inScratchDir('ucp-client', async (dir) => {
+    const file = join(dir, 'locations.ndjson');
+    writeFileSync(file, `${datasetLines(options.locations ?? 30).join('\n')}\n`);
+    const config = parseConfig({
+      rateLimits: { enabled: false },
+      limits: { lookupBatchMax: options.lookupBatchMax ?? 50, maxPageSize: options.maxPageSize ?? 50, browseCap: 100 },
+    });
+    const server = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      data: [file],
+      config,
+      allowLoopbackProfiles: true,
+      logger: createLogger({ level: 'silent', destination: 'stderr' }),
+    });
+    return { server };
   });
   return {
     server,
     url: server.url,
     close: async () => {
       await server.close();
-      rmSync(dir, { recursive: true, force: true });
+      remove();
     },
   };
 }

@@ -2,9 +2,8 @@
  * A real SQLite store file in a temporary directory, filled from an NDJSON fixture through the
  * real import pipeline — what `ucp-location import` would produce.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inScratchDir } from '../../support/scratch.js';
 import { fileURLToPath } from 'node:url';
 import { importFiles } from '../../../src/data/import.js';
 import { SqliteLocationStore } from '../../../src/store/sqlite/index.js';
@@ -17,15 +16,17 @@ export interface StoreFile {
 }
 
 export async function buildStoreFile(fixture = FIXTURE): Promise<StoreFile> {
-  const dir = mkdtempSync(join(tmpdir(), 'ucp-e2e-'));
-  const path = join(dir, 'locations.db');
-  const store = await SqliteLocationStore.open(path);
-  try {
-    await importFiles(store, [fixture]);
-  } finally {
-    await store.close();
-  }
-  return { path, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  const { path, remove } = await inScratchDir('ucp-e2e', async (dir) => {
+    const path = join(dir, 'locations.db');
+    const store = await SqliteLocationStore.open(path);
+    try {
+      await importFiles(store, [fixture]);
+    } finally {
+      await store.close();
+    }
+    return { path };
+  });
+  return { path, dispose: remove };
 }
 
 /**
