@@ -153,6 +153,47 @@ describe('checkAuthorityBinding: adversarial inputs (R-N2)', () => {
   });
 });
 
+// Seed 002 ("Derivation algorithm"): the check uses the host as written and does not consult the
+// Public Suffix List, so a public suffix (co.uk, github.io) is an ordinary authority and the only
+// guard is label alignment. These cases would come out differently with PSL-aware code.
+describe('checkAuthorityBinding: no Public Suffix List (R-N2)', () => {
+  it('derives the authority from every label of a host under a multi-label suffix: foo.co.uk → uk.co.foo', () => {
+    expect(deriveAuthorityPrefix('https://foo.co.uk/schemas/x.json')).toEqual({
+      ok: true,
+      authorityPrefix: 'uk.co.foo',
+      host: 'foo.co.uk',
+    });
+    expect(checkAuthorityBinding('uk.co.foo', 'https://foo.co.uk/x.json')).toEqual({
+      ok: true,
+      kind: 'exact',
+      authorityPrefix: 'uk.co.foo',
+    });
+    expect(checkAuthorityBinding('uk.co.foo.loyalty', 'https://foo.co.uk/x.json')).toEqual({
+      ok: true,
+      kind: 'prefix',
+      authorityPrefix: 'uk.co.foo',
+    });
+    // A subdomain binds only the names that follow its labels, as under any other domain.
+    expect(checkAuthorityBinding('uk.co.foo.shop.cart', 'https://shop.foo.co.uk/x.json')).toMatchObject({ ok: true, kind: 'prefix' });
+    expect(rejected('uk.co.foo.loyalty', 'https://shop.foo.co.uk/x.json')).toMatch(/does not own/);
+  });
+
+  it('keeps registrants under one suffix apart only by label alignment', () => {
+    expect(rejected('uk.co.bar.pay', 'https://foo.co.uk/x.json')).toMatch(/does not own/);
+    expect(rejected('uk.co.foobar.pay', 'https://foo.co.uk/x.json')).toMatch(/does not own/);
+    expect(rejected('io.github.bob.pay', 'https://alice.github.io/x.json')).toMatch(/does not own/);
+  });
+
+  it('treats a two-label public suffix as an ordinary authority over every name beneath it', () => {
+    // Two labels pass the "registered domain of ≥2 labels" test by counting, not by list lookup:
+    // whoever serves co.uk or github.io vouches for uk.co.* or io.github.*, as the seed warns.
+    expect(checkAuthorityBinding('uk.co.foo.pay', 'https://co.uk/x.json')).toEqual({ ok: true, kind: 'prefix', authorityPrefix: 'uk.co' });
+    expect(checkAuthorityBinding('io.github.alice.pay', 'https://github.io/x.json')).toMatchObject({ ok: true, kind: 'prefix' });
+    // A single label stays refused even though "uk" is a suffix too: that is the label count, not a list.
+    expect(rejected('uk.co.foo', 'https://uk/x.json')).toMatch(/single label/);
+  });
+});
+
 // Labels valid both in a reverse-domain name and as DNS host labels. The first label of a name
 // (the host's top-level label) starts with a letter, so no host built here can read as IPv4;
 // `xn--` labels are avoided because the URL parser validates them as punycode.

@@ -5,6 +5,9 @@
  * is covered in test/e2e.
  */
 import { Agent } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../config.js';
 import { RateLimitedError, ServiceUnavailableError, StoreError } from '../errors.js';
@@ -193,6 +196,38 @@ describe('MCP over Streamable HTTP (R-M1, R-M2)', () => {
     const res = await rawRequest(mcpUrl(), { headers: { accept: 'text/event-stream' } });
     expect(res.status).toBe(405);
     expect(res.headers['allow']).toBe('POST, OPTIONS');
+  });
+});
+
+describe('a Business that adopts one capability offers only its tool, route and profile entry (R-D3)', () => {
+  const adoptions = [
+    { tool: 'search_locations', adopted: SEARCH_CAPABILITY, otherTool: 'lookup_locations', otherRoute: '/ucp/locations/lookup' },
+    { tool: 'lookup_locations', adopted: LOOKUP_CAPABILITY, otherTool: 'search_locations', otherRoute: '/ucp/locations/search' },
+  ];
+
+  it.each(adoptions)('$tool alone: the official MCP client lists only it, and the other tool is unknown', async (a) => {
+    const one = await listenUcpHttp(parts(new ScriptedService(), { capabilities: [a.adopted] }), { host: '127.0.0.1', port: 0 });
+    const client = new Client({ name: 'ucp-location-test', version: '0.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${one.url}/ucp/mcp`)));
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual([a.tool]);
+      const refused: unknown = await client
+        .callTool({ name: a.otherTool, arguments: { meta: { 'ucp-agent': { profile: profileUrl } }, location: { ids: ['a'] } } })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(refused).toBeInstanceOf(McpError);
+      expect(refused).toMatchObject({ code: -32602, data: { code: 'unknown_tool' } });
+
+      const profile = (await rawRequest(`${one.url}/.well-known/ucp`)).json as { ucp: { capabilities: Record<string, unknown> } };
+      expect(Object.keys(profile.ucp.capabilities)).toEqual([a.adopted]);
+      const rest = await postJson(`${one.url}${a.otherRoute}`, { ids: ['a'] }, { 'ucp-agent': `profile="${profileUrl}"` });
+      expect(rest.status).toBe(404);
+    } finally {
+      await client.close();
+      await one.http.close();
+    }
   });
 });
 

@@ -277,6 +277,48 @@ export function runStoreContract(opts: StoreContractOptions): void {
         expect(await s({ address_country: 'DE', postal_code: '99999' })).toEqual(['loc_berlin']);
       });
 
+      test('serves.address in the forms buyers write: ISO codes in any case, ISO 3166-2 regions, spaced lower-case postcodes (R-C4)', async () => {
+        const s = async (address: Record<string, string>): Promise<string[]> =>
+          ids(await service.search({ serves: { address }, pagination: { limit: 50 } })).sort();
+        const forms: [Record<string, string>, Record<string, string>][] = [
+          [
+            { address_country: 'US', postal_code: '10005' },
+            { address_country: ' us ', postal_code: '10005' },
+          ],
+          [
+            { address_country: 'US', address_region: 'NY' },
+            { address_country: 'Us', address_region: 'ny' },
+          ],
+          [
+            { address_country: 'US', address_region: 'NY' },
+            { address_country: 'US', address_region: 'US-NY' },
+          ],
+          [
+            { address_country: 'US', address_region: 'NY' },
+            { address_country: 'us', address_region: ' us-ny ' },
+          ],
+          [
+            { address_country: 'US', postal_code: '90013' },
+            { address_country: 'us', postal_code: ' 900 13 ' },
+          ],
+        ];
+        for (const [canonical, written] of forms) {
+          const expected = await s(canonical);
+          expect(expected.length, JSON.stringify(canonical)).toBeGreaterThan(0);
+          expect(await s(written), JSON.stringify(written)).toEqual(expected);
+        }
+        // A form that cannot be read is refused at its pointer, not answered with an empty success.
+        await expectRequestError(
+          service.search({ serves: { address: { address_country: 'United States', postal_code: '10005' } } }),
+          'serves_target_unsupported',
+          '/serves/address/address_country',
+        );
+      });
+
+      // Known gaps (the rule asks for these forms too): ZIP+4 ("10005-1234") and subdivision names
+      // ("New York") are compared as written today and match nothing, a silent empty success.
+      it.todo('serves.address with a ZIP+4 code or a subdivision name is evaluated or refused, never silently empty (R-C4)');
+
       test('an address target the Business cannot evaluate is an actionable error, never broadened (R-S5)', async () => {
         // Only a private Location lists French postal codes; that must not make France evaluable.
         await expectRequestError(
@@ -545,6 +587,35 @@ export function runStoreContract(opts: StoreContractOptions): void {
           [50],
         );
         expect(withContext.ids).toEqual(plain.ids);
+      });
+
+      test('context never adds, removes or relaxes a match: the same set with and without it, every page walked (R-C1)', async () => {
+        // A context pointing somewhere else entirely (Berlin, German, a Berlin home store), so a
+        // context that leaked into matching would show. Only the order may follow it.
+        const context = {
+          address_country: 'DE',
+          address_region: 'BE',
+          postal_code: '10115',
+          location: 'loc_berlin',
+          language: 'de-DE',
+          intent: 'buy bread near me, open now',
+        };
+        const requests: SearchRequest[] = [
+          { distance: { center: GEO.laCityHall, max: 40_000 } },
+          { distance: { center: GEO.downtown, max: 20_000 }, filters: { items: ['sku_milk'] } },
+          { serves: { address: { address_country: 'US', address_region: 'NY' } } },
+          { serves: { point: { latitude: 40.72, longitude: -73.95 } } },
+          { distance: { center: GEO.laCityHall, max: 40_000 }, query: 'grocery', filters: { amenities: [AMENITY.curbside] } },
+        ];
+        for (const request of requests) {
+          const without = await allPages(service, request, [2]);
+          const withContext = await allPages(service, { ...request, context }, [2]);
+          expect(without.ids.length, JSON.stringify(request)).toBeGreaterThan(0);
+          expect(withContext.ids.length, JSON.stringify(request)).toBe(new Set(withContext.ids).size);
+          expect([...withContext.ids].sort(), JSON.stringify(request)).toEqual([...without.ids].sort());
+        }
+        const lookup = { ids: ['loc_berlin', 'loc_downtown', 'loc_valley_grocers'], distance: { center: GEO.downtown, max: 5_000 } };
+        expect(ids(await service.lookup({ ...lookup, context }))).toEqual(ids(await service.lookup(lookup)));
       });
 
       test('paging never duplicates or skips a Location, whatever the page sizes (R-S9)', async () => {

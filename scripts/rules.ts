@@ -1,0 +1,57 @@
+/**
+ * npm run rules [-- [--json] [--strict] [R-S4 …]]
+ *
+ * Prints every rule id of test/rules/manifest.json with the tests that declare they verify it
+ * (an id in the test's title or an enclosing describe title), then the rules no test declares and
+ * any cited id the manifest does not know. Reads the sources only; it runs no test.
+ *
+ * Exit status: 0 (it is a report), 1 with --strict when a rule is untested or an unknown id is
+ * cited, 2 on a usage error.
+ */
+import { parseArgs } from 'node:util';
+import { scanRepository } from './rules/citations.js';
+import { buildReport, formatReport } from './rules/report.js';
+import { loadManifest, REPO_ROOT, RULE_ID_PATTERN } from './rules/spec.js';
+
+const USAGE = `usage: npm run rules -- [--json] [--strict] [R-ID …]
+  --json     the report as JSON: {rules: [{id, section, summary, tests, pending}], untested, unknown, testCount}
+  --strict   exit 1 when a rule has no test or a test cites an unknown id
+  R-ID …     show only these rules (the totals still cover all of them)`;
+
+function main(argv: string[]): number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { json: { type: 'boolean' }, strict: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) {
+    console.log(USAGE);
+    return 0;
+  }
+  const manifest = loadManifest();
+  const known = new Set(manifest.rules.map((r) => r.id));
+  const wrong = positionals.filter((p) => !RULE_ID_PATTERN.test(p) || !known.has(p));
+  if (wrong.length > 0) {
+    console.error(`not a rule id of test/rules/manifest.json: ${wrong.join(', ')}\n${USAGE}`);
+    return 2;
+  }
+  const report = buildReport(manifest, scanRepository(REPO_ROOT));
+  if (values.json === true) {
+    const only = new Set(positionals);
+    const rules = positionals.length === 0 ? report.rules : report.rules.filter((r) => only.has(r.id));
+    console.log(JSON.stringify({ ...report, rules }, null, 2));
+  } else {
+    process.stdout.write(formatReport(report, positionals.length === 0 ? undefined : new Set(positionals)));
+  }
+  const failing = report.untested.length > 0 || report.unknown.length > 0;
+  return values.strict === true && failing ? 1 : 0;
+}
+
+process.exitCode = main(process.argv.slice(2));
