@@ -21,7 +21,7 @@ import type { Location, LocationRecord } from '../../domain/location.js';
 import { DataValidationError, ServiceUnavailableError, StoreError, type DataIssue } from '../../errors.js';
 import type { TermExpansion, VocabularyEntry } from '../../domain/text.js';
 import type { Candidate, CandidateQuery, ImportProgress, ImportResult, InventoryRow, LocationStore, StoreStats } from '../store.js';
-import { deriveUniqueRow } from '../sqlite/rows.js';
+import { deriveUniqueRow } from '../record-rows.js';
 import { documentsInKeyOrder } from '../documents.js';
 import { buildPgCandidateSql } from './candidate-sql.js';
 import { ChangeListener, type Counters } from './change-listener.js';

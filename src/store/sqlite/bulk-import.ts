@@ -11,7 +11,7 @@ import type { LocationRecord } from '../../domain/location.js';
 import { DataValidationError } from '../../errors.js';
 import type { ImportProgress } from '../store.js';
 import { BatchInsert } from './batch-insert.js';
-import { deriveUniqueRow } from './rows.js';
+import { deriveUniqueRow } from '../record-rows.js';
 
 /** Records between two progress reports. */
 const PROGRESS_EVERY = 10_000;
