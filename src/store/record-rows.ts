@@ -5,7 +5,7 @@
  * mapping is testable on its own. Written for bulk imports (a million records): each JSON
  * fragment is serialised once and reused, and no intermediate objects are built that are not stored.
  */
-import { DataValidationError } from '../errors.js';
+import { causeMessage, DataValidationError } from '../errors.js';
 import { isUsableGeo } from '../domain/geodesy.js';
 import type { BBox, LocationRecord } from '../domain/location.js';
 import { normalizeCountryCode, normalizePostalCode, normalizeRegion } from '../domain/serves.js';
@@ -187,6 +187,6 @@ export function deriveUniqueRow(record: LocationRecord, seen: Set<string>, file:
   try {
     return deriveRow(record);
   } catch (cause) {
-    throw new DataValidationError([{ file, line, field: 'serves', message: (cause as Error).message }]);
+    throw new DataValidationError([{ file, line, field: 'serves', message: causeMessage(cause) }]);
   }
 }

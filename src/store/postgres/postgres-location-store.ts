@@ -18,7 +18,7 @@ import pg from 'pg';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { createHash } from 'node:crypto';
 import type { Location, LocationRecord } from '../../domain/location.js';
-import { DataValidationError, ServiceUnavailableError, StoreError, type DataIssue } from '../../errors.js';
+import { causeMessage, DataValidationError, ServiceUnavailableError, StoreError, type DataIssue } from '../../errors.js';
 import type { TermExpansion, VocabularyEntry } from '../../domain/text.js';
 import type { Candidate, CandidateQuery, ImportProgress, ImportResult, InventoryRow, LocationStore, StoreStats } from '../store.js';
 import { deriveUniqueRow } from '../record-rows.js';
@@ -156,8 +156,8 @@ export class PostgresLocationStore implements LocationStore {
     } catch (cause) {
       await boot.end().catch(() => undefined);
       throw new StoreError(
-        `Cannot connect to PostgreSQL at ${settings.display}: ${(cause as Error).message}. Check that the server is running and the URL (host, port, database, user, password) is right.`,
-        isUnavailable(cause),
+        isUnavailable(cause) ? 'unavailable' : 'open_failed',
+        `Cannot connect to PostgreSQL at ${settings.display}: ${causeMessage(cause)}. Check that the server is running and the URL (host, port, database, user, password) is right.`,
         { cause },
       );
     }
@@ -170,8 +170,8 @@ export class PostgresLocationStore implements LocationStore {
     } catch (cause) {
       if (cause instanceof StoreError) throw cause;
       throw new StoreError(
-        `Could not check the PostgreSQL store at ${settings.display}: ${(cause as Error).message}`,
-        isUnavailable(cause),
+        isUnavailable(cause) ? 'unavailable' : 'open_failed',
+        `Could not check the PostgreSQL store at ${settings.display}: ${causeMessage(cause)}`,
         { cause },
       );
     } finally {
@@ -204,7 +204,7 @@ export class PostgresLocationStore implements LocationStore {
       await store.close();
       throw cause instanceof StoreError
         ? cause
-        : new StoreError(`Could not start the PostgreSQL store: ${(cause as Error).message}`, false, { cause });
+        : new StoreError('open_failed', `Could not start the PostgreSQL store: ${causeMessage(cause)}`, { cause });
     }
     return store;
   }
@@ -217,9 +217,11 @@ export class PostgresLocationStore implements LocationStore {
       await client.connect();
     } catch (cause) {
       await client.end().catch(() => undefined);
-      throw new StoreError(`Cannot connect to PostgreSQL at ${settings.display}: ${(cause as Error).message}`, isUnavailable(cause), {
-        cause,
-      });
+      throw new StoreError(
+        isUnavailable(cause) ? 'unavailable' : 'open_failed',
+        `Cannot connect to PostgreSQL at ${settings.display}: ${causeMessage(cause)}`,
+        { cause },
+      );
     }
     try {
       return { ...(await migrate(client, settings.schema)), schema: settings.schema, display: settings.display };
@@ -270,7 +272,7 @@ export class PostgresLocationStore implements LocationStore {
   }
 
   private assertOpen(): void {
-    if (this.#closed) throw new StoreError('The PostgreSQL store is closed.');
+    if (this.#closed) throw new StoreError('closed', 'The PostgreSQL store is closed.');
   }
 
   /**
@@ -294,7 +296,7 @@ export class PostgresLocationStore implements LocationStore {
         }
         this.guard.settled();
         if (cause instanceof StoreError || cause instanceof DataValidationError || cause instanceof ServiceUnavailableError) throw cause;
-        throw new StoreError(`PostgreSQL ${what} failed: ${(cause as Error).message}`, false, { cause });
+        throw new StoreError('query_failed', `PostgreSQL ${what} failed: ${causeMessage(cause)}`, { cause });
       }
     }
   }
@@ -478,7 +480,7 @@ export class PostgresLocationStore implements LocationStore {
       ),
     );
     const r = rows[0];
-    if (r === undefined) throw new StoreError('PostgreSQL statistics query returned no row');
+    if (r === undefined) throw new StoreError('query_failed', 'PostgreSQL statistics query returned no row');
     this.observe({ generation: r.generation, dataset: this.#counters.dataset });
     return { ...r };
   }
@@ -508,10 +510,10 @@ export class PostgresLocationStore implements LocationStore {
     } catch (cause) {
       if (isUnavailable(cause)) {
         this.guard.failed(cause);
-        return { ready: false, reason: 'unreachable', detail: `PostgreSQL unreachable: ${(cause as Error).message}` };
+        return { ready: false, reason: 'unreachable', detail: `PostgreSQL unreachable: ${causeMessage(cause)}` };
       }
       this.guard.settled();
-      return { ready: false, reason: 'error', detail: `PostgreSQL check failed: ${(cause as Error).message}` };
+      return { ready: false, reason: 'error', detail: `PostgreSQL check failed: ${causeMessage(cause)}` };
     } finally {
       client?.release();
     }
@@ -526,11 +528,9 @@ export class PostgresLocationStore implements LocationStore {
       return await this.pool.connect();
     } catch (cause) {
       throw new StoreError(
-        `${operation} failed, nothing was changed: cannot reach PostgreSQL at ${this.settings.display} (${(cause as Error).message}); retry when it is back.`,
-        true,
-        {
-          cause,
-        },
+        'unavailable',
+        `${operation} failed, nothing was changed: cannot reach PostgreSQL at ${this.settings.display} (${causeMessage(cause)}); retry when it is back.`,
+        { cause },
       );
     }
   }
@@ -664,8 +664,8 @@ export class PostgresLocationStore implements LocationStore {
       if (cause instanceof DataValidationError || cause instanceof StoreError) throw cause;
       if (isUnavailable(cause)) broken = true;
       throw new StoreError(
-        `Import failed, the previous dataset is unchanged: ${(cause as Error).message}${isUnavailable(cause) ? ' (PostgreSQL unreachable; retry when it is back)' : ''}`,
-        isUnavailable(cause),
+        isUnavailable(cause) ? 'unavailable' : 'write_failed',
+        `Import failed, the previous dataset is unchanged: ${causeMessage(cause)}${isUnavailable(cause) ? ' (PostgreSQL unreachable; retry when it is back)' : ''}`,
         { cause },
       );
     } finally {
@@ -726,7 +726,11 @@ export class PostgresLocationStore implements LocationStore {
       }
       if (cause instanceof DataValidationError || cause instanceof StoreError) throw cause;
       if (isUnavailable(cause)) broken = true;
-      throw new StoreError(`Inventory update failed, nothing was applied: ${(cause as Error).message}`, isUnavailable(cause), { cause });
+      throw new StoreError(
+        isUnavailable(cause) ? 'unavailable' : 'write_failed',
+        `Inventory update failed, nothing was applied: ${causeMessage(cause)}`,
+        { cause },
+      );
     } finally {
       client.release(broken);
     }

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Location, LocationRecord } from '../../domain/location.js';
-import { DataValidationError, StoreError, type DataIssue } from '../../errors.js';
+import { causeMessage, DataValidationError, StoreError, type DataIssue } from '../../errors.js';
 import type { Candidate, CandidateQuery, ImportProgress, ImportResult, InventoryRow, LocationStore, StoreStats } from '../store.js';
 import { buildCandidateSql, TEXT_DRIVER_MAX_ESTIMATE, type BrowsePlan } from './candidate-sql.js';
 import { AMENITY_BITS, bulkLoad } from './bulk-import.js';
@@ -114,7 +114,7 @@ export class SqliteLocationStore implements LocationStore {
     let scratchDir: string | null = null;
     if (path === ':memory:') {
       if (options.readonly === true)
-        throw new StoreError("A ':memory:' store cannot be read-only: it starts empty and nothing could fill it.");
+        throw new StoreError('open_failed', "A ':memory:' store cannot be read-only: it starts empty and nothing could fill it.");
       scratchDir = mkdtempSync(join(tmpdir(), 'ucp-location-'));
       file = join(scratchDir, 'store.db');
     }
@@ -137,8 +137,15 @@ export class SqliteLocationStore implements LocationStore {
       reader.pragma('mmap_size = 1073741824');
       if (options.readonly === true) {
         const v = reader.pragma('user_version', { simple: true }) as number;
-        if (v !== SCHEMA_VERSION) {
+        if (v > SCHEMA_VERSION) {
           throw new StoreError(
+            'schema_too_new',
+            `The SQLite store ${file} has schema version ${v}, newer than this release supports (${SCHEMA_VERSION}); upgrade ucp-location.`,
+          );
+        }
+        if (v < SCHEMA_VERSION) {
+          throw new StoreError(
+            'schema_outdated',
             `The SQLite store ${file} has schema version ${v}, but this release needs ${SCHEMA_VERSION}; open it once without readonly to migrate it.`,
           );
         }
@@ -148,7 +155,7 @@ export class SqliteLocationStore implements LocationStore {
       writer?.close();
       if (scratchDir !== null) rmSync(scratchDir, { recursive: true, force: true });
       if (cause instanceof StoreError) throw cause;
-      throw new StoreError(`Could not open the SQLite store at ${path}: ${(cause as Error).message}`, false, { cause });
+      throw new StoreError('open_failed', `Could not open the SQLite store at ${path}: ${causeMessage(cause)}`, { cause });
     }
     const settings = {
       recordsLabel: options.recordsLabel ?? 'records',
@@ -174,7 +181,7 @@ export class SqliteLocationStore implements LocationStore {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new StoreError('The SQLite store is closed.');
+    if (this.closed) throw new StoreError('closed', 'The SQLite store is closed.');
   }
 
   /**
@@ -245,7 +252,7 @@ export class SqliteLocationStore implements LocationStore {
 
   private requireWriter(operation: string): Database.Database {
     this.assertOpen();
-    if (this.writer === null) throw new StoreError(`${operation} needs a writable store; this one was opened read-only.`);
+    if (this.writer === null) throw new StoreError('read_only', `${operation} needs a writable store; this one was opened read-only.`);
     return this.writer;
   }
 
@@ -293,7 +300,7 @@ export class SqliteLocationStore implements LocationStore {
       }
       rows = st.all(...params) as CandidateRow[];
     } catch (cause) {
-      throw new StoreError(`SQLite candidate query failed: ${(cause as Error).message}`, false, { cause });
+      throw new StoreError('query_failed', `SQLite candidate query failed: ${causeMessage(cause)}`, { cause });
     }
     const withSchedule = query.withSchedule === true;
     const withCoverage = query.withCoverage === true;
@@ -467,7 +474,7 @@ export class SqliteLocationStore implements LocationStore {
     } catch (cause) {
       if (db.inTransaction) db.exec('ROLLBACK');
       if (cause instanceof DataValidationError || cause instanceof StoreError) throw cause;
-      throw new StoreError(`Import failed, the previous dataset is unchanged: ${(cause as Error).message}`, false, { cause });
+      throw new StoreError('write_failed', `Import failed, the previous dataset is unchanged: ${causeMessage(cause)}`, { cause });
     } finally {
       // Give the import cache back (SQLite shrinks the cache when the limit drops).
       db.pragma(`cache_size = -${this.options.cacheSizeMiB * 1024}`);
@@ -511,7 +518,7 @@ export class SqliteLocationStore implements LocationStore {
         return run.immediate();
       } catch (cause) {
         if (cause instanceof DataValidationError) throw cause;
-        throw new StoreError(`Inventory update failed, nothing was applied: ${(cause as Error).message}`, false, { cause });
+        throw new StoreError('write_failed', `Inventory update failed, nothing was applied: ${causeMessage(cause)}`, { cause });
       }
     });
   }
