@@ -70,10 +70,8 @@ const NO_TIMEOUT_MS = 24 * 3600 * 1000;
 const EXPANSION_CACHE_LIMIT = 10_000;
 
 /** int8 (bigint, count(*)) as a JS number: keys and counts stay far below 2^53. */
-const TYPES = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-};
+const TYPES = new pg.TypeOverrides();
+TYPES.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
 
 interface CandidateRow {
   key: number;
@@ -86,7 +84,15 @@ interface CandidateRow {
 }
 
 function isAsyncIterable<T>(x: AsyncIterable<T> | Iterable<T>): x is AsyncIterable<T> {
-  return typeof (x as AsyncIterable<T>)[Symbol.asyncIterator] === 'function';
+  return Symbol.asyncIterator in x;
+}
+
+/**
+ * A write statement with its own client-side timeout: `pg` honours `query_timeout` per query,
+ * though @types/pg's QueryConfig does not list it.
+ */
+interface TimedQuery extends pg.QueryConfig {
+  query_timeout: number;
 }
 
 function statementName(text: string): string {
@@ -536,8 +542,13 @@ export class PostgresLocationStore implements LocationStore {
   }
 
   /** Write statements have no client-side timeout (imports build indexes over large tables). */
-  private static async w(client: PoolClient, text: string, values: unknown[] = []): Promise<pg.QueryResult> {
-    return client.query({ text, values, query_timeout: NO_TIMEOUT_MS } as pg.QueryConfig);
+  private static async w<R extends QueryResultRow = QueryResultRow>(
+    client: PoolClient,
+    text: string,
+    values: unknown[] = [],
+  ): Promise<pg.QueryResult<R>> {
+    const query: TimedQuery = { text, values, query_timeout: NO_TIMEOUT_MS };
+    return client.query<R>(query);
   }
 
   private async bump(client: PoolClient, datasetToo: boolean): Promise<Counters> {
@@ -556,7 +567,8 @@ export class PostgresLocationStore implements LocationStore {
     onProgress?: (p: ImportProgress) => void,
   ): Promise<ImportResult> {
     const client = await this.writer('Import');
-    const w = (text: string, values: unknown[] = []): Promise<pg.QueryResult> => PostgresLocationStore.w(client, text, values);
+    const w = <R extends QueryResultRow = QueryResultRow>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> =>
+      PostgresLocationStore.w<R>(client, text, values);
     const label = this.settings.recordsLabel;
     let broken = false;
     try {
@@ -565,8 +577,8 @@ export class PostgresLocationStore implements LocationStore {
       await w('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_NAMESPACE_WRITE, this.settings.schema]);
       for (const t of DATASET_TABLES) await w(`DROP TABLE IF EXISTS ${t}_next`);
       for (const ddl of datasetTablesDdl('_next')) await w(ddl);
-      const nextKeyRow = await w("SELECT value FROM meta WHERE name = 'next_key'");
-      let nextKey = Number((nextKeyRow.rows[0] as { value: number } | undefined)?.value ?? 1);
+      const nextKeyRow = await w<{ value: number }>("SELECT value FROM meta WHERE name = 'next_key'");
+      let nextKey = nextKeyRow.rows[0]?.value ?? 1;
       const seen = new Set<string>();
       let count = 0;
       let publicCount = 0;
@@ -675,7 +687,8 @@ export class PostgresLocationStore implements LocationStore {
 
   async applyInventory(rows: readonly InventoryRow[], file = 'inventory'): Promise<{ applied: number; generation: number }> {
     const client = await this.writer('Inventory update');
-    const w = (text: string, values: unknown[] = []): Promise<pg.QueryResult> => PostgresLocationStore.w(client, text, values);
+    const w = <R extends QueryResultRow = QueryResultRow>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> =>
+      PostgresLocationStore.w<R>(client, text, values);
     let broken = false;
     try {
       await w('BEGIN');
@@ -684,11 +697,15 @@ export class PostgresLocationStore implements LocationStore {
       await w("SET LOCAL lock_timeout = '15min'");
       await w('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_NAMESPACE_WRITE, this.settings.schema]);
       const ids = [...new Set(rows.map((r) => r.location_id))];
-      const found = await w('SELECT id, key FROM locations WHERE id = ANY($1::text[])', [ids]);
-      const keyOf = new Map((found.rows as { id: string; key: number }[]).map((r) => [r.id, r.key]));
+      const found = await w<{ id: string; key: number }>('SELECT id, key FROM locations WHERE id = ANY($1::text[])', [ids]);
+      const keyOf = new Map(found.rows.map((r) => [r.id, r.key]));
       const issues: DataIssue[] = [];
+      // One row per (item, location); the last line wins, as when rows are applied in order.
+      const last = new Map<string, { item: string; key: number; available: boolean }>();
       for (const r of rows) {
-        if (!keyOf.has(r.location_id)) {
+        const key = keyOf.get(r.location_id);
+        if (key !== undefined) last.set(`${key}\u0000${r.item_id}`, { item: r.item_id, key, available: r.available });
+        else {
           issues.push({
             file,
             line: r.line,
@@ -699,12 +716,6 @@ export class PostgresLocationStore implements LocationStore {
       }
       // Check everything before writing anything: the batch applies whole or not at all.
       if (issues.length > 0) throw new DataValidationError(issues);
-      // One row per (item, location); the last line wins, as when rows are applied in order.
-      const last = new Map<string, { item: string; key: number; available: boolean }>();
-      for (const r of rows) {
-        const key = keyOf.get(r.location_id) as number;
-        last.set(`${key}\u0000${r.item_id}`, { item: r.item_id, key, available: r.available });
-      }
       const list = [...last.values()];
       for (let i = 0; i < list.length; i += 10_000) {
         const part = list.slice(i, i + 10_000);
