@@ -58,4 +58,4 @@ export {
   UcpRequestError,
   UcpWireError,
 } from './errors.js';
-export type { DataIssue, NegotiationErrorCode } from './errors.js';
+export type { DataIssue, NegotiationErrorCode, RequestErrorCode, StoreErrorCode } from './errors.js';

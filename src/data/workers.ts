@@ -69,7 +69,7 @@ const RECORDS_WINDOW = 16;
  * once per record: a record's member holds the part's number in the stream instead, and the
  * receiver puts the part back. Most of a record's bytes are its schedule, so this roughly halves
  * what crosses between threads, and the receiving thread gets the parts frozen and shared again
- * (so the store serialises each once, see sqlite/rows.ts).
+ * (so the store serialises each once, see store/record-rows.ts).
  */
 export class SharedParts {
   private readonly ids = new Map<object, number>();

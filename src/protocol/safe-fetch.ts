@@ -36,35 +36,54 @@ import { readCappedBody } from './capped-body.js';
 import { LruMap } from './lru.js';
 import { pickPinnedAddress, pinnedAgent, type ConnectAttempt, type PinRefusals, type PinnedTarget, type Resolver } from './pinned-agent.js';
 import { FailureBackoff, RateLimiter, type BackoffOptions, type RateLimitBackend, type TokenBucketRule } from './rate-limit.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, type NegotiationErrorCode } from '../errors.js';
 import { errorCodeOf } from './error-code.js';
 
-/** The UCP negotiation codes a fetch failure maps to (a subset of `NegotiationErrorCode`). */
-export type SafeFetchErrorCode = 'invalid_profile_url' | 'profile_unreachable' | 'profile_malformed';
+/** The UCP negotiation codes a fetch failure maps to: every one but `version_unsupported`. */
+export type SafeFetchErrorCode = Exclude<NegotiationErrorCode, 'version_unsupported'>;
 
-/** Precise cause, for logs, metrics and the CLI. */
+/** Precise cause, for logs, metrics and the CLI (`CODE_OF` gives the wire code of each). */
 export type SafeFetchReason =
-  // invalid_profile_url: the URL itself is unacceptable
+  // invalid_profile_url: the URL itself is unacceptable — the URL's owner must change it
+  /** Not an absolute URL: pass the full https:// URL. */
   | 'invalid_url'
+  /** A scheme other than https (or http): use https. */
   | 'unsupported_scheme'
+  /** The URL carries a user name or password: remove them; discovery never sends credentials. */
   | 'userinfo'
+  /** Plain http: use https (http is allowed only for loopback during local development). */
   | 'insecure_http'
+  /** The host resolves to a private, loopback or other special-use address: publish the document on a public address. */
   | 'refused_address'
+  /** The host name does not resolve or has no address: correct the host name or its DNS records. */
   | 'unresolvable'
-  // profile_unreachable: a fetch was (or would be) attempted and failed
+  // profile_unreachable: a fetch was (or would be) attempted and failed — retry later or fix the server
+  /** DNS resolution failed for another reason than "no such name": retry later. */
   | 'dns_failure'
+  /** No TCP connection could be made (refused, reset, unreachable): check the server is up, retry later. */
   | 'connect_failed'
+  /** The TLS handshake or certificate check failed: fix the server's certificate. */
   | 'tls_failed'
+  /** Connecting or reading took longer than the limit: make the server answer faster, retry later. */
   | 'timeout'
+  /** The server answered with a redirect, which is never followed: serve the document at the advertised URL. */
   | 'redirect'
+  /** The server answered with a status other than 200: make the URL serve the document. */
   | 'http_status'
+  /** The body is over the size limit: serve a smaller document. */
   | 'too_large'
+  /** 304 to a request that carried no validator (a server bug): fix the server's caching. */
   | 'unexpected_not_modified'
+  /** Self-imposed: this fetcher's budget for origins it has not seen recently is spent: retry after `retryAfterMs`. */
   | 'rate_limited'
+  /** Self-imposed: the origin failed recently and is left alone for a while: retry after `retryAfterMs`. */
   | 'backing_off'
+  /** Self-imposed: too many fetches running and waiting: retry shortly. */
   | 'busy'
-  // profile_malformed: the body is not a JSON document
+  // profile_malformed: the body is not a JSON document — the document's owner must fix it
+  /** The Content-Type is not JSON: serve it as application/json. */
   | 'content_type'
+  /** The body does not parse as JSON: fix the document. */
   | 'not_json';
 
 const CODE_OF: Record<SafeFetchReason, SafeFetchErrorCode> = {

@@ -5,7 +5,14 @@
  */
 import type { IncomingMessage } from 'node:http';
 
-export type BodyFailureReason = 'unsupported_media_type' | 'payload_too_large' | 'invalid_json';
+/** Why a request body was refused before anything read it (each binding renders it in its own error format). */
+export type BodyFailureReason =
+  /** 415: Content-Type is not application/json: send the body as JSON with that header. */
+  | 'unsupported_media_type'
+  /** 413: the body is over the server's size limit: send a smaller request (fewer ids, shorter text). */
+  | 'payload_too_large'
+  /** 400: the body is not valid JSON: fix its syntax. */
+  | 'invalid_json';
 
 export type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; reason: BodyFailureReason; message: string };
 

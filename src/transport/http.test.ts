@@ -172,7 +172,7 @@ describe('MCP over Streamable HTTP (R-M1, R-M2)', () => {
 
   it('answers a store outage with HTTP 503, -32000 and retry_after, and an internal fault with 500/-32603 and no internals', async () => {
     const args = { meta: { 'ucp-agent': { profile: profileUrl } }, location: {} };
-    service.failWith = new StoreError('database is locked', true);
+    service.failWith = new StoreError('unavailable', 'database is locked');
     const down = await postJson(mcpUrl(), call('search_locations', args));
     expect(down.status).toBe(503);
     expect(down.headers['retry-after']).toBe('5');

@@ -95,13 +95,13 @@ function positiveInt(name: string, value: number | undefined, fallback: number, 
  * deployment from `--store` alone: `schema`, `pool_max`, `statement_timeout_ms`,
  * `connect_timeout_ms`. Explicit options win over the URL.
  */
-const URL_PARAMS = {
-  pool_max: 'poolMax',
-  statement_timeout_ms: 'statementTimeoutMs',
-  connect_timeout_ms: 'connectTimeoutMs',
-} as const;
+const URL_PARAMS = [
+  ['pool_max', 'poolMax'],
+  ['statement_timeout_ms', 'statementTimeoutMs'],
+  ['connect_timeout_ms', 'connectTimeoutMs'],
+] as const;
 
-function urlNumber(parsed: URL, name: keyof typeof URL_PARAMS): number | undefined {
+function urlNumber(parsed: URL, name: (typeof URL_PARAMS)[number][0]): number | undefined {
   const raw = parsed.searchParams.get(name);
   parsed.searchParams.delete(name);
   if (raw === null) return undefined;
@@ -127,8 +127,8 @@ export function resolveSettings(url: string, options: PostgresStoreOptions = {})
   }
   const fromUrl = parsed.searchParams.get('schema');
   parsed.searchParams.delete('schema');
-  const tuned: Partial<Record<(typeof URL_PARAMS)[keyof typeof URL_PARAMS], number>> = {};
-  for (const [param, option] of Object.entries(URL_PARAMS) as [keyof typeof URL_PARAMS, (typeof URL_PARAMS)[keyof typeof URL_PARAMS]][]) {
+  const tuned: Partial<Record<(typeof URL_PARAMS)[number][1], number>> = {};
+  for (const [param, option] of URL_PARAMS) {
     const v = urlNumber(parsed, param);
     if (v !== undefined) tuned[option] = v;
   }
@@ -213,20 +213,27 @@ const UNAVAILABLE_MESSAGES =
  */
 export function isConnectionLoss(error: unknown): boolean {
   if (!isUnavailable(error)) return false;
-  const code = (error as { code?: unknown }).code;
+  const code = field(error, 'code');
   return !(typeof code === 'string' && ['57014', '55P03', '40001', '40P01', '53300', '53400'].includes(code));
+}
+
+/** A property of a thrown value of unknown shape (`pg` errors, Node system errors, AggregateError). */
+function field(error: unknown, name: 'code' | 'message' | 'errors'): unknown {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const value: unknown = Reflect.get(error, name);
+  return value;
 }
 
 /** True when `error` says the database is (temporarily) unreachable or overloaded. */
 export function isUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const code = (error as { code?: unknown }).code;
+  const code = field(error, 'code');
   if (typeof code === 'string') {
     if (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08')) return true;
   }
-  const message = (error as { message?: unknown }).message;
+  const message = field(error, 'message');
   if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
   // AggregateError from dual-stack connects (::1 and 127.0.0.1 both refused).
-  const errors = (error as { errors?: unknown }).errors;
+  const errors = field(error, 'errors');
   return Array.isArray(errors) && errors.some((e) => isUnavailable(e));
 }

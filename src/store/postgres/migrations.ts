@@ -8,7 +8,7 @@
  * to run (`ucp-location migrate --store postgres://…`).
  */
 import type { ClientBase } from 'pg';
-import { StoreError } from '../../errors.js';
+import { causeMessage, StoreError } from '../../errors.js';
 import { DATASET_TABLES, datasetIndexesDdl, datasetTablesDdl } from './dataset-ddl.js';
 
 export interface PgMigration {
@@ -75,7 +75,7 @@ export async function schemaStatus(client: ClientBase, schema: string): Promise<
   const missingExtensions = REQUIRED_EXTENSIONS.filter((e) => !present.has(e));
   const table = await client.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [`${quoteIdent(schema)}.schema_migrations`]);
   let current = 0;
-  if (table.rows[0]?.t != null) {
+  if ((table.rows[0]?.t ?? null) !== null) {
     const v = await client.query<{ v: number | null }>(`SELECT max(version)::int AS v FROM ${quoteIdent(schema)}.schema_migrations`);
     current = v.rows[0]?.v ?? 0;
   }
@@ -86,11 +86,13 @@ export async function schemaStatus(client: ClientBase, schema: string): Promise<
 export function schemaMismatch(status: SchemaStatus, schema: string, display: string): StoreError | null {
   if (status.current > status.required) {
     return new StoreError(
+      'schema_too_new',
       `The PostgreSQL store ${display} (schema ${schema}) is at migration ${status.current}, newer than this release supports (${status.required}); upgrade ucp-location on this instance.`,
     );
   }
   if (status.current < status.required || status.missingExtensions.length > 0) {
     return new StoreError(
+      'schema_outdated',
       `The PostgreSQL store ${display} (schema ${schema}) is not migrated (at ${status.current}, this release needs ${status.required}${
         status.missingExtensions.length > 0 ? `; missing extensions: ${status.missingExtensions.join(', ')}` : ''
       }); run: ucp-location migrate --store <the same postgres:// URL>`,
@@ -126,8 +128,8 @@ export async function migrate(client: ClientBase, schema: string): Promise<Migra
         createdExtensions.push(ext);
       } catch (cause) {
         throw new StoreError(
-          `Could not create the PostgreSQL extension ${ext}: ${(cause as Error).message}. Ask a database superuser to run "CREATE EXTENSION ${ext};" in this database (the ${ext === 'postgis' ? 'PostGIS package, e.g. postgresql-15-postgis-3,' : 'contrib package'} must be installed on the server), then run migrate again.`,
-          false,
+          'migration_failed',
+          `Could not create the PostgreSQL extension ${ext}: ${causeMessage(cause)}. Ask a database superuser to run "CREATE EXTENSION ${ext};" in this database (the ${ext === 'postgis' ? 'PostGIS package, e.g. postgresql-15-postgis-3,' : 'contrib package'} must be installed on the server), then run migrate again.`,
           { cause },
         );
       }
@@ -144,6 +146,7 @@ export async function migrate(client: ClientBase, schema: string): Promise<Migra
     const from = v.rows[0]?.v ?? 0;
     if (from > PG_SCHEMA_VERSION) {
       throw new StoreError(
+        'schema_too_new',
         `Schema ${schema} is at migration ${from}, newer than this release knows (${PG_SCHEMA_VERSION}); upgrade ucp-location before migrating.`,
       );
     }
@@ -159,7 +162,9 @@ export async function migrate(client: ClientBase, schema: string): Promise<Migra
   } catch (cause) {
     await client.query('ROLLBACK').catch(() => undefined);
     if (cause instanceof StoreError) throw cause;
-    throw new StoreError(`Migration of schema ${schema} failed, nothing was changed: ${(cause as Error).message}`, false, { cause });
+    throw new StoreError('migration_failed', `Migration of schema ${schema} failed, nothing was changed: ${causeMessage(cause)}`, {
+      cause,
+    });
   }
 }
 

@@ -18,10 +18,10 @@ import pg from 'pg';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { createHash } from 'node:crypto';
 import type { Location, LocationRecord } from '../../domain/location.js';
-import { DataValidationError, ServiceUnavailableError, StoreError, type DataIssue } from '../../errors.js';
+import { causeMessage, DataValidationError, ServiceUnavailableError, StoreError, type DataIssue } from '../../errors.js';
 import type { TermExpansion, VocabularyEntry } from '../../domain/text.js';
 import type { Candidate, CandidateQuery, ImportProgress, ImportResult, InventoryRow, LocationStore, StoreStats } from '../store.js';
-import { deriveUniqueRow } from '../sqlite/rows.js';
+import { deriveUniqueRow } from '../record-rows.js';
 import { documentsInKeyOrder } from '../documents.js';
 import { buildPgCandidateSql } from './candidate-sql.js';
 import { ChangeListener, type Counters } from './change-listener.js';
@@ -70,10 +70,8 @@ const NO_TIMEOUT_MS = 24 * 3600 * 1000;
 const EXPANSION_CACHE_LIMIT = 10_000;
 
 /** int8 (bigint, count(*)) as a JS number: keys and counts stay far below 2^53. */
-const TYPES = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-};
+const TYPES = new pg.TypeOverrides();
+TYPES.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
 
 interface CandidateRow {
   key: number;
@@ -86,7 +84,15 @@ interface CandidateRow {
 }
 
 function isAsyncIterable<T>(x: AsyncIterable<T> | Iterable<T>): x is AsyncIterable<T> {
-  return typeof (x as AsyncIterable<T>)[Symbol.asyncIterator] === 'function';
+  return Symbol.asyncIterator in x;
+}
+
+/**
+ * A write statement with its own client-side timeout: `pg` honours `query_timeout` per query,
+ * though @types/pg's QueryConfig does not list it.
+ */
+interface TimedQuery extends pg.QueryConfig {
+  query_timeout: number;
 }
 
 function statementName(text: string): string {
@@ -156,8 +162,8 @@ export class PostgresLocationStore implements LocationStore {
     } catch (cause) {
       await boot.end().catch(() => undefined);
       throw new StoreError(
-        `Cannot connect to PostgreSQL at ${settings.display}: ${(cause as Error).message}. Check that the server is running and the URL (host, port, database, user, password) is right.`,
-        isUnavailable(cause),
+        isUnavailable(cause) ? 'unavailable' : 'open_failed',
+        `Cannot connect to PostgreSQL at ${settings.display}: ${causeMessage(cause)}. Check that the server is running and the URL (host, port, database, user, password) is right.`,
         { cause },
       );
     }
@@ -170,8 +176,8 @@ export class PostgresLocationStore implements LocationStore {
     } catch (cause) {
       if (cause instanceof StoreError) throw cause;
       throw new StoreError(
-        `Could not check the PostgreSQL store at ${settings.display}: ${(cause as Error).message}`,
-        isUnavailable(cause),
+        isUnavailable(cause) ? 'unavailable' : 'open_failed',
+        `Could not check the PostgreSQL store at ${settings.display}: ${causeMessage(cause)}`,
         { cause },
       );
     } finally {
@@ -204,7 +210,7 @@ export class PostgresLocationStore implements LocationStore {
       await store.close();
       throw cause instanceof StoreError
         ? cause
-        : new StoreError(`Could not start the PostgreSQL store: ${(cause as Error).message}`, false, { cause });
+        : new StoreError('open_failed', `Could not start the PostgreSQL store: ${causeMessage(cause)}`, { cause });
     }
     return store;
   }
@@ -217,9 +223,11 @@ export class PostgresLocationStore implements LocationStore {
       await client.connect();
     } catch (cause) {
       await client.end().catch(() => undefined);
-      throw new StoreError(`Cannot connect to PostgreSQL at ${settings.display}: ${(cause as Error).message}`, isUnavailable(cause), {
-        cause,
-      });
+      throw new StoreError(
+        isUnavailable(cause) ? 'unavailable' : 'open_failed',
+        `Cannot connect to PostgreSQL at ${settings.display}: ${causeMessage(cause)}`,
+        { cause },
+      );
     }
     try {
       return { ...(await migrate(client, settings.schema)), schema: settings.schema, display: settings.display };
@@ -270,7 +278,7 @@ export class PostgresLocationStore implements LocationStore {
   }
 
   private assertOpen(): void {
-    if (this.#closed) throw new StoreError('The PostgreSQL store is closed.');
+    if (this.#closed) throw new StoreError('closed', 'The PostgreSQL store is closed.');
   }
 
   /**
@@ -294,7 +302,7 @@ export class PostgresLocationStore implements LocationStore {
         }
         this.guard.settled();
         if (cause instanceof StoreError || cause instanceof DataValidationError || cause instanceof ServiceUnavailableError) throw cause;
-        throw new StoreError(`PostgreSQL ${what} failed: ${(cause as Error).message}`, false, { cause });
+        throw new StoreError('query_failed', `PostgreSQL ${what} failed: ${causeMessage(cause)}`, { cause });
       }
     }
   }
@@ -478,7 +486,7 @@ export class PostgresLocationStore implements LocationStore {
       ),
     );
     const r = rows[0];
-    if (r === undefined) throw new StoreError('PostgreSQL statistics query returned no row');
+    if (r === undefined) throw new StoreError('query_failed', 'PostgreSQL statistics query returned no row');
     this.observe({ generation: r.generation, dataset: this.#counters.dataset });
     return { ...r };
   }
@@ -508,10 +516,10 @@ export class PostgresLocationStore implements LocationStore {
     } catch (cause) {
       if (isUnavailable(cause)) {
         this.guard.failed(cause);
-        return { ready: false, reason: 'unreachable', detail: `PostgreSQL unreachable: ${(cause as Error).message}` };
+        return { ready: false, reason: 'unreachable', detail: `PostgreSQL unreachable: ${causeMessage(cause)}` };
       }
       this.guard.settled();
-      return { ready: false, reason: 'error', detail: `PostgreSQL check failed: ${(cause as Error).message}` };
+      return { ready: false, reason: 'error', detail: `PostgreSQL check failed: ${causeMessage(cause)}` };
     } finally {
       client?.release();
     }
@@ -526,18 +534,21 @@ export class PostgresLocationStore implements LocationStore {
       return await this.pool.connect();
     } catch (cause) {
       throw new StoreError(
-        `${operation} failed, nothing was changed: cannot reach PostgreSQL at ${this.settings.display} (${(cause as Error).message}); retry when it is back.`,
-        true,
-        {
-          cause,
-        },
+        'unavailable',
+        `${operation} failed, nothing was changed: cannot reach PostgreSQL at ${this.settings.display} (${causeMessage(cause)}); retry when it is back.`,
+        { cause },
       );
     }
   }
 
   /** Write statements have no client-side timeout (imports build indexes over large tables). */
-  private static async w(client: PoolClient, text: string, values: unknown[] = []): Promise<pg.QueryResult> {
-    return client.query({ text, values, query_timeout: NO_TIMEOUT_MS } as pg.QueryConfig);
+  private static async w<R extends QueryResultRow = QueryResultRow>(
+    client: PoolClient,
+    text: string,
+    values: unknown[] = [],
+  ): Promise<pg.QueryResult<R>> {
+    const query: TimedQuery = { text, values, query_timeout: NO_TIMEOUT_MS };
+    return client.query<R>(query);
   }
 
   private async bump(client: PoolClient, datasetToo: boolean): Promise<Counters> {
@@ -556,7 +567,8 @@ export class PostgresLocationStore implements LocationStore {
     onProgress?: (p: ImportProgress) => void,
   ): Promise<ImportResult> {
     const client = await this.writer('Import');
-    const w = (text: string, values: unknown[] = []): Promise<pg.QueryResult> => PostgresLocationStore.w(client, text, values);
+    const w = <R extends QueryResultRow = QueryResultRow>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> =>
+      PostgresLocationStore.w<R>(client, text, values);
     const label = this.settings.recordsLabel;
     let broken = false;
     try {
@@ -565,8 +577,8 @@ export class PostgresLocationStore implements LocationStore {
       await w('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_NAMESPACE_WRITE, this.settings.schema]);
       for (const t of DATASET_TABLES) await w(`DROP TABLE IF EXISTS ${t}_next`);
       for (const ddl of datasetTablesDdl('_next')) await w(ddl);
-      const nextKeyRow = await w("SELECT value FROM meta WHERE name = 'next_key'");
-      let nextKey = Number((nextKeyRow.rows[0] as { value: number } | undefined)?.value ?? 1);
+      const nextKeyRow = await w<{ value: number }>("SELECT value FROM meta WHERE name = 'next_key'");
+      let nextKey = nextKeyRow.rows[0]?.value ?? 1;
       const seen = new Set<string>();
       let count = 0;
       let publicCount = 0;
@@ -664,8 +676,8 @@ export class PostgresLocationStore implements LocationStore {
       if (cause instanceof DataValidationError || cause instanceof StoreError) throw cause;
       if (isUnavailable(cause)) broken = true;
       throw new StoreError(
-        `Import failed, the previous dataset is unchanged: ${(cause as Error).message}${isUnavailable(cause) ? ' (PostgreSQL unreachable; retry when it is back)' : ''}`,
-        isUnavailable(cause),
+        isUnavailable(cause) ? 'unavailable' : 'write_failed',
+        `Import failed, the previous dataset is unchanged: ${causeMessage(cause)}${isUnavailable(cause) ? ' (PostgreSQL unreachable; retry when it is back)' : ''}`,
         { cause },
       );
     } finally {
@@ -675,7 +687,8 @@ export class PostgresLocationStore implements LocationStore {
 
   async applyInventory(rows: readonly InventoryRow[], file = 'inventory'): Promise<{ applied: number; generation: number }> {
     const client = await this.writer('Inventory update');
-    const w = (text: string, values: unknown[] = []): Promise<pg.QueryResult> => PostgresLocationStore.w(client, text, values);
+    const w = <R extends QueryResultRow = QueryResultRow>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> =>
+      PostgresLocationStore.w<R>(client, text, values);
     let broken = false;
     try {
       await w('BEGIN');
@@ -684,11 +697,15 @@ export class PostgresLocationStore implements LocationStore {
       await w("SET LOCAL lock_timeout = '15min'");
       await w('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_NAMESPACE_WRITE, this.settings.schema]);
       const ids = [...new Set(rows.map((r) => r.location_id))];
-      const found = await w('SELECT id, key FROM locations WHERE id = ANY($1::text[])', [ids]);
-      const keyOf = new Map((found.rows as { id: string; key: number }[]).map((r) => [r.id, r.key]));
+      const found = await w<{ id: string; key: number }>('SELECT id, key FROM locations WHERE id = ANY($1::text[])', [ids]);
+      const keyOf = new Map(found.rows.map((r) => [r.id, r.key]));
       const issues: DataIssue[] = [];
+      // One row per (item, location); the last line wins, as when rows are applied in order.
+      const last = new Map<string, { item: string; key: number; available: boolean }>();
       for (const r of rows) {
-        if (!keyOf.has(r.location_id)) {
+        const key = keyOf.get(r.location_id);
+        if (key !== undefined) last.set(`${key}\u0000${r.item_id}`, { item: r.item_id, key, available: r.available });
+        else {
           issues.push({
             file,
             line: r.line,
@@ -699,12 +716,6 @@ export class PostgresLocationStore implements LocationStore {
       }
       // Check everything before writing anything: the batch applies whole or not at all.
       if (issues.length > 0) throw new DataValidationError(issues);
-      // One row per (item, location); the last line wins, as when rows are applied in order.
-      const last = new Map<string, { item: string; key: number; available: boolean }>();
-      for (const r of rows) {
-        const key = keyOf.get(r.location_id) as number;
-        last.set(`${key}\u0000${r.item_id}`, { item: r.item_id, key, available: r.available });
-      }
       const list = [...last.values()];
       for (let i = 0; i < list.length; i += 10_000) {
         const part = list.slice(i, i + 10_000);
@@ -726,7 +737,11 @@ export class PostgresLocationStore implements LocationStore {
       }
       if (cause instanceof DataValidationError || cause instanceof StoreError) throw cause;
       if (isUnavailable(cause)) broken = true;
-      throw new StoreError(`Inventory update failed, nothing was applied: ${(cause as Error).message}`, isUnavailable(cause), { cause });
+      throw new StoreError(
+        isUnavailable(cause) ? 'unavailable' : 'write_failed',
+        `Inventory update failed, nothing was applied: ${causeMessage(cause)}`,
+        { cause },
+      );
     } finally {
       client.release(broken);
     }

@@ -52,7 +52,7 @@ export class BatchInsert {
   add(...row: SqlValue[]): void {
     const v = this.values;
     let f = this.filled;
-    for (let i = 0; i < row.length; i++) v[f++] = row[i] as SqlValue;
+    for (const value of row) v[f++] = value;
     this.filled = f;
     this.rowCount++;
     if (f === v.length) {

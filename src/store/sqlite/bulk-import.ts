@@ -8,10 +8,9 @@
  */
 import type Database from 'better-sqlite3';
 import type { LocationRecord } from '../../domain/location.js';
-import { DataValidationError } from '../../errors.js';
 import type { ImportProgress } from '../store.js';
 import { BatchInsert } from './batch-insert.js';
-import { deriveUniqueRow } from './rows.js';
+import { deriveUniqueRow } from '../record-rows.js';
 
 /** Records between two progress reports. */
 const PROGRESS_EVERY = 10_000;
@@ -27,7 +26,18 @@ export interface BulkLoadResult {
 }
 
 function isAsyncIterable<T>(x: AsyncIterable<T> | Iterable<T>): x is AsyncIterable<T> {
-  return typeof (x as AsyncIterable<T>)[Symbol.asyncIterator] === 'function';
+  return Symbol.asyncIterator in x;
+}
+
+/**
+ * `array[i]` for an index the caller keeps in bounds. Out of bounds a typed array answers
+ * `undefined`, which the arithmetic below would turn into NaN keys and boxes written without a
+ * word; this throws instead. (Small enough for V8 to inline: the loads stay as fast as `array[i]!`.)
+ */
+function at<T>(array: ArrayLike<T>, i: number): T {
+  const value = array[i];
+  if (value === undefined) throw new RangeError(`Index ${i} is outside a buffer of ${array.length}`);
+  return value;
 }
 
 /** Position of (lon, lat) on a Hilbert curve over a 2^16 × 2^16 grid of the globe. */
@@ -79,14 +89,15 @@ class BoxBuffer {
 
   /** Visit boxes in Hilbert order of their centres. */
   forEachSorted(visit: (key: number, minLon: number, maxLon: number, minLat: number, maxLat: number) => void): void {
+    const d = this.data;
     const order = new Uint32Array(this.length);
     const rank = new Float64Array(this.length);
     for (let i = 0; i < this.length; i++) {
       order[i] = i;
-      rank[i] = hilbertIndex((this.data[4 * i]! + this.data[4 * i + 1]!) / 2, (this.data[4 * i + 2]! + this.data[4 * i + 3]!) / 2);
+      rank[i] = hilbertIndex((at(d, 4 * i) + at(d, 4 * i + 1)) / 2, (at(d, 4 * i + 2) + at(d, 4 * i + 3)) / 2);
     }
-    order.sort((a, b) => rank[a]! - rank[b]!);
-    for (const i of order) visit(this.keys[i]!, this.data[4 * i]!, this.data[4 * i + 1]!, this.data[4 * i + 2]!, this.data[4 * i + 3]!);
+    order.sort((a, b) => at(rank, a) - at(rank, b));
+    for (const i of order) visit(at(this.keys, i), at(d, 4 * i), at(d, 4 * i + 1), at(d, 4 * i + 2), at(d, 4 * i + 3));
   }
 }
 
@@ -118,7 +129,7 @@ export class PairBuffer {
       b.set(this.buckets);
       this.buckets = b;
     }
-    if (this.length > 0 && key < this.data[2 * this.length - 1]!) this.keysAscending = false;
+    if (this.length > 0 && key < at(this.data, 2 * this.length - 1)) this.keysAscending = false;
     let bucket = this.bucketOf.get(id);
     if (bucket === undefined) {
       bucket = this.idOf.length;
@@ -138,21 +149,29 @@ export class PairBuffer {
     const order = new Uint32Array(n);
     if (!this.keysAscending) {
       for (let i = 0; i < n; i++) order[i] = i;
-      order.sort((a, b) => d[2 * a]! - d[2 * b]! || d[2 * a + 1]! - d[2 * b + 1]!);
+      order.sort((a, b) => at(d, 2 * a) - at(d, 2 * b) || at(d, 2 * a + 1) - at(d, 2 * b + 1));
       return order;
     }
     // Counting sort on buckets taken in id order: stable, so keys stay ascending within an id.
-    const nb = this.idOf.length;
-    const count = new Uint32Array(nb);
-    for (let i = 0; i < n; i++) count[this.buckets[i]!]!++;
-    const byId = Array.from({ length: nb }, (_, b) => b).sort((a, b) => this.idOf[a]! - this.idOf[b]!);
-    const next = new Uint32Array(nb);
-    let offset = 0;
-    for (const b of byId) {
-      next[b] = offset;
-      offset += count[b]!;
+    const buckets = this.buckets;
+    const count = new Uint32Array(this.idOf.length);
+    for (let i = 0; i < n; i++) {
+      const b = at(buckets, i);
+      count[b] = at(count, b) + 1;
     }
-    for (let i = 0; i < n; i++) order[next[this.buckets[i]!]!++] = i;
+    const byId = this.idOf.map((id, bucket) => ({ id, bucket })).sort((x, y) => x.id - y.id);
+    const next = new Uint32Array(count.length);
+    let offset = 0;
+    for (const { bucket } of byId) {
+      next[bucket] = offset;
+      offset += at(count, bucket);
+    }
+    for (let i = 0; i < n; i++) {
+      const b = at(buckets, i);
+      const slot = at(next, b);
+      next[b] = slot + 1;
+      order[slot] = i;
+    }
     return order;
   }
 
@@ -161,8 +180,8 @@ export class PairBuffer {
     let prevId = Number.NaN;
     let prevKey = Number.NaN;
     for (const i of this.order()) {
-      const id = d[2 * i]!;
-      const key = d[2 * i + 1]!;
+      const id = at(d, 2 * i);
+      const key = at(d, 2 * i + 1);
       if (id === prevId && key === prevKey) continue;
       prevId = id;
       prevKey = key;
@@ -198,27 +217,28 @@ class PointBuffer {
   forEachSorted(
     visit: (rank: number, key: number, id: string, lat: number, lon: number, sid: number | null, cid: number | null, amask: number) => void,
   ): void {
+    const num = this.num;
     const order = new Uint32Array(this.length);
     const h = new Float64Array(this.length);
     for (let i = 0; i < this.length; i++) {
       order[i] = i;
-      h[i] = hilbertIndex(this.num[6 * i + 2]!, this.num[6 * i + 1]!);
+      h[i] = hilbertIndex(at(num, 6 * i + 2), at(num, 6 * i + 1));
     }
-    order.sort((a, b) => h[a]! - h[b]! || a - b);
+    order.sort((a, b) => at(h, a) - at(h, b) || a - b);
     let rank = 0;
     for (const i of order) {
       const o = 6 * i;
-      const sid = this.num[o + 3]!;
-      const cid = this.num[o + 4]!;
+      const sid = at(num, o + 3);
+      const cid = at(num, o + 4);
       visit(
         ++rank,
-        this.num[o]!,
-        this.ids[i]!,
-        this.num[o + 1]!,
-        this.num[o + 2]!,
+        at(num, o),
+        at(this.ids, i),
+        at(num, o + 1),
+        at(num, o + 2),
         sid < 0 ? null : sid,
         cid < 0 ? null : cid,
-        this.num[o + 5]!,
+        at(num, o + 5),
       );
     }
   }

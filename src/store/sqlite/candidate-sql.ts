@@ -11,6 +11,7 @@
  * amenity bit mask on geo_points). Text that does not drive filters a materialised candidate set
  * in one pass over its matches. The driver is forced with CROSS JOIN so SQLite keeps the order.
  */
+import type { Geo } from '../../domain/location.js';
 import type { BBox, CandidateQuery } from '../store.js';
 import { FTS_WEIGHTS } from './schema.js';
 import type { TextPlan } from './text-plan.js';
@@ -66,18 +67,24 @@ function coverageSubquery(probe: { latitude: number; longitude: number }, params
 
 function textSubquery(text: TextPlan, params: unknown[], extraCondition = ''): string {
   const cond = extraCondition === '' ? '' : ` ${extraCondition}`;
-  const parts = [`SELECT rowid AS key, -${BM25} AS rel FROM fts WHERE fts MATCH ?${cond}`];
+  const strict = `SELECT rowid AS key, -${BM25} AS rel FROM fts WHERE fts MATCH ?${cond}`;
   params.push(text.strict);
-  if (text.fuzzy !== null) {
-    parts.push(`SELECT rowid AS key, -${FUZZY_WEIGHT} * ${BM25} AS rel FROM fts WHERE fts MATCH ?${cond}`);
-    params.push(text.fuzzy);
-  }
   // A lone part is used as is: flattened into an aggregate, bm25() would lose its FTS context.
-  if (parts.length === 1) return parts[0] as string;
-  return `SELECT key, sum(rel) AS rel FROM (${parts.join(' UNION ALL ')}) GROUP BY key`;
+  if (text.fuzzy === null) return strict;
+  const fuzzy = `SELECT rowid AS key, -${FUZZY_WEIGHT} * ${BM25} AS rel FROM fts WHERE fts MATCH ?${cond}`;
+  params.push(text.fuzzy);
+  return `SELECT key, sum(rel) AS rel FROM (${strict} UNION ALL ${fuzzy}) GROUP BY key`;
 }
 
-type Driver = 'keys' | 'regions' | 'text' | 'coverage' | 'locality' | 'items' | 'amenities' | 'all';
+/** The operand whose index produces the rows (the others filter them), with its value. */
+type Driver =
+  | { kind: 'keys'; keys: readonly number[] }
+  | { kind: 'regions'; regions: readonly BBox[] }
+  | { kind: 'text'; text: TextPlan }
+  | { kind: 'coverage'; probe: Geo }
+  | { kind: 'locality'; locality: NonNullable<CandidateQuery['locality']> }
+  | { kind: 'items' | 'amenities'; value: string }
+  | { kind: 'all' };
 
 /**
  * How a limited browse (no ids, text or spatial operand) with item / amenity filters is driven:
@@ -98,18 +105,20 @@ export interface CandidateSqlOptions {
 }
 
 function chooseDriver(q: CandidateQuery, text: TextPlan | null, options: CandidateSqlOptions): Driver {
-  if (q.keys !== undefined) return 'keys';
+  if (q.keys !== undefined) return { kind: 'keys', keys: q.keys };
   const spatial = q.regions !== undefined || q.coverageProbe !== undefined || q.locality !== undefined;
-  if (text !== null && (!spatial || text.estimate <= (options.textDriverMax ?? TEXT_DRIVER_MAX_ESTIMATE))) return 'text';
-  if (q.regions !== undefined) return 'regions';
-  if (text !== null) return 'text';
-  if (q.coverageProbe !== undefined) return 'coverage';
-  if (q.locality !== undefined) return 'locality';
-  if (options.browse === 'scan') return 'all';
-  if (options.browse !== undefined) return options.browse.kind;
-  if (q.items !== undefined && q.items.length > 0) return 'items';
-  if (q.amenities !== undefined && q.amenities.length > 0) return 'amenities';
-  return 'all';
+  if (text !== null && (!spatial || text.estimate <= (options.textDriverMax ?? TEXT_DRIVER_MAX_ESTIMATE))) return { kind: 'text', text };
+  if (q.regions !== undefined) return { kind: 'regions', regions: q.regions };
+  if (text !== null) return { kind: 'text', text };
+  if (q.coverageProbe !== undefined) return { kind: 'coverage', probe: q.coverageProbe };
+  if (q.locality !== undefined) return { kind: 'locality', locality: q.locality };
+  if (options.browse === 'scan') return { kind: 'all' };
+  if (options.browse !== undefined) return options.browse;
+  const item = q.items?.[0];
+  if (item !== undefined) return { kind: 'items', value: item };
+  const amenity = q.amenities?.[0];
+  if (amenity !== undefined) return { kind: 'amenities', value: amenity };
+  return { kind: 'all' };
 }
 
 /**
@@ -119,27 +128,18 @@ function chooseDriver(q: CandidateQuery, text: TextPlan | null, options: Candida
  */
 export function buildCandidateSql(q: CandidateQuery, text: TextPlan | null, options: CandidateSqlOptions = {}): CandidateSql {
   const driver = chooseDriver(q, text, options);
-  // The filter value the driver already applies (skipped among the EXISTS probes below).
-  const driverValue =
-    options.browse !== undefined && options.browse !== 'scan' && options.browse.kind === driver
-      ? options.browse.value
-      : driver === 'items'
-        ? q.items?.[0]
-        : driver === 'amenities'
-          ? q.amenities?.[0]
-          : undefined;
   const params: unknown[] = [];
   let driverCte = '';
   let from = 'locations l';
   let relevance = '0';
 
-  switch (driver) {
+  switch (driver.kind) {
     case 'keys':
       driverCte = 'SELECT DISTINCT value AS key FROM json_each(?)';
-      params.push(JSON.stringify(q.keys));
+      params.push(JSON.stringify(driver.keys));
       break;
     case 'regions':
-      driverCte = (q.regions ?? [])
+      driverCte = driver.regions
         .map((b) => {
           params.push(...boxParams(b));
           return `SELECT gkey FROM geo_rtree WHERE ${boxCondition('')}`;
@@ -147,37 +147,37 @@ export function buildCandidateSql(q: CandidateQuery, text: TextPlan | null, opti
         .join(' UNION ');
       break;
     case 'text':
-      driverCte = textSubquery(text as TextPlan, params);
+      driverCte = textSubquery(driver.text, params);
       relevance = 'drv.rel';
       break;
     case 'coverage':
-      driverCte = coverageSubquery(q.coverageProbe as { latitude: number; longitude: number }, params);
+      driverCte = coverageSubquery(driver.probe, params);
       break;
     case 'locality':
-      driverCte = localitySubquery(q.locality as NonNullable<CandidateQuery['locality']>, params);
+      driverCte = localitySubquery(driver.locality, params);
       break;
     case 'items':
       driverCte = 'SELECT key FROM availability WHERE iid = (SELECT iid FROM item_keys WHERE item = ?) AND available = 1';
-      params.push(driverValue);
+      params.push(driver.value);
       break;
     case 'amenities':
       driverCte = 'SELECT key FROM amenities WHERE aid = (SELECT aid FROM amenity_keys WHERE amenity = ?)';
-      params.push(driverValue);
+      params.push(driver.value);
       break;
     case 'all':
       break;
   }
-  if (driver === 'regions') {
+  if (driver.kind === 'regions') {
     // geo_points holds only public Locations, in the R*Tree's own (Hilbert) order, with the
     // same column names as `locations`: the rest of the statement does not need to know.
     from = 'drv CROSS JOIN geo_points l ON l.gkey = drv.gkey';
-  } else if (driver !== 'all') {
+  } else if (driver.kind !== 'all') {
     from = 'drv CROSS JOIN locations l ON l.key = drv.key';
   }
 
-  const where: string[] = driver === 'regions' ? [] : ['l.public = 1'];
+  const where: string[] = driver.kind === 'regions' ? [] : ['l.public = 1'];
   const filterParams: unknown[] = [];
-  if (driver !== 'regions' && q.regions !== undefined) {
+  if (driver.kind !== 'regions' && q.regions !== undefined) {
     where.push(
       `(${q.regions
         .map((b) => {
@@ -187,20 +187,21 @@ export function buildCandidateSql(q: CandidateQuery, text: TextPlan | null, opti
         .join(' OR ')})`,
     );
   }
-  if (driver !== 'coverage' && q.coverageProbe !== undefined) {
+  if (driver.kind !== 'coverage' && q.coverageProbe !== undefined) {
     where.push(`l.key IN (${coverageSubquery(q.coverageProbe, filterParams)})`);
   }
-  if (driver !== 'locality' && q.locality !== undefined) {
+  if (driver.kind !== 'locality' && q.locality !== undefined) {
     where.push(`l.key IN (${localitySubquery(q.locality, filterParams)})`);
   }
   (q.items ?? []).forEach((item) => {
-    if (driver === 'items' && item === driverValue) return;
+    // The driver already applies its own value.
+    if (driver.kind === 'items' && item === driver.value) return;
     where.push(
       'EXISTS (SELECT 1 FROM availability v WHERE v.iid = (SELECT iid FROM item_keys WHERE item = ?) AND v.key = l.key AND v.available = 1)',
     );
     filterParams.push(item);
   });
-  const mask = driver === 'regions' ? options.amenityMask : undefined;
+  const mask = driver.kind === 'regions' ? options.amenityMask : undefined;
   if (mask !== undefined && mask.mask !== 0) {
     // geo_points carries a bit per amenity (a Bloom filter once there are more than 53).
     where.push('(l.amask & ?) = ?');
@@ -208,19 +209,20 @@ export function buildCandidateSql(q: CandidateQuery, text: TextPlan | null, opti
   }
   (q.amenities ?? []).forEach((amenity) => {
     if (mask?.exact === true) return;
-    if (driver === 'amenities' && amenity === driverValue) return;
+    if (driver.kind === 'amenities' && amenity === driver.value) return;
     where.push('EXISTS (SELECT 1 FROM amenities a WHERE a.aid = (SELECT aid FROM amenity_keys WHERE amenity = ?) AND a.key = l.key)');
     filterParams.push(amenity);
   });
 
   // Only the ids of the shared schedule / coverage documents: the store resolves them from its
-  // cache, so thousands of candidates do not each materialise the same JSON text.
-  const extra = (q.withSchedule === true ? ', l.sid AS sid' : '') + (q.withCoverage === true ? ', l.cid AS cid' : '');
+  // cache, so thousands of candidates do not each materialise the same JSON text. NULL when not
+  // asked for, so every statement returns the same columns (CandidateRow).
+  const extra = `, ${q.withSchedule === true ? 'l.sid' : 'NULL'} AS sid, ${q.withCoverage === true ? 'l.cid' : 'NULL'} AS cid`;
   const whereSql = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
   const cte = driverCte === '' ? '' : `drv AS (${driverCte})`;
   const limit = q.limit !== undefined;
   let sql: string;
-  if (text !== null && driver !== 'text') {
+  if (text !== null && driver.kind !== 'text') {
     // Text filters a materialised candidate set. `+rowid` keeps the key set away from FTS5
     // (as a rowid constraint it would re-run the MATCH, bm25 statistics included, per key);
     // bm25 is then computed only for matching rows that are in the set.

@@ -19,7 +19,7 @@
  *    `locations.public = 1`.
  */
 import type Database from 'better-sqlite3';
-import { StoreError } from '../../errors.js';
+import { causeMessage, StoreError } from '../../errors.js';
 
 /** FTS columns, in order; bm25 weights below follow the same order. */
 export const FTS_COLUMNS = ['name', 'keywords', 'locality', 'region', 'street', 'amenities'] as const;
@@ -132,14 +132,22 @@ const MIGRATIONS: readonly Migration[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
+/** The schema version recorded in the file (`PRAGMA user_version`; 0 for a new file). */
+export function schemaVersion(db: Database.Database): number {
+  const version: unknown = db.pragma('user_version', { simple: true });
+  if (typeof version !== 'number') throw new StoreError('open_failed', `${db.name} reports no schema version; is it a SQLite database?`);
+  return version;
+}
+
 /**
  * Bring the database to SCHEMA_VERSION inside one immediate transaction (so two processes
  * opening a fresh file at once cannot both migrate). Refuses files from a newer release.
  */
 export function migrate(db: Database.Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const current = schemaVersion(db);
   if (current > SCHEMA_VERSION) {
     throw new StoreError(
+      'schema_too_new',
       `The SQLite store ${db.name} has schema version ${current}, newer than this release supports (${SCHEMA_VERSION}); upgrade ucp-location or import into a new file.`,
     );
   }
@@ -147,7 +155,7 @@ export function migrate(db: Database.Database): void {
   db.exec('BEGIN IMMEDIATE');
   try {
     // Re-read under the write lock: another process may have migrated meanwhile.
-    const locked = db.pragma('user_version', { simple: true }) as number;
+    const locked = schemaVersion(db);
     for (const m of MIGRATIONS) {
       if (m.version <= locked) continue;
       m.up(db);
@@ -156,6 +164,6 @@ export function migrate(db: Database.Database): void {
     db.exec('COMMIT');
   } catch (cause) {
     db.exec('ROLLBACK');
-    throw new StoreError(`Could not migrate the SQLite store ${db.name}: ${(cause as Error).message}`, false, { cause });
+    throw new StoreError('migration_failed', `Could not migrate the SQLite store ${db.name}: ${causeMessage(cause)}`, { cause });
   }
 }

@@ -50,6 +50,15 @@ describe('SqliteLocationStore: files and schema', () => {
     raw.pragma('user_version = 999');
     raw.close();
     await expect(SqliteLocationStore.open(path)).rejects.toThrow(/newer than this release supports/);
+    await expect(SqliteLocationStore.open(path, { readonly: true })).rejects.toMatchObject({ code: 'schema_too_new' });
+  });
+
+  it('refuses to open an unmigrated file read-only, saying how to migrate it', async () => {
+    const path = file();
+    new Database(path).close();
+    const opening = SqliteLocationStore.open(path, { readonly: true });
+    await expect(opening).rejects.toThrow(/open it once without readonly to migrate it/);
+    await expect(opening).rejects.toMatchObject({ code: 'schema_outdated' });
   });
 
   it('opens read-only for queries (text included) and refuses writes', async () => {
@@ -61,7 +70,7 @@ describe('SqliteLocationStore: files and schema', () => {
     const found = await r.findCandidates({ text: { raw: 'grocers', terms: ['grocers'] } });
     expect(found.map((c) => c.id)).toEqual(['loc_valley_grocers']);
     await expect(r.replaceAll([])).rejects.toBeInstanceOf(StoreError);
-    await expect(r.applyInventory([])).rejects.toBeInstanceOf(StoreError);
+    await expect(r.applyInventory([])).rejects.toMatchObject({ code: 'read_only' });
     await r.close();
   });
 
@@ -69,6 +78,7 @@ describe('SqliteLocationStore: files and schema', () => {
     const s = await SqliteLocationStore.open(':memory:');
     await s.close();
     await expect(s.generation()).rejects.toThrow(/closed/);
+    await expect(s.findCandidates({})).rejects.toMatchObject({ code: 'closed' });
   });
 });
 

@@ -12,11 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Location, LocationRecord } from '../../domain/location.js';
-import { DataValidationError, StoreError, type DataIssue } from '../../errors.js';
+import type { VocabularyEntry } from '../../domain/text.js';
+import { causeMessage, DataValidationError, StoreError, type DataIssue } from '../../errors.js';
 import type { Candidate, CandidateQuery, ImportProgress, ImportResult, InventoryRow, LocationStore, StoreStats } from '../store.js';
 import { buildCandidateSql, TEXT_DRIVER_MAX_ESTIMATE, type BrowsePlan } from './candidate-sql.js';
 import { AMENITY_BITS, bulkLoad } from './bulk-import.js';
-import { DATASET_INDEXES_DDL, DATASET_TABLES, datasetTablesDdl, migrate, SCHEMA_VERSION } from './schema.js';
+import { DATASET_INDEXES_DDL, DATASET_TABLES, datasetTablesDdl, migrate, SCHEMA_VERSION, schemaVersion } from './schema.js';
 import { IndexVocabulary, planText } from './text-plan.js';
 import { documentsInKeyOrder } from '../documents.js';
 
@@ -49,24 +50,50 @@ export interface SqliteStoreOptions {
   browseDriverMax?: number;
 }
 
-type Statement = Database.Statement<unknown[], unknown>;
+/**
+ * A prepared statement whose bind parameters and rows are declared where its SQL is written
+ * (the SQL text fixes both; better-sqlite3 cannot check them).
+ */
+type Statement<P extends unknown[] = unknown[], R = unknown> = Database.Statement<P, R>;
 
 /** Default of SqliteStoreOptions.browseDriverMax. */
 const BROWSE_DRIVER_MAX = 20_000;
 
 /**
- * A candidate row in raw (array) form, cheaper than objects for thousands of rows:
- * [key, id, lat, lon, sid?, cid?, relevance] — see candidate-sql.ts.
+ * A candidate row in raw (array) mode, cheaper than objects for thousands of rows; the columns of
+ * every statement candidate-sql.ts builds. sid / cid are NULL unless the query asked for them.
  */
-type CandidateRow = unknown[];
+type CandidateRow = [
+  key: number,
+  id: string,
+  lat: number | null,
+  lon: number | null,
+  sid: number | null,
+  cid: number | null,
+  relevance: number,
+];
+
+/** A `meta` counter. */
+interface MetaRow {
+  name: string;
+  value: number;
+}
 
 /** Schedule / coverage documents kept in memory per store before the cache restarts. */
 const DOCUMENT_CACHE_LIMIT = 100_000;
 
-function* idsAt(rows: readonly CandidateRow[], index: number): Generator<number> {
+/** The row a statement always returns (a counter, a PRAGMA): none means a damaged store. */
+function one<P extends unknown[], R>(statement: Statement<P, R>, ...params: P): R {
+  const row = statement.get(...params);
+  if (row === undefined) throw new StoreError('query_failed', `The SQLite store returned no row for: ${statement.source}`);
+  return row;
+}
+
+/** The schedule (column 4) or coverage (column 5) ids the rows name. */
+function* idsOf(rows: readonly CandidateRow[], column: 4 | 5): Generator<number> {
   for (const r of rows) {
-    const v = r[index];
-    if (typeof v === 'number') yield v;
+    const id = r[column];
+    if (id !== null) yield id;
   }
 }
 
@@ -75,7 +102,7 @@ export class SqliteLocationStore implements LocationStore {
 
   private readonly statements = new Map<string, Statement>();
   /** Candidate statements, in raw (array) mode. */
-  private readonly candidateStatements = new Map<string, Statement>();
+  private readonly candidateStatements = new Map<string, Statement<unknown[], CandidateRow>>();
   private writeChain: Promise<unknown> = Promise.resolve();
   private lastDataVersion = -1;
   private cachedGeneration = 0;
@@ -114,7 +141,7 @@ export class SqliteLocationStore implements LocationStore {
     let scratchDir: string | null = null;
     if (path === ':memory:') {
       if (options.readonly === true)
-        throw new StoreError("A ':memory:' store cannot be read-only: it starts empty and nothing could fill it.");
+        throw new StoreError('open_failed', "A ':memory:' store cannot be read-only: it starts empty and nothing could fill it.");
       scratchDir = mkdtempSync(join(tmpdir(), 'ucp-location-'));
       file = join(scratchDir, 'store.db');
     }
@@ -136,9 +163,16 @@ export class SqliteLocationStore implements LocationStore {
       reader.pragma(`cache_size = -${cacheKiB}`);
       reader.pragma('mmap_size = 1073741824');
       if (options.readonly === true) {
-        const v = reader.pragma('user_version', { simple: true }) as number;
-        if (v !== SCHEMA_VERSION) {
+        const v = schemaVersion(reader);
+        if (v > SCHEMA_VERSION) {
           throw new StoreError(
+            'schema_too_new',
+            `The SQLite store ${file} has schema version ${v}, newer than this release supports (${SCHEMA_VERSION}); upgrade ucp-location.`,
+          );
+        }
+        if (v < SCHEMA_VERSION) {
+          throw new StoreError(
+            'schema_outdated',
             `The SQLite store ${file} has schema version ${v}, but this release needs ${SCHEMA_VERSION}; open it once without readonly to migrate it.`,
           );
         }
@@ -148,7 +182,7 @@ export class SqliteLocationStore implements LocationStore {
       writer?.close();
       if (scratchDir !== null) rmSync(scratchDir, { recursive: true, force: true });
       if (cause instanceof StoreError) throw cause;
-      throw new StoreError(`Could not open the SQLite store at ${path}: ${(cause as Error).message}`, false, { cause });
+      throw new StoreError('open_failed', `Could not open the SQLite store at ${path}: ${causeMessage(cause)}`, { cause });
     }
     const settings = {
       recordsLabel: options.recordsLabel ?? 'records',
@@ -162,7 +196,8 @@ export class SqliteLocationStore implements LocationStore {
 
   // ───────────────────────── internals ─────────────────────────
 
-  private stmt(sql: string): Statement {
+  /** A cached reader statement; `P` and `R` declare its parameters and rows (see Statement). */
+  private stmt<P extends unknown[] = [], R = never>(sql: string): Statement<P, R> {
     let s = this.statements.get(sql);
     if (s === undefined) {
       // Query shapes are few (one per combination of operands); bound the cache anyway.
@@ -170,11 +205,12 @@ export class SqliteLocationStore implements LocationStore {
       s = this.reader.prepare(sql);
       this.statements.set(sql, s);
     }
-    return s;
+    // The cache forgets the declared types; the SQL text (the key) fixes them again.
+    return s as Statement<P, R>;
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new StoreError('The SQLite store is closed.');
+    if (this.closed) throw new StoreError('closed', 'The SQLite store is closed.');
   }
 
   /**
@@ -184,13 +220,10 @@ export class SqliteLocationStore implements LocationStore {
    */
   private refresh(): void {
     this.assertOpen();
-    const dv = this.stmt('PRAGMA data_version').pluck().get() as number;
+    const dv = one(this.stmt<[], number>('PRAGMA data_version').pluck());
     if (dv === this.lastDataVersion) return;
     this.lastDataVersion = dv;
-    const rows = this.stmt("SELECT name, value FROM meta WHERE name IN ('generation', 'dataset')").all() as {
-      name: string;
-      value: number;
-    }[];
+    const rows = this.stmt<[], MetaRow>("SELECT name, value FROM meta WHERE name IN ('generation', 'dataset')").all();
     let generation = 0;
     let dataset = 0;
     for (const r of rows) {
@@ -212,7 +245,7 @@ export class SqliteLocationStore implements LocationStore {
   private currentVocabulary(): IndexVocabulary {
     if (this.vocabulary === null) {
       this.reader.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vocab USING fts5vocab(main, fts, 'row')");
-      const entries = this.stmt('SELECT term, doc AS docs FROM temp.fts_vocab').all() as { term: string; docs: number }[];
+      const entries = this.stmt<[], VocabularyEntry>('SELECT term, doc AS docs FROM temp.fts_vocab').all();
       this.vocabulary = new IndexVocabulary(entries);
     }
     return this.vocabulary;
@@ -220,7 +253,7 @@ export class SqliteLocationStore implements LocationStore {
 
   private currentAmenityBits(): Map<string, number> {
     if (this.amenityBits === null) {
-      const names = this.stmt('SELECT amenity FROM amenity_keys ORDER BY aid').pluck().all() as string[];
+      const names = this.stmt<[], string>('SELECT amenity FROM amenity_keys ORDER BY aid').pluck().all();
       this.amenityBits = new Map(names.map((name, rank) => [name, rank % AMENITY_BITS]));
     }
     return this.amenityBits;
@@ -237,15 +270,17 @@ export class SqliteLocationStore implements LocationStore {
     for (const id of ids) if (!cache.has(id)) missing.push(id);
     if (missing.length === 0) return;
     if (cache.size + missing.length > DOCUMENT_CACHE_LIMIT) cache.clear();
-    const rows = this.stmt(`SELECT t.${idColumn}, t.json FROM json_each(?) j CROSS JOIN ${table} t ON t.${idColumn} = j.value`)
+    const rows = this.stmt<[string], [id: number, json: string]>(
+      `SELECT t.${idColumn}, t.json FROM json_each(?) j CROSS JOIN ${table} t ON t.${idColumn} = j.value`,
+    )
       .raw(true)
-      .all(JSON.stringify([...new Set(missing)])) as [number, string][];
+      .all(JSON.stringify([...new Set(missing)]));
     for (const [id, json] of rows) cache.set(id, json);
   }
 
   private requireWriter(operation: string): Database.Database {
     this.assertOpen();
-    if (this.writer === null) throw new StoreError(`${operation} needs a writable store; this one was opened read-only.`);
+    if (this.writer === null) throw new StoreError('read_only', `${operation} needs a writable store; this one was opened read-only.`);
     return this.writer;
   }
 
@@ -288,43 +323,29 @@ export class SqliteLocationStore implements LocationStore {
       let st = this.candidateStatements.get(sql);
       if (st === undefined) {
         if (this.candidateStatements.size > 500) this.candidateStatements.clear();
-        st = this.reader.prepare(sql).raw(true);
+        st = this.reader.prepare<unknown[], CandidateRow>(sql).raw(true);
         this.candidateStatements.set(sql, st);
       }
-      rows = st.all(...params) as CandidateRow[];
+      rows = st.all(...params);
     } catch (cause) {
-      throw new StoreError(`SQLite candidate query failed: ${(cause as Error).message}`, false, { cause });
+      throw new StoreError('query_failed', `SQLite candidate query failed: ${causeMessage(cause)}`, { cause });
     }
     const withSchedule = query.withSchedule === true;
     const withCoverage = query.withCoverage === true;
-    const coverageAt = withSchedule ? 5 : 4;
-    const relevanceAt = coverageAt + (withCoverage ? 1 : 0);
-    if (withSchedule) this.loadDocuments(this.scheduleJson, idsAt(rows, 4), 'schedules', 'sid');
-    if (withCoverage) this.loadDocuments(this.coverageJson, idsAt(rows, coverageAt), 'coverages', 'cid');
-    const out: Candidate[] = new Array<Candidate>(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i] as CandidateRow;
-      const lat = r[2] as number | null;
-      const lon = r[3] as number | null;
-      const c: Candidate = {
-        key: r[0] as number,
-        id: r[1] as string,
-        geo: lat === null || lon === null ? null : { latitude: lat, longitude: lon },
-        relevance: r[relevanceAt] as number,
-      };
+    if (withSchedule) this.loadDocuments(this.scheduleJson, idsOf(rows, 4), 'schedules', 'sid');
+    if (withCoverage) this.loadDocuments(this.coverageJson, idsOf(rows, 5), 'coverages', 'cid');
+    return rows.map(([key, id, lat, lon, sid, cid, relevance]) => {
+      const c: Candidate = { key, id, geo: lat === null || lon === null ? null : { latitude: lat, longitude: lon }, relevance };
       if (withSchedule) {
-        const sid = r[4];
-        c.schedule = typeof sid === 'number' ? (this.scheduleJson.get(sid) ?? null) : null;
-        if (typeof sid === 'number') c.scheduleKey = sid;
+        c.schedule = sid === null ? null : (this.scheduleJson.get(sid) ?? null);
+        if (sid !== null) c.scheduleKey = sid;
       }
       if (withCoverage) {
-        const cid = r[coverageAt];
-        c.coverage = typeof cid === 'number' ? (this.coverageJson.get(cid) ?? null) : null;
-        if (typeof cid === 'number') c.coverageKey = cid;
+        c.coverage = cid === null ? null : (this.coverageJson.get(cid) ?? null);
+        if (cid !== null) c.coverageKey = cid;
       }
-      out[i] = c;
-    }
-    return out;
+      return c;
+    });
   }
 
   /**
@@ -345,9 +366,7 @@ export class SqliteLocationStore implements LocationStore {
     let best: { kind: 'items' | 'amenities'; value: string; count: number } | undefined;
     const max = this.options.browseDriverMax;
     const count = (sql: string, value: string): number =>
-      this.stmt(`SELECT count(*) FROM (${sql} LIMIT ${max + 1})`)
-        .pluck()
-        .get(value) as number;
+      one(this.stmt<[string], number>(`SELECT count(*) FROM (${sql} LIMIT ${max + 1})`).pluck(), value);
     for (const value of q.items ?? []) {
       const n = count('SELECT 1 FROM availability WHERE iid = (SELECT iid FROM item_keys WHERE item = ?) AND available = 1', value);
       if (best === undefined || n < best.count) best = { kind: 'items', value, count: n };
@@ -363,30 +382,30 @@ export class SqliteLocationStore implements LocationStore {
   async getLocations(keys: readonly number[]): Promise<Location[]> {
     this.refresh();
     if (keys.length === 0) return [];
-    const rows = this.stmt(
+    const rows = this.stmt<[string], { key: number; doc: string }>(
       'SELECT d.key AS key, d.doc AS doc FROM json_each(?) j CROSS JOIN docs d ON d.key = j.value ' +
         'CROSS JOIN locations l ON l.key = d.key WHERE l.public = 1',
-    ).all(JSON.stringify(keys)) as { key: number; doc: string }[];
+    ).all(JSON.stringify(keys));
     return documentsInKeyOrder(keys, rows);
   }
 
   async resolveIds(ids: readonly string[]): Promise<Map<string, number[]>> {
     this.refresh();
     const out = new Map<string, number[]>();
-    const canonical = this.stmt('SELECT key FROM locations WHERE id = ? AND public = 1').pluck();
-    const alias = this.stmt(
+    const canonical = this.stmt<[string], number>('SELECT key FROM locations WHERE id = ? AND public = 1').pluck();
+    const alias = this.stmt<[string], number>(
       'SELECT a.key FROM aliases a CROSS JOIN locations l ON l.key = a.key WHERE a.alias = ? AND l.public = 1 ORDER BY l.id',
     ).pluck();
     // One read transaction, so every id resolves against the same dataset.
     this.reader.transaction(() => {
       for (const id of ids) {
         if (out.has(id)) continue;
-        const key = canonical.get(id) as number | undefined;
+        const key = canonical.get(id);
         if (key !== undefined) {
           out.set(id, [key]);
           continue;
         }
-        const keys = alias.all(id) as number[];
+        const keys = alias.all(id);
         if (keys.length > 0) out.set(id, keys);
       }
     })();
@@ -396,20 +415,20 @@ export class SqliteLocationStore implements LocationStore {
   async knownItems(items: readonly string[]): Promise<Set<string>> {
     this.refresh();
     if (items.length === 0) return new Set();
-    const rows = this.stmt(
+    const rows = this.stmt<[string], string>(
       'SELECT j.value FROM json_each(?) j CROSS JOIN item_keys k ON k.item = j.value WHERE EXISTS ' +
         '(SELECT 1 FROM availability a CROSS JOIN locations l ON l.key = a.key WHERE a.iid = k.iid AND l.public = 1)',
     )
       .pluck()
-      .all(JSON.stringify(items)) as string[];
+      .all(JSON.stringify(items));
     return new Set(rows);
   }
 
   async localityModel(): Promise<{ postalCountries: Set<string>; regionCountries: Set<string> }> {
     this.refresh();
     if (this.locality === null) {
-      const postal = this.stmt('SELECT DISTINCT country FROM cov_postal').pluck().all() as string[];
-      const region = this.stmt('SELECT DISTINCT country FROM cov_region').pluck().all() as string[];
+      const postal = this.stmt<[], string>('SELECT DISTINCT country FROM cov_postal').pluck().all();
+      const region = this.stmt<[], string>('SELECT DISTINCT country FROM cov_region').pluck().all();
       this.locality = { postalCountries: new Set(postal), regionCountries: new Set(region) };
     }
     // Copies: callers must not be able to alter the cache.
@@ -423,11 +442,13 @@ export class SqliteLocationStore implements LocationStore {
 
   async stats(): Promise<StoreStats> {
     this.refresh();
-    const r = this.stmt(
-      'SELECT (SELECT count(*) FROM locations) AS locations, (SELECT count(*) FROM locations WHERE public = 1) AS publicLocations, ' +
-        '(SELECT count(DISTINCT iid) FROM availability) AS items, (SELECT count(*) FROM availability WHERE available = 1) AS availableRows, ' +
-        "(SELECT value FROM meta WHERE name = 'generation') AS generation",
-    ).get() as StoreStats;
+    const r = one(
+      this.stmt<[], StoreStats>(
+        'SELECT (SELECT count(*) FROM locations) AS locations, (SELECT count(*) FROM locations WHERE public = 1) AS publicLocations, ' +
+          '(SELECT count(DISTINCT iid) FROM availability) AS items, (SELECT count(*) FROM availability WHERE available = 1) AS availableRows, ' +
+          "(SELECT value FROM meta WHERE name = 'generation') AS generation",
+      ),
+    );
     return { ...r };
   }
 
@@ -450,7 +471,7 @@ export class SqliteLocationStore implements LocationStore {
     try {
       for (const t of DATASET_TABLES) db.exec(`DROP TABLE IF EXISTS ${t}_next`);
       for (const ddl of datasetTablesDdl('_next')) db.exec(ddl);
-      const firstKey = db.prepare("SELECT value FROM meta WHERE name = 'next_key'").pluck().get() as number;
+      const firstKey = one(db.prepare<[], number>("SELECT value FROM meta WHERE name = 'next_key'").pluck());
       const loaded = await bulkLoad(db, records, firstKey, this.options.recordsLabel, onProgress);
       // The swap: from here to COMMIT readers still see the old tables, then the new ones.
       for (const t of DATASET_TABLES) db.exec(`DROP TABLE ${t}`);
@@ -458,7 +479,7 @@ export class SqliteLocationStore implements LocationStore {
       for (const ddl of DATASET_INDEXES_DDL) db.exec(ddl);
       db.prepare("UPDATE meta SET value = ? WHERE name = 'next_key'").run(loaded.nextKey);
       db.exec("UPDATE meta SET value = value + 1 WHERE name IN ('generation', 'dataset')");
-      const generation = db.prepare("SELECT value FROM meta WHERE name = 'generation'").pluck().get() as number;
+      const generation = one(db.prepare<[], number>("SELECT value FROM meta WHERE name = 'generation'").pluck());
       db.exec('COMMIT');
       // Planner statistics for the few choices left to SQLite (IN-subqueries); bounded cost.
       db.exec('PRAGMA analysis_limit = 1000; PRAGMA optimize;');
@@ -467,7 +488,7 @@ export class SqliteLocationStore implements LocationStore {
     } catch (cause) {
       if (db.inTransaction) db.exec('ROLLBACK');
       if (cause instanceof DataValidationError || cause instanceof StoreError) throw cause;
-      throw new StoreError(`Import failed, the previous dataset is unchanged: ${(cause as Error).message}`, false, { cause });
+      throw new StoreError('write_failed', `Import failed, the previous dataset is unchanged: ${causeMessage(cause)}`, { cause });
     } finally {
       // Give the import cache back (SQLite shrinks the cache when the limit drops).
       db.pragma(`cache_size = -${this.options.cacheSizeMiB * 1024}`);
@@ -477,41 +498,42 @@ export class SqliteLocationStore implements LocationStore {
   applyInventory(rows: readonly InventoryRow[], file = 'inventory'): Promise<{ applied: number; generation: number }> {
     return this.exclusive(() => {
       const db = this.requireWriter('applyInventory');
-      const lookup = db.prepare('SELECT key FROM locations WHERE id = ?').pluck();
-      const internItem = db.prepare('INSERT INTO item_keys(item) VALUES (?) ON CONFLICT(item) DO NOTHING');
-      const itemId = db.prepare('SELECT iid FROM item_keys WHERE item = ?').pluck();
-      const upsert = db.prepare(
+      const lookup = db.prepare<[string], number>('SELECT key FROM locations WHERE id = ?').pluck();
+      const internItem = db.prepare<[string]>('INSERT INTO item_keys(item) VALUES (?) ON CONFLICT(item) DO NOTHING');
+      const itemId = db.prepare<[string], number>('SELECT iid FROM item_keys WHERE item = ?').pluck();
+      const generation = db.prepare<[], number>("SELECT value FROM meta WHERE name = 'generation'").pluck();
+      const upsert = db.prepare<[iid: number, key: number, available: 0 | 1]>(
         'INSERT INTO availability(iid, key, available) VALUES (?, ?, ?) ON CONFLICT(iid, key) DO UPDATE SET available = excluded.available',
       );
       const run = db.transaction((): { applied: number; generation: number } => {
-        const keys: number[] = [];
+        const resolved: { row: InventoryRow; key: number }[] = [];
         const issues: DataIssue[] = [];
-        for (const r of rows) {
-          const key = lookup.get(r.location_id) as number | undefined;
-          if (key === undefined) {
+        for (const row of rows) {
+          const key = lookup.get(row.location_id);
+          if (key !== undefined) resolved.push({ row, key });
+          else {
             issues.push({
               file,
-              line: r.line,
+              line: row.line,
               field: 'location_id',
-              message: `unknown Location id ${JSON.stringify(r.location_id)}; import the Location first or correct the id`,
+              message: `unknown Location id ${JSON.stringify(row.location_id)}; import the Location first or correct the id`,
             });
           }
-          keys.push(key ?? -1);
         }
         // Check everything before writing anything: the batch applies whole or not at all.
         if (issues.length > 0) throw new DataValidationError(issues);
-        rows.forEach((r, i) => {
-          internItem.run(r.item_id);
-          upsert.run(itemId.get(r.item_id), keys[i], r.available ? 1 : 0);
-        });
+        for (const { row, key } of resolved) {
+          internItem.run(row.item_id);
+          upsert.run(one(itemId, row.item_id), key, row.available ? 1 : 0);
+        }
         db.exec("UPDATE meta SET value = value + 1 WHERE name = 'generation'");
-        return { applied: rows.length, generation: db.prepare("SELECT value FROM meta WHERE name = 'generation'").pluck().get() as number };
+        return { applied: rows.length, generation: one(generation) };
       });
       try {
         return run.immediate();
       } catch (cause) {
         if (cause instanceof DataValidationError) throw cause;
-        throw new StoreError(`Inventory update failed, nothing was applied: ${(cause as Error).message}`, false, { cause });
+        throw new StoreError('write_failed', `Inventory update failed, nothing was applied: ${causeMessage(cause)}`, { cause });
       }
     });
   }

@@ -28,8 +28,10 @@ export class IndexVocabulary {
     const sorted = [...entries].sort((a, b) => compareIds(a.term, b.term));
     this.terms = sorted.map((e) => e.term);
     this.cumulativeDocs = new Float64Array(sorted.length + 1);
+    let total = 0;
     sorted.forEach((e, i) => {
-      this.cumulativeDocs[i + 1] = (this.cumulativeDocs[i] as number) + e.docs;
+      total += e.docs;
+      this.cumulativeDocs[i + 1] = total;
     });
     this.fuzzy = new FuzzyVocabulary(sorted);
   }
@@ -44,7 +46,8 @@ export class IndexVocabulary {
     let hi = this.terms.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compareIds(this.terms[mid] as string, t) < 0) lo = mid + 1;
+      const term = this.terms[mid];
+      if (term !== undefined && compareIds(term, t) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -53,7 +56,7 @@ export class IndexVocabulary {
   /** Documents containing exactly `term` (0 when absent). */
   docsFor(term: string): number {
     const i = this.lowerBound(term);
-    return this.terms[i] === term ? (this.cumulativeDocs[i + 1] as number) - (this.cumulativeDocs[i] as number) : 0;
+    return this.terms[i] === term ? this.docsBetween(i, i + 1) : 0;
   }
 
   /** Upper bound on documents containing a term that starts with `prefix`. */
@@ -61,7 +64,12 @@ export class IndexVocabulary {
     const start = this.lowerBound(prefix);
     // U+10FFFF sorts after every code point that can follow the prefix.
     const end = this.lowerBound(`${prefix}\u{10FFFF}`);
-    return (this.cumulativeDocs[end] as number) - (this.cumulativeDocs[start] as number);
+    return this.docsBetween(start, end);
+  }
+
+  /** Document counts summed over terms[start..end) (indexes from lowerBound: 0..size). */
+  private docsBetween(start: number, end: number): number {
+    return (this.cumulativeDocs[end] ?? 0) - (this.cumulativeDocs[start] ?? 0);
   }
 
   expand(token: string): ReturnType<typeof expandToken> {

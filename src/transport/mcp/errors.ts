@@ -28,6 +28,7 @@ import {
   StoreError,
   UcpNegotiationError,
   UcpRequestError,
+  type RequestErrorCode,
 } from '../../errors.js';
 
 /** JSON-RPC code the UCP overview assigns to discovery and version failures. */
@@ -63,11 +64,19 @@ export interface PointerDetail {
   message: string;
 }
 
+/** `data.code` of a -32602: a UcpRequestError's code, or one of the MCP-level failures. */
+export type InvalidParamsCode =
+  | RequestErrorCode
+  /** tools/call params are malformed (no tool name, arguments not an object): fix the call as the message says. */
+  | 'invalid_params'
+  /** The tool name is not one this server lists: call tools/list and use a listed name. */
+  | 'unknown_tool';
+
 /** A -32602 with the shape every schema failure uses. */
 export function invalidParams(
   message: string,
   pointer: string,
-  extra: { code?: string; details?: readonly PointerDetail[] } = {},
+  extra: { code?: InvalidParamsCode; details?: readonly PointerDetail[] } = {},
 ): McpError {
   return new RpcError(ErrorCode.InvalidParams, message, {
     code: extra.code ?? 'invalid_params',

@@ -31,10 +31,29 @@ import {
   UcpNegotiationError,
   UcpRequestError,
 } from '../../errors.js';
-import type { NegotiationErrorCode } from '../../errors.js';
+import type { NegotiationErrorCode, RequestErrorCode } from '../../errors.js';
 import { errorMessage, errorResponse, TRANSIENT_RETRY_AFTER_SECONDS } from '../error-response.js';
 import type { ErrorResponse } from '../error-response.js';
+import type { BodyFailureReason } from '../http-body.js';
 import { pointerToJsonPath } from '../json-path.js';
+
+/** The `code` of the message in a REST error body: the table above, one union so a typo does not compile. */
+export type RestErrorCode =
+  | RequestErrorCode
+  | NegotiationErrorCode
+  | BodyFailureReason
+  /** 404: no resource at this path (or the capability is not offered): use the endpoints the business profile lists. */
+  | 'not_found'
+  /** 405: the route exists but not for this method: use a method from the Allow header. */
+  | 'method_not_allowed'
+  /** 403: the Host or Origin header is not allowed: call the Business through one of its configured hosts / origins. */
+  | 'forbidden'
+  /** 429: over a rate limit: wait the Retry-After seconds, then retry. */
+  | 'rate_limited'
+  /** 503: the store or another dependency is down: retry after the Retry-After seconds. */
+  | 'service_unavailable'
+  /** 500: a fault in the Business: not the caller's to fix; report it with the Request-Id the message names. */
+  | 'internal_error';
 
 export interface MappedRestError {
   status: number;
@@ -51,7 +70,12 @@ export const NEGOTIATION_STATUS: Readonly<Record<NegotiationErrorCode, number>> 
   version_unsupported: 422,
 };
 
-export function restError(status: number, code: string, content: string, severity: 'recoverable' | 'unrecoverable'): MappedRestError {
+export function restError(
+  status: number,
+  code: RestErrorCode,
+  content: string,
+  severity: 'recoverable' | 'unrecoverable',
+): MappedRestError {
   return { status, body: errorResponse([errorMessage(code, content, severity)]), unexpected: false };
 }
 

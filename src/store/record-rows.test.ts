@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureRecords } from '../../../test/contract/fixture.js';
-import { toPublicLocation, type DailyHour, type LocationRecord } from '../../domain/location.js';
-import { deriveRow } from './rows.js';
+import { fixtureRecords } from '../../test/contract/fixture.js';
+import { toPublicLocation, type DailyHour, type LocationRecord } from '../domain/location.js';
+import { deriveRow } from './record-rows.js';
 
 const FULL: LocationRecord = {
   id: 'loc_full',

@@ -1,8 +1,9 @@
 /**
- * Coverage extents for the coverage R*Tree, computed fast enough for bulk imports (a million
- * radii in well under a second). They only need to be *conservative* — every point the coverage
- * can serve lies inside one of the boxes — because the engine re-checks each candidate exactly
- * (coverageContainsPoint); a slightly larger box only costs an extra candidate.
+ * Coverage extents for the stores' coverage indexes (SQLite's cov_rtree R*Tree, PostgreSQL's GiST
+ * over coverage_extents), computed fast enough for bulk imports (a million radii in well under a
+ * second). They only need to be *conservative* — every point the coverage can serve lies inside one
+ * of the boxes — because the engine re-checks each candidate exactly (coverageContainsPoint); a
+ * slightly larger box only costs an extra candidate.
  *
  * Radius bound (WGS 84, a = 6 378 137 m, e² = 0.00669437999014):
  *  - latitude: the meridional radius of curvature M(φ) = a(1−e²)/(1−e² sin²φ)^{3/2} is at least
@@ -13,8 +14,8 @@
  *    band's largest |latitude|. If the band reaches a pole, every longitude is possible.
  * A relative margin of 1e-9 plus 1e-7° (≈ 1 cm) absorbs floating-point rounding.
  */
-import type { BBox, Coverage, Geo } from '../../domain/location.js';
-import { compileCoverage } from '../../domain/serves.js';
+import type { BBox, Coverage, Geo } from '../domain/location.js';
+import { compileCoverage } from '../domain/serves.js';
 
 const A = 6_378_137;
 const E2 = 0.0066943799901413165;

@@ -1,13 +1,15 @@
-import { DataValidationError } from '../../errors.js';
 /**
- * What one LocationRecord becomes in the SQLite tables. Pure: no database access, so the mapping
- * is testable on its own. Written for bulk imports (a million records): each JSON fragment is
- * serialised once and reused, and no intermediate objects are built that are not stored.
+ * What one LocationRecord becomes in a store's tables — the same for SQLite and PostgreSQL, which
+ * is why it lives beside the port and not in either adapter: both stores load exactly these
+ * values, so they index, match and return the same things. Pure: no database access, so the
+ * mapping is testable on its own. Written for bulk imports (a million records): each JSON
+ * fragment is serialised once and reused, and no intermediate objects are built that are not stored.
  */
-import { isUsableGeo } from '../../domain/geodesy.js';
-import type { BBox, LocationRecord } from '../../domain/location.js';
-import { normalizeCountryCode, normalizePostalCode, normalizeRegion } from '../../domain/serves.js';
-import { coverageExtents } from './extents.js';
+import { causeMessage, DataValidationError } from '../errors.js';
+import { isUsableGeo } from '../domain/geodesy.js';
+import type { BBox, LocationRecord } from '../domain/location.js';
+import { normalizeCountryCode, normalizePostalCode, normalizeRegion } from '../domain/serves.js';
+import { coverageExtents } from './coverage-extents.js';
 
 export interface DerivedRow {
   id: string;
@@ -29,9 +31,15 @@ export interface DerivedRow {
   postalCodes: [country: string, postal: string][];
   /** Boxes outside which the coverage serves no point (serves.point prefilter). */
   coverageExtents: BBox[];
-  /** FTS column texts in FTS_COLUMNS order. */
-  text: [name: string, keywords: string, locality: string, region: string, street: string, amenities: string];
+  /** The searchable texts, one per weighted column. */
+  text: SearchText;
 }
+
+/**
+ * Free-text columns of a Location, most to least important: SQLite's FTS5 columns (FTS_COLUMNS)
+ * and PostgreSQL's tsvector weights both follow this order.
+ */
+export type SearchText = [name: string, keywords: string, locality: string, region: string, street: string, amenities: string];
 
 /**
  * JSON text of frozen values, by identity. A frozen object can never change, so its text is
@@ -179,6 +187,6 @@ export function deriveUniqueRow(record: LocationRecord, seen: Set<string>, file:
   try {
     return deriveRow(record);
   } catch (cause) {
-    throw new DataValidationError([{ file, line, field: 'serves', message: (cause as Error).message }]);
+    throw new DataValidationError([{ file, line, field: 'serves', message: causeMessage(cause) }]);
   }
 }
