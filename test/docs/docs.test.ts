@@ -190,15 +190,17 @@ function childEnv(): NodeJS.ProcessEnv {
   return { ...env, PATH: `${binDir}:${process.env['PATH'] ?? ''}`, NODE_OPTIONS: `--import=${GUARD}`, NO_COLOR: '1' };
 }
 
-function newestMtime(path: string): number {
+/** Newest modification time of the sources tsconfig.build.json compiles (tests and test support excluded). */
+function newestSourceMtime(path: string): number {
   const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestMtime(join(path, entry))), 0);
+  if (!stat.isDirectory()) return /\.test\.ts$/.test(path) ? 0 : stat.mtimeMs;
+  if (path.endsWith('test-support')) return 0;
+  return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestSourceMtime(join(path, entry))), 0);
 }
 
 beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm test does), the docs describe the built package');
-  if (statSync(CLI).mtimeMs < newestMtime(join(ROOT, 'src'))) {
+  if (statSync(CLI).mtimeMs < newestSourceMtime(join(ROOT, 'src'))) {
     throw new Error('dist/ is older than src/: run `npm run build` first (npm test does), the docs test runs the built CLI');
   }
   binDir = join(scratch(), 'bin');
@@ -449,7 +451,8 @@ async function runBlock(session: PageSession, block: CodeBlock, roles: Role[]): 
       throw new Error(`${where(block)}: needs JSON printed by this block and by one before it`);
     const ignore = (role.options['ignore'] ?? '').split(',').filter((p) => p !== '');
     const before = without(valueAt(previous.json, role.options['at'] ?? ''), ignore);
-    expect(differences(before, without(mine.json, ignore), 'exact'), `${where(block)} against ${previous.where}`).toEqual([]);
+    const sides = [`the answer at ${previous.where}`, 'this one'] as const;
+    expect(differences(before, without(mine.json, ignore), 'exact', sides), `${where(block)} against ${previous.where}`).toEqual([]);
   }
 }
 

@@ -16,27 +16,37 @@ function show(value: unknown): string {
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
 }
 
+/** What the two sides are called in messages: the page's value and the real one by default. */
+export type Sides = readonly [string, string];
+
 /** Where `documented` and `actual` part, as `$.path: documented … but real …` lines ([] = they match). */
-export function differences(documented: unknown, actual: unknown, mode: MatchMode, path = '$'): string[] {
+export function differences(
+  documented: unknown,
+  actual: unknown,
+  mode: MatchMode,
+  sides: Sides = ['documented', 'real'],
+  path = '$',
+): string[] {
+  const [doc, real] = sides;
   if (mode === 'subset' && typeof documented === 'string' && documented.endsWith('…')) {
     const prefix = documented.slice(0, -1);
     if (prefix === '' || (typeof actual === 'string' && actual.startsWith(prefix))) return [];
-    return [`${path}: documented ${show(documented)} but real ${show(actual)}`];
+    return [`${path}: ${doc} ${show(documented)} but ${real} ${show(actual)}`];
   }
   if (Array.isArray(documented)) {
-    if (!Array.isArray(actual)) return [`${path}: documented an array but real ${show(actual)}`];
-    if (documented.length !== actual.length) return [`${path}: documented ${documented.length} elements but real ${actual.length}`];
-    return documented.flatMap((d, i) => differences(d, actual[i], mode, `${path}[${i}]`));
+    if (!Array.isArray(actual)) return [`${path}: ${doc} an array but ${real} ${show(actual)}`];
+    if (documented.length !== actual.length) return [`${path}: ${doc} ${documented.length} elements but ${real} ${actual.length}`];
+    return documented.flatMap((d, i) => differences(d, actual[i], mode, sides, `${path}[${i}]`));
   }
   if (isObject(documented)) {
-    if (!isObject(actual)) return [`${path}: documented an object but real ${show(actual)}`];
+    if (!isObject(actual)) return [`${path}: ${doc} an object but ${real} ${show(actual)}`];
     const found = Object.entries(documented).flatMap(([key, value]) =>
-      key in actual ? differences(value, actual[key], mode, `${path}.${key}`) : [`${path}.${key}: documented but absent`],
+      key in actual ? differences(value, actual[key], mode, sides, `${path}.${key}`) : [`${path}.${key}: ${doc} but absent from ${real}`],
     );
     const extra = mode === 'exact' ? Object.keys(actual).filter((key) => !(key in documented)) : [];
-    return [...found, ...extra.map((key) => `${path}.${key}: real answer has it (${show(actual[key])}) but the page does not`)];
+    return [...found, ...extra.map((key) => `${path}.${key}: ${real} has it (${show(actual[key])}) but ${doc} does not`)];
   }
-  return documented === actual ? [] : [`${path}: documented ${show(documented)} but real ${show(actual)}`];
+  return documented === actual ? [] : [`${path}: ${doc} ${show(documented)} but ${real} ${show(actual)}`];
 }
 
 /** The value at a dotted path (`result.structuredContent`, `locations[0].id`); '' is the value itself. */
