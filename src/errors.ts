@@ -1,5 +1,5 @@
 /**
- * Two error families (ARCHITECTURE habit 4):
+ * Two error families (docs/architecture.md):
  *  - wire errors (`UcpWireError` subclasses) carry what a transport needs to answer the caller;
  *    each transport maps them with one table (MCP → JSON-RPC codes, REST → HTTP status);
  *  - local errors (config, store, import, fetch internals) never reach the wire unmapped.

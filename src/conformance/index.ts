@@ -1,6 +1,6 @@
 /**
  * The conformance checker (`ucp-location conformance <business-url>`): a black-box suite that
- * judges any UCP Location Business against the rules of SPEC.md and reports pass/fail/skip per
+ * judges any UCP Location Business against the rules of test/rules/manifest.json and reports pass/fail/skip per
  * rule id with evidence. Platform-side: it uses protocol/, domain/ and client/ only.
  */
 export { runConformance } from './runner.js';
