@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 // so `npx vitest` and editor integrations get it too; the forks inherit it.
 const TZ = 'Asia/Kathmandu';
 process.env['TZ'] = TZ;
+// Tests read the server's JSON log lines; a developer's own UCP_LOG_FORMAT=pretty must not change them.
+delete process.env['UCP_LOG_FORMAT'];
 
 export default defineConfig({
   test: {

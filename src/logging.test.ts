@@ -1,7 +1,18 @@
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { createLogger, redactCoordinates, summarizeRequest, truncateCoordinate } from './logging.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError } from './errors.js';
+import {
+  chooseLogFormat,
+  createLogger,
+  isTerminal,
+  LOG_FORMAT_ENV,
+  parseLogFormat,
+  redactCoordinates,
+  summarizeRequest,
+  truncateCoordinate,
+  type LoggerOptions,
+} from './logging.js';
 
 describe('truncateCoordinate (R-P1)', () => {
   it('keeps at most 2 decimals, never rounds away from zero, and loses less than 0.01°', () => {
@@ -20,9 +31,7 @@ describe('truncateCoordinate (R-P1)', () => {
     expect(truncateCoordinate(37.779999)).toBe(37.77);
     expect(truncateCoordinate(-122.41942)).toBe(-122.41);
     expect(truncateCoordinate(0.29)).toBe(0.29);
-    // Object.is on purpose: the truncation must give 0, never -0 (which JSON would print as 0 but a log parser may not).
-    // eslint-disable-next-line no-restricted-syntax
-    expect(Object.is(truncateCoordinate(-0.004), 0)).toBe(true);
+    expect(truncateCoordinate(-0.004)).toBe(0); // toBe tells -0 from 0: no "-0" in logs
   });
 });
 
@@ -56,6 +65,110 @@ describe('createLogger (R-P1)', () => {
     expect(text).toContain('"longitude":-0.12');
     expect(text).not.toContain('51.5007');
     expect(text).not.toContain('0.1246');
+  });
+});
+
+/** A sink that collects what a logger writes; `tty` makes it claim to be a terminal. */
+function sink(tty = false): { stream: PassThrough; text: () => Promise<string> } {
+  const stream = new PassThrough();
+  if (tty) Object.assign(stream, { isTTY: true });
+  const chunks: string[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
+  return {
+    stream,
+    text: async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return chunks.join('');
+    },
+  };
+}
+
+const PRECISE = { request: { distance: { center: { latitude: 51.5007292, longitude: -0.1246254 }, max: 500 } } };
+
+async function logOnce(options: LoggerOptions & { destination: PassThrough }, text: () => Promise<string>): Promise<string> {
+  createLogger({ level: 'info', ...options }).info(PRECISE, 'tools/call');
+  return text();
+}
+
+describe('log format', () => {
+  const saved = { format: process.env[LOG_FORMAT_ENV], noColor: process.env['NO_COLOR'] };
+  afterEach(() => {
+    for (const [name, value] of [
+      [LOG_FORMAT_ENV, saved.format],
+      ['NO_COLOR', saved.noColor],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  it('is pretty on a terminal and JSON elsewhere, unless the flag or UCP_LOG_FORMAT says otherwise (flag first)', () => {
+    expect(chooseLogFormat({ isTTY: true })).toBe('pretty');
+    expect(chooseLogFormat({ isTTY: false })).toBe('json');
+    expect(chooseLogFormat({ isTTY: true, env: 'json' })).toBe('json');
+    expect(chooseLogFormat({ isTTY: false, env: 'pretty' })).toBe('pretty');
+    expect(chooseLogFormat({ isTTY: false, env: '' })).toBe('json');
+    expect(chooseLogFormat({ isTTY: false, env: 'json', format: 'pretty' })).toBe('pretty');
+    expect(chooseLogFormat({ isTTY: true, env: 'pretty', format: 'json' })).toBe('json');
+  });
+
+  it('refuses an unknown format, naming where it came from and the choices', () => {
+    expect(parseLogFormat(undefined, '--log-format')).toBeUndefined();
+    expect(parseLogFormat('pretty', '--log-format')).toBe('pretty');
+    expect(() => parseLogFormat('text', '--log-format')).toThrow(ConfigError);
+    expect(() => parseLogFormat('text', '--log-format')).toThrow('--log-format must be one of json, pretty, got "text"');
+    expect(() => chooseLogFormat({ isTTY: false, env: 'JSON' })).toThrow(`${LOG_FORMAT_ENV} must be one of json, pretty, got "JSON"`);
+  });
+
+  it('detects a terminal from the stream itself', () => {
+    expect(isTerminal(new PassThrough())).toBe(false);
+    expect(isTerminal(sink(true).stream)).toBe(true);
+    expect(isTerminal('stdout')).toBe(process.stdout.isTTY === true);
+    expect(isTerminal('stderr')).toBe(process.stderr.isTTY === true);
+  });
+
+  it('writes one JSON object per line when not at a terminal (R-P1: coordinates truncated)', async () => {
+    delete process.env[LOG_FORMAT_ENV];
+    const out = sink();
+    const line = JSON.parse((await logOnce({ destination: out.stream }, out.text)).trim()) as Record<string, unknown>;
+    expect(line).toMatchObject({ level: 30, msg: 'tools/call', service: 'ucp-location' });
+    expect(line['request']).toEqual({ distance: { center: { latitude: 51.5, longitude: -0.12 }, max: 500 } });
+  });
+
+  it('writes one readable line per entry at a terminal, in colour, with coordinates truncated (R-P1)', async () => {
+    delete process.env[LOG_FORMAT_ENV];
+    delete process.env['NO_COLOR'];
+    const out = sink(true);
+    const text = await logOnce({ destination: out.stream }, out.text);
+    expect(text.trim().split('\n')).toHaveLength(1);
+    expect(text).toContain('\u001b['); // ANSI colour
+    process.env['NO_COLOR'] = '1'; // https://no-color.org
+    const plain = sink(true);
+    expect(await logOnce({ destination: plain.stream }, plain.text)).not.toContain('\u001b[');
+    expect(text).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] .*INFO.*: .*tools\/call/);
+    expect(text).toContain('"latitude":51.5');
+    expect(text).not.toContain('51.5007');
+    expect(text).not.toContain('0.1246');
+  });
+
+  it('forced pretty into a file or pipe: readable, no colour codes, still redacted (R-P1)', async () => {
+    const out = sink();
+    const text = await logOnce({ destination: out.stream, format: 'pretty' }, out.text);
+    expect(text).toMatch(
+      /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: tools\/call \{"request":\{"distance":\{"center":\{"latitude":51\.5,"longitude":-0\.12\},"max":500\}\}\}\n$/,
+    );
+    expect(text).not.toContain('\u001b[');
+  });
+
+  it('UCP_LOG_FORMAT forces either format when no flag does', async () => {
+    process.env[LOG_FORMAT_ENV] = 'json';
+    const atTerminal = sink(true);
+    expect(JSON.parse(await logOnce({ destination: atTerminal.stream }, atTerminal.text))).toMatchObject({ msg: 'tools/call' });
+    process.env[LOG_FORMAT_ENV] = 'pretty';
+    const piped = sink();
+    expect(await logOnce({ destination: piped.stream }, piped.text)).toMatch(/^\[[\d:.]+\] INFO: tools\/call /);
+    const flagWins = sink();
+    expect(JSON.parse(await logOnce({ destination: flagWins.stream, format: 'json' }, flagWins.text))).toMatchObject({ msg: 'tools/call' });
   });
 });
 

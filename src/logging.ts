@@ -5,9 +5,16 @@
  * every call site, the logger's `formatters.log` hook walks each log object and truncates any
  * `latitude`/`longitude` (and the common `lat`/`lon`/`lng` spellings) to 2 decimals (≈1.1 km at the
  * equator). Call sites should still log request *summaries* (see `summarizeRequest`), never a body.
+ * The hook runs before a line is serialised, so both output formats below get redacted values.
+ *
+ * Format: JSON lines for machines (files, pipes, log collectors), or one readable line per entry
+ * (pino-pretty) for a person at a terminal. `--log-format` / `UCP_LOG_FORMAT` force either.
  */
+import { createRequire } from 'node:module';
 import { pino } from 'pino';
 import type { Logger, LevelWithSilent } from 'pino';
+import type PinoPretty from 'pino-pretty';
+import { ConfigError } from './errors.js';
 
 export type { Logger };
 export type LogLevel = LevelWithSilent;
@@ -45,16 +52,58 @@ function walk(value: unknown, depth: number): unknown {
   return out;
 }
 
+export type LogFormat = 'json' | 'pretty';
+export const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
+/** Environment variable that forces a format when no `--log-format` flag does. */
+export const LOG_FORMAT_ENV = 'UCP_LOG_FORMAT';
+
+/**
+ * A `--log-format` or `UCP_LOG_FORMAT` value, checked; undefined when absent or empty.
+ * `source` names where the value came from, for the error message.
+ */
+export function parseLogFormat(value: string | undefined, source: string): LogFormat | undefined {
+  if (value === undefined || value === '') return undefined;
+  if ((LOG_FORMATS as readonly string[]).includes(value)) return value as LogFormat;
+  throw new ConfigError(`${source} must be one of ${LOG_FORMATS.join(', ')}, got ${JSON.stringify(value)}`);
+}
+
+/**
+ * The format to write: an explicit choice wins (the flag, then `UCP_LOG_FORMAT`); otherwise
+ * readable lines when a person is watching (the destination is a terminal) and JSON for
+ * everything else, so redirecting to a file or a collector never yields colour codes.
+ */
+export function chooseLogFormat(options: { format?: LogFormat | undefined; env?: string | undefined; isTTY: boolean }): LogFormat {
+  return options.format ?? parseLogFormat(options.env, LOG_FORMAT_ENV) ?? (options.isTTY ? 'pretty' : 'json');
+}
+
+type Destination = 'stdout' | 'stderr' | NodeJS.WritableStream;
+
+/** Whether `destination` is a terminal. */
+export function isTerminal(destination: Destination): boolean {
+  const stream = destination === 'stdout' ? process.stdout : destination === 'stderr' ? process.stderr : destination;
+  return (stream as { isTTY?: boolean }).isTTY === true;
+}
+
 export interface LoggerOptions {
   level?: LogLevel;
   /** `stdout` for the HTTP server; `stderr` for `--stdio`, where stdout carries the protocol. */
-  destination?: 'stdout' | 'stderr' | NodeJS.WritableStream;
+  destination?: Destination;
+  /** Forces a format; by default `UCP_LOG_FORMAT`, else pretty on a terminal and JSON otherwise. */
+  format?: LogFormat | undefined;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const dest = options.destination ?? 'stdout';
+  const terminal = isTerminal(dest);
+  const format = chooseLogFormat({ format: options.format, env: process.env[LOG_FORMAT_ENV], isTTY: terminal });
   const stream =
-    dest === 'stdout' ? pino.destination({ fd: 1, sync: false }) : dest === 'stderr' ? pino.destination({ fd: 2, sync: true }) : dest;
+    format === 'pretty'
+      ? prettyStream(dest, terminal)
+      : dest === 'stdout'
+        ? pino.destination({ fd: 1, sync: false })
+        : dest === 'stderr'
+          ? pino.destination({ fd: 2, sync: true })
+          : dest;
   return pino(
     {
       level: options.level ?? 'info',
@@ -63,6 +112,25 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     },
     stream,
   );
+}
+
+/**
+ * One line per entry: local time, level, message, then the entry's fields as compact JSON.
+ * Colours only on a real terminal (and never with NO_COLOR), so a forced `--log-format pretty`
+ * into a file stays plain text. Synchronous: a person reads these, and the last line before an
+ * exit must not be lost. pino-pretty is loaded only here, so JSON logging never pays for it.
+ */
+function prettyStream(dest: Destination, terminal: boolean): PinoPretty.PrettyStream {
+  const build = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+  const noColor = process.env['NO_COLOR'] !== undefined && process.env['NO_COLOR'] !== '';
+  return build({
+    destination: dest === 'stdout' ? 1 : dest === 'stderr' ? 2 : dest,
+    sync: true,
+    colorize: terminal && !noColor,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service',
+  });
 }
 
 /**

@@ -3,11 +3,12 @@
  *
  * Exit status: 0 after a graceful stop (SIGINT/SIGTERM, or the stdio client hanging up);
  * 1 the data was rejected or the server failed; 2 usage error (bad option, config, port in use).
- * Logs are JSON lines (pino) on stdout, or on stderr with --stdio (stdout carries the protocol).
+ * Logs go to stdout, or to stderr with --stdio (stdout carries the protocol): readable lines when
+ * that stream is a terminal, JSON lines (pino) otherwise; --log-format or UCP_LOG_FORMAT force either.
  */
 import type { Command } from 'commander';
 import { ConfigError, DataValidationError, StoreError } from '../../errors.js';
-import { createLogger, LOG_LEVELS } from '../../logging.js';
+import { createLogger, LOG_FORMAT_ENV, LOG_LEVELS, parseLogFormat } from '../../logging.js';
 import type { LogLevel } from '../../logging.js';
 import { DEFAULT_CONFIG, DEFAULT_HOST, DEFAULT_PORT, loadConfigFile, startServer, startStdioServer } from '../../server.js';
 import type { ServerConfig } from '../../server.js';
@@ -30,6 +31,7 @@ interface ServeOptions {
   allowLoopbackProfiles?: boolean;
   stdio?: boolean;
   logLevel?: string;
+  logFormat?: string;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -48,6 +50,7 @@ export function registerServeCommand(program: Command): void {
     .option('--allow-loopback-profiles', 'accept http://127.0.0.1 platform profiles (local development; needs a loopback --host)')
     .option('--stdio', 'serve MCP over stdin/stdout instead of HTTP (logs go to stderr)')
     .option('--log-level <level>', `override the configured log level (${LOG_LEVELS.join(', ')})`)
+    .option('--log-format <format>', `json or pretty (default: $${LOG_FORMAT_ENV}, else pretty on a terminal and json otherwise)`)
     .action(async (options: ServeOptions) => {
       process.exitCode = await serve(options);
     });
@@ -59,6 +62,7 @@ async function serve(options: ServeOptions): Promise<number> {
     const port = Number(options.port);
     if (!/^\d+$/.test(options.port) || port > 65_535)
       throw new ConfigError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(options.port)}`);
+    const logFormat = parseLogFormat(options.logFormat, '--log-format');
     let config: ServerConfig | undefined = options.config === undefined ? undefined : await loadConfigFile(options.config);
     if (options.logLevel !== undefined) {
       if (!LOG_LEVELS.includes(options.logLevel as LogLevel)) {
@@ -77,7 +81,7 @@ async function serve(options: ServeOptions): Promise<number> {
       config = { ...(config ?? DEFAULT_CONFIG), cursorSecret: process.env[CURSOR_SECRET_ENV] };
     }
     if (workers > 1 && !isClusterWorker()) {
-      const supervisor = createLogger({ level: config?.logLevel ?? 'info', destination: 'stdout' });
+      const supervisor = createLogger({ level: config?.logLevel ?? 'info', destination: 'stdout', format: logFormat });
       return await superviseWorkers(workers, { cursorSecret: config?.cursorSecret, logger: supervisor });
     }
     const common = {
@@ -87,7 +91,11 @@ async function serve(options: ServeOptions): Promise<number> {
       ...(options.data === undefined ? {} : { data: options.data }),
       allowLoopbackProfiles: options.allowLoopbackProfiles === true,
     };
-    const logger = createLogger({ level: config?.logLevel ?? 'info', destination: options.stdio === true ? 'stderr' : 'stdout' });
+    const logger = createLogger({
+      level: config?.logLevel ?? 'info',
+      destination: options.stdio === true ? 'stderr' : 'stdout',
+      format: logFormat,
+    });
 
     if (options.stdio === true) {
       const session = await startStdioServer({ ...common, logger, ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }) });
