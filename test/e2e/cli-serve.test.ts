@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../../src/transport/test-support/raw-http.js';
-import { buildStoreFile } from './support/store.js';
+import { buildStoreFile, FIXTURE } from './support/store.js';
 import type { StoreFile } from './support/store.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -68,6 +68,18 @@ describe.concurrent('ucp-location serve', () => {
       .map((l) => JSON.parse(l) as { msg: string });
     expect(lines.some((l) => l.msg.includes('listening'))).toBe(true);
     expect(lines.at(-1)?.msg).toBe('UCP Location business server stopped');
+  });
+
+  it('stops gracefully (exit 0) on a SIGTERM that arrives while it is still starting', async () => {
+    let sent = false;
+    const run = await cli(['--port', '0', '--data', FIXTURE], (text, stop) => {
+      if (sent || !text.includes('importing data files into a temporary store')) return;
+      sent = true;
+      stop();
+    });
+    expect(sent).toBe(true);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('UCP Location business server stopped');
   });
 
   it('refuses --allow-loopback-profiles on a non-loopback address (exit 2)', async () => {

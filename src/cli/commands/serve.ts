@@ -107,6 +107,13 @@ async function serve(options: ServeOptions): Promise<number> {
       return EXIT_OK;
     }
 
+    // Signals are caught from before the server starts: one that arrives while it is starting (or
+    // right after "listening" is logged) still stops it gracefully, removing a temporary demo store.
+    let pendingSignal: NodeJS.Signals | undefined;
+    let onSignal = (signal: NodeJS.Signals): void => void (pendingSignal = signal);
+    const relay = (signal: NodeJS.Signals): void => onSignal(signal);
+    process.once('SIGINT', relay);
+    process.once('SIGTERM', relay);
     const server = await startServer({
       ...common,
       logger,
@@ -124,8 +131,8 @@ async function serve(options: ServeOptions): Promise<number> {
           resolve();
         });
       };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      if (pendingSignal !== undefined) stop(pendingSignal);
+      else onSignal = stop;
     });
     return EXIT_OK;
   } catch (error) {
