@@ -42,7 +42,7 @@ const CORE = ['errors', 'logging', 'protocol', 'domain'];
 const LAYERS: Readonly<Record<string, LayerRule>> = {
   // ── core: role-neutral, imported by both sides ──
   errors: { side: 'core', imports: [] },
-  logging: { side: 'core', imports: [] },
+  logging: { side: 'core', imports: ['errors'] },
   protocol: { side: 'core', imports: ['errors'] },
   domain: { side: 'core', imports: ['errors', 'protocol'] },
   // ── business side ──
