@@ -72,7 +72,7 @@ const EXPANSION_CACHE_LIMIT = 10_000;
 /** int8 (bigint, count(*)) as a JS number: keys and counts stay far below 2^53. */
 const TYPES = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === 20 ? (v: string) => Number(v) : (pg.types.getTypeParser(oid, format as 'text') as unknown)) as typeof pg.types.getTypeParser,
 };
 
 interface CandidateRow {
@@ -439,6 +439,14 @@ export class PostgresLocationStore implements LocationStore {
       ),
     );
     return new Set(rows.map((r) => r.item));
+  }
+
+  async amenityIds(limit: number): Promise<string[]> {
+    // `amenities` holds public Locations only (dataset-ddl.ts), so private ones never contribute an id.
+    const rows = await this.read('amenity ids', () =>
+      this.q<{ amenity: string }>('SELECT amenity FROM amenities GROUP BY amenity ORDER BY count(*) DESC, amenity LIMIT $1', [limit]),
+    );
+    return rows.map((r) => r.amenity);
   }
 
   async localityModel(): Promise<{ postalCountries: Set<string>; regionCountries: Set<string> }> {
