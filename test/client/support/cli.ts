@@ -16,7 +16,8 @@ function newestMtime(dir: string): number {
   }, 0);
 }
 
-function cliCommand(): [string, string[]] {
+/** The command and leading arguments that run the CLI: the built one when fresh, else the sources. */
+export function cliCommand(): [string, string[]] {
   const built = join(ROOT, 'dist/cli/main.js');
   if (existsSync(built) && statSync(built).mtimeMs >= newestMtime(join(ROOT, 'src'))) return [process.execPath, [built]];
   return [join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'src/cli/main.ts')]];
