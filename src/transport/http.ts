@@ -10,7 +10,8 @@
  *   GET|HEAD  /readyz                   readiness: the store is reachable and migrated (503 if not)
  *
  * Paths match exactly: a trailing slash is a 404, never a redirect (profiles and endpoints must
- * not redirect, R-D5, R-N3).
+ * not redirect, R-D5, R-N3). The routes of a binding the Business does not offer (configuration key
+ * `transports`) answer 404 with a message naming the binding to use.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
