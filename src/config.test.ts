@@ -63,6 +63,27 @@ describe('parseConfig', () => {
     expect(errorOf(() => parseConfig({ trustedPlatforms: { 'not a url': { ucp: {} } } })).message).toContain('key "not a url"');
   });
 
+  it('offers both bindings by default and accepts one alone; refuses an empty or repeated list', () => {
+    expect(parseConfig({}).transports).toEqual(['mcp', 'rest']);
+    expect(parseConfig({ transports: ['rest'] }).transports).toEqual(['rest']);
+    expect(errorOf(() => parseConfig({ transports: [] })).message).toContain('"transports": offer at least one binding');
+    expect(errorOf(() => parseConfig({ transports: ['mcp', 'mcp'] })).message).toContain('list each binding once');
+    expect(errorOf(() => parseConfig({ transports: ['a2a'] })).message).toContain('"transports[0]"');
+  });
+
+  it('accepts trusted platform profile files, with an optional https URL', () => {
+    expect(
+      parseConfig({ trustedPlatformProfiles: [{ file: 'p.json' }, { file: 'q.json', url: 'https://a.example/q.json' }] })
+        .trustedPlatformProfiles,
+    ).toEqual([{ file: 'p.json' }, { file: 'q.json', url: 'https://a.example/q.json' }]);
+    expect(errorOf(() => parseConfig({ trustedPlatformProfiles: [{ file: 'p.json', url: 'http://a.example/p.json' }] })).message).toContain(
+      '"trustedPlatformProfiles[0].url": expected an absolute https URL',
+    );
+    expect(errorOf(() => parseConfig({ trustedPlatformProfiles: [{ path: 'p.json' }] })).message).toContain(
+      'unknown key "trustedPlatformProfiles[0].path"',
+    );
+  });
+
   it('refuses a short cursor secret', () => {
     expect(errorOf(() => parseConfig({ cursorSecret: 'short' })).message).toContain('"cursorSecret"');
   });
@@ -75,6 +96,15 @@ describe('loadConfigFile', () => {
     const file = join(scratch(), 'ok.json');
     writeFileSync(file, JSON.stringify({ $schema: './config.schema.json', logLevel: 'warn' }));
     expect((await loadConfigFile(file)).logLevel).toBe('warn');
+  });
+
+  it('finds trusted profile files named with a relative path next to the configuration file', async () => {
+    const file = join(scratch(), 'trusting.json');
+    writeFileSync(file, JSON.stringify({ trustedPlatformProfiles: [{ file: 'platform.json' }, { file: '/abs/p.json' }] }));
+    expect((await loadConfigFile(file)).trustedPlatformProfiles).toEqual([
+      { file: join(scratch(), 'platform.json') },
+      { file: '/abs/p.json' },
+    ]);
   });
 
   it('says when the file is missing', async () => {

@@ -7,6 +7,7 @@
  * than a server that does not start.
  */
 import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from './protocol/types.js';
@@ -17,6 +18,20 @@ import { LOG_LEVELS } from './logging.js';
 import type { LogLevel } from './logging.js';
 
 export type LocationCapabilityName = typeof SEARCH_CAPABILITY | typeof LOOKUP_CAPABILITY;
+
+/** The UCP bindings a Business can offer (R-D2): MCP at `/ucp/mcp`, REST at `/ucp/locations/*`. */
+export type BindingName = 'mcp' | 'rest';
+export const BINDINGS: readonly BindingName[] = ['mcp', 'rest'];
+
+/**
+ * A Platform profile trusted from a local file (`--trust-platform-profile <file>[=<url>]`): the
+ * document is read and validated at start and pre-approved under `url`, or, without one, under a
+ * URL derived from the file's content (see trusted-profiles.ts).
+ */
+export interface TrustedProfileFile {
+  file: string;
+  url?: string;
+}
 
 /** A fixed-window budget: at most `limit` units per `windowSeconds`. */
 export interface RateBudget {
@@ -66,6 +81,15 @@ export interface ServerConfig {
   cursorSecret: string | undefined;
   /** Pre-approved Platform profiles by profile URL; used instead of fetching (R-G2). */
   trustedPlatforms: Record<string, UcpProfile>;
+  /**
+   * Pre-approved Platform profiles read from files (relative paths: from the configuration file's
+   * directory). Unlike `trustedPlatforms`, their URLs are announced to callers — in the tool
+   * descriptions and in every discovery error — because they exist so that MCP hosts connecting
+   * directly know which profile URL to send.
+   */
+  trustedPlatformProfiles: TrustedProfileFile[];
+  /** Bindings offered; the profile advertises only these and the other routes answer 404. */
+  transports: BindingName[];
   cors: CorsConfig;
   rateLimits: RateLimitConfig;
   /** Largest request body accepted on /ucp/*, bytes. */
@@ -84,6 +108,8 @@ export const DEFAULT_CONFIG: ServerConfig = {
   limits: { ...DEFAULT_LIMITS },
   cursorSecret: undefined,
   trustedPlatforms: {},
+  trustedPlatformProfiles: [],
+  transports: [...BINDINGS],
   cors: { origins: [], maxAgeSeconds: 600 },
   rateLimits: {
     enabled: true,
@@ -119,6 +145,19 @@ const schema = z.strictObject({
   cursorSecret: z.string().min(32, 'use at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
   trustedPlatforms: z
     .record(z.string().refine(isHttpUrl, 'expected an absolute http(s) profile URL'), z.looseObject({ ucp: z.looseObject({}) }))
+    .optional(),
+  trustedPlatformProfiles: z
+    .array(
+      z.strictObject({
+        file: z.string().min(1, 'expected the path of a platform profile JSON file'),
+        url: z.string().refine(isHttpsUrl, 'expected an absolute https URL (the profile URL callers send)').optional(),
+      }),
+    )
+    .optional(),
+  transports: z
+    .array(z.enum(BINDINGS as [BindingName, ...BindingName[]]))
+    .min(1, 'offer at least one binding: ["mcp"], ["rest"] or both')
+    .refine((a) => new Set(a).size === a.length, 'list each binding once')
     .optional(),
   cors: z
     .strictObject({
@@ -174,6 +213,10 @@ function isHttpUrl(value: string): boolean {
   return url !== undefined && (url.protocol === 'https:' || url.protocol === 'http:');
 }
 
+function isHttpsUrl(value: string): boolean {
+  return parseUrl(value)?.protocol === 'https:';
+}
+
 function isOrigin(value: string): boolean {
   return isHttpUrl(value) && parseUrl(value)?.origin === value;
 }
@@ -213,7 +256,13 @@ export async function loadConfigFile(path: string): Promise<ServerConfig> {
   } catch (cause) {
     throw new ConfigError(`Configuration file ${path} is not valid JSON: ${(cause as Error).message}.`, { cause });
   }
-  return parseConfig(json, path);
+  const config = parseConfig(json, path);
+  // Profile files named in a configuration file are found next to it, wherever the server starts.
+  const base = dirname(resolve(path));
+  return {
+    ...config,
+    trustedPlatformProfiles: config.trustedPlatformProfiles.map((t) => (isAbsolute(t.file) ? t : { ...t, file: resolve(base, t.file) })),
+  };
 }
 
 function merge(input: ConfigInput): ServerConfig {
@@ -224,6 +273,10 @@ function merge(input: ConfigInput): ServerConfig {
     limits: { ...d.limits, ...stripUndefined(input.limits ?? {}) },
     cursorSecret: input.cursorSecret ?? d.cursorSecret,
     trustedPlatforms: (input.trustedPlatforms ?? {}) as Record<string, UcpProfile>,
+    trustedPlatformProfiles: (input.trustedPlatformProfiles ?? []).map((t) =>
+      t.url === undefined ? { file: t.file } : { file: t.file, url: t.url },
+    ),
+    transports: input.transports ?? [...d.transports],
     cors: { ...d.cors, ...stripUndefined(input.cors ?? {}) },
     rateLimits: { ...d.rateLimits, ...stripUndefined(input.rateLimits ?? {}) },
     maxBodyBytes: input.maxBodyBytes ?? d.maxBodyBytes,

@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_CONFIG, loadConfigFile } from './config.js';
 import type { ServerConfig } from './config.js';
 import { importFiles } from './data/import.js';
+import { unknownRequestMembers } from './domain/request-members.js';
 import { mcpToolSchemas, validateLookupRequest, validateSearchRequest, validateToolArguments } from './domain/request-validation.js';
 import { ConfigError } from './errors.js';
 import { createLogger } from './logging.js';
@@ -30,6 +31,7 @@ import type { Logger } from './logging.js';
 import { PlatformProfileResolver } from './protocol/profile-resolver.js';
 import type { RateLimitBackend } from './protocol/rate-limit.js';
 import type { Resolver } from './protocol/safe-fetch.js';
+import { UCP_VERSION } from './protocol/types.js';
 import type { UcpProfile } from './protocol/types.js';
 import type { SharedState } from './shared-state/index.js';
 import { LocationService } from './service.js';
@@ -40,6 +42,9 @@ import type { UcpAppParts } from './transport/app.js';
 import { isLoopbackHost } from './transport/http.js';
 import type { Readiness } from './transport/http.js';
 import { serveStdio } from './transport/mcp/stdio.js';
+import type { CallerGuidance } from './transport/mcp/tools.js';
+import { loadTrustedProfiles, TRUST_FLAG } from './trusted-profiles.js';
+import type { TrustedProfile } from './trusted-profiles.js';
 import type { LocationOperations, RequestValidators } from './transport/operations.js';
 import { BudgetLimiter, UNLIMITED } from './transport/rate-limits.js';
 
@@ -175,6 +180,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 /** Serves MCP over stdio (one session); logs go to stderr. */
 export async function startStdioServer(options: StdioServerOptions = {}): Promise<StdioServer> {
   const config = await resolveConfig(options.config);
+  if (!config.transports.includes('mcp')) {
+    throw new ConfigError(
+      `--stdio serves MCP, but the configuration key "transports" is ${JSON.stringify(config.transports)}; add "mcp" to it, or serve over HTTP without --stdio.`,
+    );
+  }
   const logger = options.logger ?? createLogger({ level: config.logLevel, destination: 'stderr' });
   const runtime = await openRuntime(options, config, logger);
   const app = buildUcpApp(runtime.parts, normaliseBaseUrl(options.baseUrl ?? 'http://localhost'));
@@ -209,7 +219,12 @@ const VALIDATORS: RequestValidators = {
   search: validateSearchRequest,
   lookup: validateLookupRequest,
   toolArguments: (tool, args) => validateToolArguments(tool, args),
+  // This Business implements no extension, so a negotiated one (never, today) disables the check.
+  unknownMembers: (operation, request, extensions) => unknownRequestMembers(operation, request, extensions),
 };
+
+/** How many amenity ids the tool descriptions and schema examples may name. */
+const AMENITY_EXAMPLES = 30;
 
 async function openRuntime(options: ServerOptions, config: ServerConfig, logger: Logger): Promise<Runtime> {
   const data = await openStore(options, logger);
@@ -240,7 +255,15 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
       );
     }
     const service: LocationOperations = new LocationService(data.store, { limits: config.limits, cursorSecret });
-    const trusted = data.demo ? withDemoPlatform(config.trustedPlatforms, logger) : config.trustedPlatforms;
+    const fromFiles = await loadTrustedProfiles(config.trustedPlatformProfiles);
+    let trusted = withTrustedFiles(config.trustedPlatforms, fromFiles);
+    if (data.demo) trusted = withDemoPlatform(trusted, logger);
+    const guidance: CallerGuidance = {
+      // The demo's example profile is public (seed 000), so it is announced with the files' URLs.
+      profileUrls: [...fromFiles.map((t) => t.url), ...(data.demo ? [DEMO_PLATFORM_PROFILE_URL] : [])],
+      amenityIds: (await data.store.amenityIds?.(AMENITY_EXAMPLES)) ?? [],
+    };
+    announceTrustedProfiles(fromFiles, config, logger);
     const profileSource = new PlatformProfileResolver({
       allowLoopback: options.allowLoopbackProfiles === true,
       trusted,
@@ -268,6 +291,7 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
       logger,
       serverInfo: { name: 'ucp-location', version: packageVersion() },
       readiness: () => storeReadiness(data.store),
+      guidance,
     };
     return { parts, source: data.description, close };
   } catch (err) {
@@ -288,6 +312,55 @@ async function storeReadiness(store: LocationStore): Promise<Readiness> {
     return { ready: true, reason: 'ok' };
   } catch (err) {
     return { ready: false, reason: 'error', detail: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** `trustedPlatforms` plus the profiles read from files; one URL may not name two documents. */
+function withTrustedFiles(trusted: Record<string, UcpProfile>, files: readonly TrustedProfile[]): Record<string, UcpProfile> {
+  if (files.length === 0) return trusted;
+  const out = { ...trusted };
+  const configured = new Set(Object.keys(trusted).flatMap((url) => (URL.canParse(url) ? [new URL(url).href] : [])));
+  for (const t of files) {
+    if (configured.has(new URL(t.url).href)) {
+      throw new ConfigError(
+        `The platform profile URL ${t.url} is given twice: in "trustedPlatforms" and for the file ${t.file} (${TRUST_FLAG} / "trustedPlatformProfiles"); keep one.`,
+      );
+    }
+    out[t.url] = t.profile;
+  }
+  return out;
+}
+
+/**
+ * The start-up lines an operator copies into an MCP host: which profile URL to send, per file.
+ * A profile that cannot negotiate with this Business (wrong release, missing capability, dropped
+ * entries) is worth a warning now rather than a refusal on every call.
+ */
+function announceTrustedProfiles(files: readonly TrustedProfile[], config: ServerConfig, logger: Logger): void {
+  for (const t of files) {
+    logger.info(
+      { profile: t.url, file: t.file, derived: t.derived },
+      `MCP hosts: send meta["ucp-agent"].profile = ${t.url} (trusted platform profile ${t.file}; REST: UCP-Agent: profile="${t.url}")`,
+    );
+    for (const r of t.rejected) {
+      logger.warn(
+        { file: t.file, pointer: r.pointer, reason: r.reason },
+        `trusted platform profile ${t.file}: entry ${r.name} was dropped`,
+      );
+    }
+    if (t.profile.ucp.version !== UCP_VERSION) {
+      logger.warn(
+        { file: t.file, version: t.profile.ucp.version },
+        `trusted platform profile ${t.file} declares UCP ${t.profile.ucp.version}; this business speaks ${UCP_VERSION}, so calls with it get version_unsupported`,
+      );
+    }
+    const missing = config.capabilities.filter((c) => (t.profile.ucp.capabilities?.[c] ?? []).length === 0);
+    if (missing.length > 0) {
+      logger.warn(
+        { file: t.file, missing },
+        `trusted platform profile ${t.file} does not list ${missing.join(' or ')}; calls of that capability with it get capabilities_incompatible`,
+      );
+    }
   }
 }
 

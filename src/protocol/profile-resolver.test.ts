@@ -131,6 +131,19 @@ describe('PlatformProfileResolver (R-G2, R-P3)', () => {
     expect(connects).toBe(0);
   });
 
+  it('refuses a host under .invalid at once, without asking DNS (RFC 6761: it never resolves)', async () => {
+    let lookups = 0;
+    const r = new PlatformProfileResolver({
+      trusted: { 'https://local.ucp-location.invalid/platform/0123456789abcdef.json': platformProfile() },
+      fetcherOptions: fetcherOptions({ resolve: () => ((lookups += 1), Promise.reject(new Error('no DNS expected'))) }),
+    });
+    expect((await r.resolveWithReport('https://local.ucp-location.invalid/platform/0123456789abcdef.json')).source).toBe('trusted');
+    const error = await negotiationError(r.resolve('https://local.ucp-location.invalid/platform/typo.json'));
+    expect(error.code).toBe('invalid_profile_url');
+    expect(error.message).toContain('does not resolve');
+    expect(lookups).toBe(0);
+  });
+
   it('rejects an invalid trusted profile at construction, as a configuration error', () => {
     expect(
       () => new PlatformProfileResolver({ trusted: { 'https://p.example/x.json': { ucp: { version: 'soon' } } as unknown as UcpProfile } }),

@@ -96,6 +96,14 @@ export class PlatformProfileResolver {
     }
     const trusted = key === undefined ? undefined : this.#trusted.get(key);
     if (trusted) return trusted;
+    if (key !== undefined && isReservedInvalidHost(key)) {
+      // `.invalid` never resolves (RFC 6761 §6.4): answer at once instead of asking DNS. Such a URL
+      // is typically a mistyped local trusted-profile URL (trusted-profiles.ts derives them there).
+      throw toNegotiationError(
+        profileUrl,
+        new SafeFetchError('unresolvable', `${key}: .invalid is a reserved top-level domain that never resolves`),
+      );
+    }
 
     let document: FetchedDocument;
     try {
@@ -154,6 +162,11 @@ export function toNegotiationError(profileUrl: string, error: SafeFetchError): U
     not_json: `The platform profile at ${url} is not valid JSON.`,
   };
   return new UcpNegotiationError(error.ucpCode, messages[error.reason], { cause: error });
+}
+
+function isReservedInvalidHost(url: string): boolean {
+  const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+  return host === 'invalid' || host.endsWith('.invalid');
 }
 
 /** The caller's own URL, quoted and shortened: safe to echo back. */

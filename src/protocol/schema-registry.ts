@@ -346,7 +346,13 @@ function requireDef(doc: JsonSchema, url: string, defName: string): void {
  * The `$ref` (absolute, with fragment) an extension contributes to `defName`, or undefined when
  * it names per-shape additions that do not include this shape.
  */
-function extensionContribution(doc: JsonSchema, url: string, extName: string, rootName: string, defName: string): string | undefined {
+export function extensionContribution(
+  doc: JsonSchema,
+  url: string,
+  extName: string,
+  rootName: string,
+  defName: string,
+): string | undefined {
   const defs = doc.$defs;
   const def = isSchemaObject(defs) ? defs[rootName] : undefined;
   if (!isSchemaObject(def)) {

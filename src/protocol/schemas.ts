@@ -17,7 +17,7 @@ export {
   UCP_SCHEMA_BASE,
   pinnedSchemaDocuments,
 } from './pinned-schemas.js';
-export { SchemaRegistry, SchemaRegistryError, viewOfDef } from './schema-registry.js';
+export { SchemaRegistry, SchemaRegistryError, extensionContribution, viewOfDef } from './schema-registry.js';
 export type {
   ExtensionSchemaRef,
   PayloadValidator,

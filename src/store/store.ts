@@ -127,6 +127,12 @@ export interface LocationStore {
   /** Which of these item ids the Business knows at all (any location, available or not). */
   knownItems(items: readonly string[]): Promise<Set<string>>;
 
+  /**
+   * Amenity ids used by public Locations, most used first (ties by id), at most `limit`. Optional:
+   * it only feeds the examples shown to callers (MCP tool descriptions); a store without it shows none.
+   */
+  amenityIds?(limit: number): Promise<string[]>;
+
   /** Countries for which any Location lists postal codes / regions (serves.address evaluability). */
   localityModel(): Promise<{ postalCountries: Set<string>; regionCountries: Set<string> }>;
 

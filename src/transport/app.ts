@@ -12,7 +12,7 @@ import type { HttpApp, ReadinessProbe } from './http.js';
 import { McpHttpEndpoint } from './mcp/http.js';
 import type { McpApp } from './mcp/server.js';
 import { buildToolCatalog } from './mcp/tools.js';
-import type { ToolSchemas } from './mcp/tools.js';
+import type { CallerGuidance, ToolSchemas } from './mcp/tools.js';
 import { ProfileNegotiator } from './negotiate-request.js';
 import type { PlatformProfileSource } from './negotiate-request.js';
 import type { LocationOperations, OperationDeps, RequestValidators } from './operations.js';
@@ -32,6 +32,8 @@ export interface UcpAppParts {
   serverInfo: { name: string; version: string };
   /** Behind `/readyz` (store reachable and migrated); default: ready once listening. */
   readiness?: ReadinessProbe;
+  /** What callers are told beyond the schemas: announced profile URLs, the dataset's amenity ids. */
+  guidance?: CallerGuidance;
 }
 
 export interface UcpApp {
@@ -42,16 +44,22 @@ export interface UcpApp {
 
 /** @param baseUrl public origin, no trailing slash; endpoints in the profile are derived from it. */
 export function buildUcpApp(parts: UcpAppParts, baseUrl: string): UcpApp {
-  const profile = prepareProfile(buildBusinessProfile(baseUrl, parts.config.capabilities));
+  const profile = prepareProfile(buildBusinessProfile(baseUrl, parts.config.capabilities, parts.config.transports));
+  const announced = parts.guidance?.profileUrls ?? [];
   const operations: OperationDeps = {
     service: parts.service,
     validate: parts.validate,
     negotiator: new ProfileNegotiator(parts.profileSource, profile.profile),
     limiter: parts.limiter,
+    announcedProfileUrls: announced,
   };
   const mcp: McpApp = {
     operations,
-    catalog: buildToolCatalog(parts.config.capabilities, parts.toolSchemas),
+    catalog: buildToolCatalog(parts.config.capabilities, parts.toolSchemas, {
+      profileUrls: announced,
+      amenityIds: parts.guidance?.amenityIds ?? [],
+      limits: parts.config.limits,
+    }),
     serverInfo: parts.serverInfo,
     logger: parts.logger,
   };
@@ -67,6 +75,7 @@ export function buildHttpApp(app: UcpApp, parts: UcpAppParts, baseUrl: string): 
     cors: parts.config.cors,
     baseUrl,
     capabilities: parts.config.capabilities,
+    transports: parts.config.transports,
     ...(parts.readiness === undefined ? {} : { readiness: parts.readiness }),
   };
 }

@@ -5,6 +5,7 @@
  * are the release's canonical ones from seed 000, and the endpoints are derived from the public
  * base URL: MCP at `<base>/ucp/mcp`, REST at `<base>/ucp` (OpenAPI paths append to it, R-D2).
  */
+import type { BindingName } from '../config.js';
 import { COMMON_SERVICE, LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION } from '../protocol/types.js';
 import type { CapabilityEntity, UcpProfile } from '../protocol/types.js';
 
@@ -36,8 +37,13 @@ export const PROFILE_PATH = '/.well-known/ucp';
 /**
  * @param baseUrl public origin, e.g. `https://business.example.com` (no trailing slash, no path)
  * @param capabilities the Location capabilities this Business adopts (each MAY be adopted alone, R-D3)
+ * @param transports the bindings it offers (configuration key `transports`); only these are advertised
  */
-export function buildBusinessProfile(baseUrl: string, capabilities: readonly LocationCapability[]): UcpProfile {
+export function buildBusinessProfile(
+  baseUrl: string,
+  capabilities: readonly LocationCapability[],
+  transports: readonly BindingName[] = ['mcp', 'rest'],
+): UcpProfile {
   const base = baseUrl.replace(/\/+$/, '');
   const caps: Record<string, CapabilityEntity[]> = {};
   // Fixed order (search, lookup) so the document, and hence its ETag, does not depend on config order.
@@ -48,22 +54,23 @@ export function buildBusinessProfile(baseUrl: string, capabilities: readonly Loc
     ucp: {
       version: UCP_VERSION,
       services: {
+        // Fixed order (MCP, REST), like the capabilities.
         [COMMON_SERVICE]: [
           {
             version: UCP_VERSION,
             spec: `${RELEASE_BASE}/specification/overview`,
-            transport: 'mcp',
+            transport: 'mcp' as const,
             schema: `${RELEASE_BASE}/services/common/mcp.openrpc.json`,
             endpoint: `${base}${MCP_PATH}`,
           },
           {
             version: UCP_VERSION,
             spec: `${RELEASE_BASE}/specification/overview`,
-            transport: 'rest',
+            transport: 'rest' as const,
             schema: `${RELEASE_BASE}/services/common/rest.openapi.json`,
             endpoint: `${base}${UCP_PATH}`,
           },
-        ],
+        ].filter((binding) => transports.includes(binding.transport)),
       },
       capabilities: caps,
       payment_handlers: {},

@@ -10,14 +10,15 @@
  *   GET|HEAD  /readyz                   readiness: the store is reachable and migrated (503 if not)
  *
  * Paths match exactly: a trailing slash is a 404, never a redirect (profiles and endpoints must
- * not redirect, R-D5, R-N3).
+ * not redirect, R-D5, R-N3). The routes of a binding the Business does not offer (configuration key
+ * `transports`) answer 404 with a message naming the binding to use.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
-import type { CorsConfig } from '../config.js';
+import type { BindingName, CorsConfig } from '../config.js';
 import { ForbiddenError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import { MCP_PATH, PROFILE_PATH, REST_LOOKUP_PATH, REST_SEARCH_PATH } from './business-profile.js';
@@ -42,6 +43,8 @@ export interface HttpApp {
   baseUrl: string;
   /** Advertised capabilities: the REST route of an unadvertised one is a 404 (R-D3). */
   capabilities: readonly LocationCapability[];
+  /** Offered bindings (configuration key `transports`): the routes of the other answer 404. Default both. */
+  transports?: readonly BindingName[];
   /** Readiness check behind `/readyz`; without one the server is ready once it listens. */
   readiness?: ReadinessProbe;
 }
@@ -234,6 +237,15 @@ export class UcpHttpServer {
     applyCors(req, res, app.cors);
 
     const route = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined;
+    const transports = app.transports ?? BINDINGS;
+    const binding = route === undefined ? undefined : bindingOf(route.kind);
+    if (binding !== undefined && !transports.includes(binding)) {
+      req.resume();
+      const message = bindingOffMessage(binding, app);
+      if (binding === 'mcp') writeJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32000, message } });
+      else writeRest(res, restError(404, 'not_found', message, 'unrecoverable'));
+      return;
+    }
     if (
       route === undefined ||
       ((route.kind === 'search' || route.kind === 'lookup') && !app.capabilities.includes(CAPABILITY_OF[route.kind]))
@@ -241,12 +253,7 @@ export class UcpHttpServer {
       req.resume();
       writeRest(
         res,
-        restError(
-          404,
-          'not_found',
-          `No resource at ${path}. UCP endpoints: ${PROFILE_PATH}, ${MCP_PATH}, ${REST_SEARCH_PATH}, ${REST_LOOKUP_PATH}.`,
-          'unrecoverable',
-        ),
+        restError(404, 'not_found', `No resource at ${path}. UCP endpoints: ${endpointsOf(app).join(', ')}.`, 'unrecoverable'),
       );
       return;
     }
@@ -316,6 +323,36 @@ const SHED_RETRY_AFTER_SECONDS = 1;
 const SHED_WARNING_INTERVAL_MS = 10_000;
 
 type RouteKind = 'profile' | 'mcp' | 'search' | 'lookup' | 'healthz' | 'readyz';
+
+const BINDINGS: readonly BindingName[] = ['mcp', 'rest'];
+
+function bindingOf(kind: RouteKind): BindingName | undefined {
+  if (kind === 'mcp') return 'mcp';
+  return kind === 'search' || kind === 'lookup' ? 'rest' : undefined;
+}
+
+/** The endpoints this server really answers on, for 404 messages. */
+function endpointsOf(app: HttpApp): string[] {
+  const transports = app.transports ?? BINDINGS;
+  const rest = [
+    ...(app.capabilities.includes(CAPABILITY_OF.search) ? [REST_SEARCH_PATH] : []),
+    ...(app.capabilities.includes(CAPABILITY_OF.lookup) ? [REST_LOOKUP_PATH] : []),
+  ];
+  return [PROFILE_PATH, ...(transports.includes('mcp') ? [MCP_PATH] : []), ...(transports.includes('rest') ? rest : [])];
+}
+
+/**
+ * For a caller of a binding this Business does not offer: where to go instead (the profile says
+ * the same), and for its operator, the configuration key that turns the binding on.
+ */
+function bindingOffMessage(binding: BindingName, app: HttpApp): string {
+  const name = binding === 'mcp' ? 'MCP' : 'REST';
+  const other = binding === 'mcp' ? `REST at ${endpointsOf(app).slice(1).join(' and ')}` : `MCP at ${MCP_PATH}`;
+  return (
+    `This business does not offer the ${name} binding; use ${other}, as ${PROFILE_PATH} advertises. ` +
+    `(Operators: the configuration key "transports" lists the bindings offered.)`
+  );
+}
 
 const ROUTES: Readonly<Record<string, { kind: RouteKind; methods: readonly string[] }>> = {
   [PROFILE_PATH]: { kind: 'profile', methods: ['GET', 'HEAD'] },

@@ -8,7 +8,7 @@
  * negotiate with the Platform profile (R-G1…R-G4) → run the use case → wrap in the `ucp` envelope
  * holding only this operation's capability (R-G6).
  */
-import type { LookupRequest, LookupResult, SearchRequest, SearchResult } from '../domain/requests.js';
+import type { LookupRequest, LookupResult, Message, SearchRequest, SearchResult } from '../domain/requests.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from '../protocol/types.js';
 import type { LocationCapability } from './business-profile.js';
 import type { ErrorResponse } from './error-response.js';
@@ -39,6 +39,12 @@ export interface RequestValidators {
    * pointers relative to `arguments` (`/meta/ucp-agent/profile`, `/location/ids`).
    */
   toolArguments(tool: 'search_locations' | 'lookup_locations', args: unknown): { location: SearchRequest | LookupRequest };
+  /**
+   * Warnings (`unknown_field`) for members of the validated request that neither the operation's
+   * schema nor a negotiated extension declares: the schemas are open, so without them such a
+   * member would be ignored silently. Absent: nothing is reported.
+   */
+  unknownMembers?(operation: Operation, request: SearchRequest | LookupRequest, activeExtensions: readonly string[]): Message[];
 }
 
 export interface OperationDeps {
@@ -46,6 +52,8 @@ export interface OperationDeps {
   validate: RequestValidators;
   negotiator: RequestNegotiator;
   limiter: RequestLimiter;
+  /** Pre-approved profile URLs named to callers in discovery errors (see profile-trust.ts). */
+  announcedProfileUrls?: readonly string[];
 }
 
 export interface OperationCall {
@@ -72,10 +80,17 @@ export async function executeOperation(deps: OperationDeps, call: OperationCall)
   const itemSearch = call.operation === 'search' && ((request as SearchRequest).filters?.items?.length ?? 0) > 0;
   await deps.limiter.admit({ clientIp: call.clientIp, profileUrl: call.profileUrl, itemSearch });
 
-  const negotiated = await deps.negotiator.negotiate(call.profileUrl, CAPABILITY_OF[call.operation]);
+  const capability = CAPABILITY_OF[call.operation];
+  const negotiated = await deps.negotiator.negotiate(call.profileUrl, capability);
   if (!negotiated.compatible) return { outcome: 'capabilities_incompatible', payload: negotiated.response, resultCount: 0 };
 
   const result = call.operation === 'search' ? await deps.service.search(request) : await deps.service.lookup(request as LookupRequest);
+  // Judged after negotiation: a member a negotiated extension declares is not unknown.
+  const extensions = Object.keys(negotiated.ucp.capabilities ?? {}).filter((name) => name !== capability);
+  const warnings = deps.validate.unknownMembers?.(call.operation, request, extensions) ?? [];
+  // Warnings about the request itself come first: they may explain everything after them.
+  const messages = warnings.length === 0 ? result.messages : [...warnings, ...(result.messages ?? [])];
   // `ucp` first: it is what a reader (and a streaming parser) wants to see before the data.
-  return { outcome: 'success', payload: { ucp: negotiated.ucp, ...result }, resultCount: result.locations.length };
+  const payload = { ucp: negotiated.ucp, ...result, ...(messages === undefined ? {} : { messages }) };
+  return { outcome: 'success', payload, resultCount: result.locations.length };
 }

@@ -544,6 +544,20 @@ export function runStoreContract(opts: StoreContractOptions): void {
       });
     });
 
+    describe('amenity ids shown to callers (R-S7, R-S11)', () => {
+      test('amenityIds lists the ids public Locations use (private ones do not count), most used first, then by id', async () => {
+        const uses = new Map<string, number>();
+        for (const r of fixtureRecords()) {
+          if (r.visibility === 'private') continue;
+          for (const key of Object.keys(r.amenities ?? {})) uses.set(key, (uses.get(key) ?? 0) + 1);
+        }
+        const expected = [...uses].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([key]) => key);
+        expect(typeof store.amenityIds).toBe('function');
+        expect(await store.amenityIds?.(100)).toEqual(expected);
+        expect(await store.amenityIds?.(2)).toEqual(expected.slice(0, 2));
+      });
+    });
+
     // ─────────────────────────── browse and paging ───────────────────────────
     describe('bounded browse and pagination (R-S2, R-S9, R-S10)', () => {
       const publicCount = fixtureRecords().filter((r) => r.visibility !== 'private').length;

@@ -254,7 +254,8 @@ describe('MCP envelope errors, raw JSON-RPC (R-M1)', () => {
     const res = await postJson(mcp(), { jsonrpc: '2.0', id: 3, method: 'tools/list' });
     const tools = (res.json as { result: { tools: { name: string; description: string; inputSchema: object; outputSchema: object }[] } })
       .result.tools;
-    expect(tools.map((t) => [t.name, t.description])).toEqual([
+    // The seed's sentence first; the operands, units and limits for models follow it.
+    expect(tools.map((t) => [t.name, t.description.split('\n')[0]])).toEqual([
       ['search_locations', 'Search for Locations using text, explicit spatial relations, and filters.'],
       ['lookup_locations', 'Batch lookup Locations by identifier, optionally refined by explicit spatial relations and filters.'],
     ]);

@@ -382,7 +382,8 @@ export function registerPlatformCommands(program: Command): void {
       const where = publishUrl ?? 'https://<your-host>/.well-known/ucp-platform.json';
       process.stderr.write(
         `Publish it at ${where} with Cache-Control: public, max-age=300 and an ETag, then run:\n  ucp-location search <business-url> --platform-profile ${where}\n` +
-          `For local work against a business started with --allow-loopback-profiles: --serve-profile ${options.out ?? '<file>'}\n`,
+          `For local work against a business started with --allow-loopback-profiles: --serve-profile ${options.out ?? '<file>'}\n` +
+          `To let MCP hosts call your own business with it, unpublished: ucp-location serve --db <store.db> --trust-platform-profile ${options.out ?? '<file>'}\n`,
       );
       return EXIT.ok;
     });

@@ -6,12 +6,14 @@
  * Logs go to stdout, or to stderr with --stdio (stdout carries the protocol): readable lines when
  * that stream is a terminal, JSON lines (pino) otherwise; --log-format or UCP_LOG_FORMAT force either.
  */
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, DataValidationError, StoreError } from '../../errors.js';
 import { createLogger, LOG_FORMAT_ENV, LOG_LEVELS, parseLogFormat } from '../../logging.js';
 import type { LogLevel } from '../../logging.js';
 import { DEFAULT_CONFIG, DEFAULT_HOST, DEFAULT_PORT, loadConfigFile, startServer, startStdioServer } from '../../server.js';
 import type { ServerConfig } from '../../server.js';
+import { loadTrustedProfiles, parseTrustSpec } from '../../trusted-profiles.js';
 import { CURSOR_SECRET_ENV, isClusterWorker, leaveCluster, parseWorkers, superviseWorkers } from './serve-cluster.js';
 
 const EXIT_OK = 0;
@@ -32,6 +34,7 @@ interface ServeOptions {
   stdio?: boolean;
   logLevel?: string;
   logFormat?: string;
+  trustPlatformProfile?: string[];
 }
 
 export function registerServeCommand(program: Command): void {
@@ -48,6 +51,11 @@ export function registerServeCommand(program: Command): void {
     .option('--data <files...>', 'data files (NDJSON, GeoJSON, CSV) imported into a temporary store at start')
     .option('--config <file>', 'JSON configuration file (see docs/configuration.md)')
     .option('--allow-loopback-profiles', 'accept http://127.0.0.1 platform profiles (local development; needs a loopback --host)')
+    .option(
+      '--trust-platform-profile <file[=url]>',
+      'pre-approve the platform profile in <file> (e.g. from `platform-profile init`) under <url>, or under a URL printed at start; repeatable',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--stdio', 'serve MCP over stdin/stdout instead of HTTP (logs go to stderr)')
     .option('--log-level <level>', `override the configured log level (${LOG_LEVELS.join(', ')})`)
     .option('--log-format <format>', `json or pretty (default: $${LOG_FORMAT_ENV}, else pretty on a terminal and json otherwise)`)
@@ -70,6 +78,12 @@ async function serve(options: ServeOptions): Promise<number> {
       }
       config = { ...(config ?? DEFAULT_CONFIG), logLevel: options.logLevel as LogLevel };
     }
+    if (options.trustPlatformProfile !== undefined && options.trustPlatformProfile.length > 0) {
+      // Files named on the command line are relative to where the command runs.
+      const files = options.trustPlatformProfile.map(parseTrustSpec).map((t) => ({ ...t, file: resolve(t.file) }));
+      const base = config ?? DEFAULT_CONFIG;
+      config = { ...base, trustedPlatformProfiles: [...base.trustedPlatformProfiles, ...files] };
+    }
     if (options.store !== undefined && options.db !== undefined)
       throw new ConfigError('Give either --store or --db (they are the same option), not both.');
     const db = options.store ?? options.db;
@@ -81,6 +95,8 @@ async function serve(options: ServeOptions): Promise<number> {
       config = { ...(config ?? DEFAULT_CONFIG), cursorSecret: process.env[CURSOR_SECRET_ENV] };
     }
     if (workers > 1 && !isClusterWorker()) {
+      // Refuse a bad profile file once, here, rather than in every worker that keeps restarting.
+      await loadTrustedProfiles(config?.trustedPlatformProfiles ?? []);
       const supervisor = createLogger({ level: config?.logLevel ?? 'info', destination: 'stdout', format: logFormat });
       return await superviseWorkers(workers, { cursorSecret: config?.cursorSecret, logger: supervisor });
     }

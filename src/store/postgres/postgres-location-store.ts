@@ -449,6 +449,14 @@ export class PostgresLocationStore implements LocationStore {
     return new Set(rows.map((r) => r.item));
   }
 
+  async amenityIds(limit: number): Promise<string[]> {
+    // `amenities` holds public Locations only (dataset-ddl.ts), so private ones never contribute an id.
+    const rows = await this.read('amenity ids', () =>
+      this.q<{ amenity: string }>('SELECT amenity FROM amenities GROUP BY amenity ORDER BY count(*) DESC, amenity LIMIT $1', [limit]),
+    );
+    return rows.map((r) => r.amenity);
+  }
+
   async localityModel(): Promise<{ postalCountries: Set<string>; regionCountries: Set<string> }> {
     const { generation } = await this.read('counter read', () => this.countersFromDb());
     let cached = this.#locality;

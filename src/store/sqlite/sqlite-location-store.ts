@@ -424,6 +424,16 @@ export class SqliteLocationStore implements LocationStore {
     return new Set(rows);
   }
 
+  async amenityIds(limit: number): Promise<string[]> {
+    this.refresh();
+    // `amenities` holds public Locations only (schema.ts), so private ones never contribute an id.
+    return this.stmt<[number], string>(
+      'SELECT k.amenity FROM amenities a CROSS JOIN amenity_keys k ON k.aid = a.aid GROUP BY a.aid ORDER BY COUNT(*) DESC, k.amenity LIMIT ?',
+    )
+      .pluck()
+      .all(limit);
+  }
+
   async localityModel(): Promise<{ postalCountries: Set<string>; regionCountries: Set<string> }> {
     this.refresh();
     if (this.locality === null) {

@@ -35,6 +35,7 @@ import { summarizeRequest } from '../../logging.js';
 import { executeOperation } from '../operations.js';
 import { elapsedMs } from '../timing.js';
 import type { OperationDeps } from '../operations.js';
+import { exampleProfileUrl, withTrustHint } from '../profile-trust.js';
 import { invalidParams, RpcError, toMcpError } from './errors.js';
 import type { MappedMcpError } from './errors.js';
 import type { ToolCatalog, ToolName } from './tools.js';
@@ -56,8 +57,16 @@ export interface McpCallContext {
   onFailure?: (failure: MappedMcpError) => void;
 }
 
-const SERVER_INSTRUCTIONS =
-  'UCP Location (2026-08-25). Every tools/call needs arguments {meta: {"ucp-agent": {profile: "<your platform profile URL>"}}, location: {...}}.';
+/** The `initialize` instructions: the envelope every call needs, with a profile URL that works here. */
+function serverInstructions(announced: readonly string[]): string {
+  const base =
+    'UCP Location (2026-08-25). Every tools/call needs arguments {meta: {"ucp-agent": {profile: "<platform profile URL>"}}, location: {...}}.';
+  if (announced.length === 0) return `${base} The profile URL is that of your published UCP platform profile.`;
+  const urls = announced.join(', ');
+  return announced.length === 1
+    ? `${base} This business pre-approves the platform profile URL ${urls}: send it as the profile.`
+    : `${base} This business pre-approves these platform profile URLs: ${urls}; send one of them as the profile.`;
+}
 
 /**
  * The SDK builds an Ajv instance per Server unless given one; the Server only uses it for
@@ -76,7 +85,7 @@ const GUARDED_METHODS = new Map<string, { safeParse(v: unknown): { success: bool
 export function createMcpServer(app: McpApp, ctx: McpCallContext): Server {
   const server = new Server(app.serverInfo, {
     capabilities: { tools: { listChanged: false } },
-    instructions: SERVER_INSTRUCTIONS,
+    instructions: serverInstructions(app.operations.announcedProfileUrls ?? []),
     jsonSchemaValidator: sharedValidator,
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...app.catalog.list] }));
@@ -165,7 +174,7 @@ async function callTool(
       throw invalidParams(`Unknown tool "${name}". Available tools: ${app.catalog.names.join(', ')}.`, '', { code: 'unknown_tool' });
     }
     const argumentsObject = args ?? {};
-    const profileUrl = requireProfileUrl(argumentsObject['meta']);
+    const profileUrl = requireProfileUrl(argumentsObject['meta'], exampleProfileUrl(app.operations.announcedProfileUrls ?? []));
     if (argumentsObject['location'] === undefined) {
       const hint = operation === 'search' ? '{} browses' : '{"ids": [...]}';
       throw invalidParams(`arguments.location is required: the ${operation} request (${hint}).`, '/location', { code: 'invalid_request' });
@@ -183,7 +192,8 @@ async function callTool(
       content: [{ type: 'text', text: JSON.stringify(result.payload) }],
     };
   } catch (err) {
-    const mapped = toMcpError(err, pointerBase);
+    // Discovery failures say which profile URLs work here and how the operator adds one.
+    const mapped = toMcpError(withTrustHint(err, app.operations.announcedProfileUrls ?? []), pointerBase);
     ctx.onFailure?.(mapped);
     const fields = { ...who, durationMs: elapsedMs(started), code: mapped.error.code, httpStatus: mapped.httpStatus, request: summary };
     if (mapped.unexpected) log.error({ ...fields, err }, 'tools/call failed');
@@ -197,8 +207,9 @@ async function callTool(
  * the exact pointer of what is missing; the schema then checks the rest of `meta` (URI format,
  * idempotency key).
  */
-function requireProfileUrl(meta: unknown): string {
-  const example = '{"ucp-agent": {"profile": "https://platform.example/profile.json"}}';
+function requireProfileUrl(meta: unknown, exampleUrl: string): string {
+  // The example is a URL that works here when one is announced, not one that fails too.
+  const example = `{"ucp-agent": {"profile": "${exampleUrl}"}}`;
   if (!isRecord(meta)) {
     throw invalidParams(`arguments.meta is required and must be an object: ${example}.`, '/meta', { code: 'invalid_request' });
   }
@@ -210,9 +221,13 @@ function requireProfileUrl(meta: unknown): string {
   }
   const profile = agent['profile'];
   if (typeof profile !== 'string' || profile.length === 0) {
-    throw invalidParams('arguments.meta["ucp-agent"].profile is required: the URL of your Platform profile.', '/meta/ucp-agent/profile', {
-      code: 'invalid_request',
-    });
+    throw invalidParams(
+      `arguments.meta["ucp-agent"].profile is required: the URL of your Platform profile, e.g. "${exampleUrl}".`,
+      '/meta/ucp-agent/profile',
+      {
+        code: 'invalid_request',
+      },
+    );
   }
   // A profile URL that is present but unusable is the negotiation error `invalid_profile_url`
   // (R-G5), as on REST, rather than a schema failure of its `format: uri`.

@@ -11,6 +11,7 @@ import { summarizeRequest } from '../../logging.js';
 import { readJsonBody } from '../http-body.js';
 import { elapsedMs } from '../timing.js';
 import { executeOperation, validateRequest } from '../operations.js';
+import { exampleProfileUrl, withTrustHint } from '../profile-trust.js';
 import type { Operation, OperationDeps } from '../operations.js';
 import { restError, toRestError } from './errors.js';
 import type { MappedRestError } from './errors.js';
@@ -51,7 +52,7 @@ export class RestEndpoint {
         return;
       }
       summary = summarizeRequest(body.value);
-      const profileUrl = parseUcpAgent(req.headers['ucp-agent']);
+      const profileUrl = parseUcpAgent(req.headers['ucp-agent'], exampleProfileUrl(this.operations.announcedProfileUrls ?? []));
       const request = validateRequest(this.operations, operation, body.value);
       const result = await executeOperation(this.operations, { operation, profileUrl, request, clientIp: ctx.clientIp });
       writeJson(res, 200, result.payload);
@@ -60,7 +61,8 @@ export class RestEndpoint {
         'rest',
       );
     } catch (err) {
-      const mapped = toRestError(err, ctx.requestId);
+      // Discovery failures say which profile URLs work here and how the operator adds one.
+      const mapped = toRestError(withTrustHint(err, this.operations.announcedProfileUrls ?? []), ctx.requestId);
       this.fail(res, log, started, summary, mapped, err);
     }
   }

@@ -8,10 +8,12 @@
 import { parseDictionary } from 'structured-headers';
 import { UcpNegotiationError } from '../../errors.js';
 
-const EXAMPLE = 'UCP-Agent: profile="https://platform.example/profile.json"';
-
-/** The profile URL, or a UcpNegotiationError `invalid_profile_url` (REST 400) saying what to fix. */
-export function parseUcpAgent(header: string | string[] | undefined): string {
+/**
+ * The profile URL, or a UcpNegotiationError `invalid_profile_url` (REST 400) saying what to fix.
+ * @param exampleUrl the profile URL shown in the example: one that works on this Business, when any is announced.
+ */
+export function parseUcpAgent(header: string | string[] | undefined, exampleUrl = 'https://platform.example/profile.json'): string {
+  const EXAMPLE = `UCP-Agent: profile="${exampleUrl}"`;
   if (header === undefined || (Array.isArray(header) && header.length === 0)) {
     throw new UcpNegotiationError('invalid_profile_url', `The UCP-Agent header is required; send ${EXAMPLE}.`);
   }
