@@ -51,13 +51,25 @@ const LAYERS: Readonly<Record<string, LayerRule>> = {
   data: { side: 'business', imports: ['errors', 'protocol', 'domain', STORE_PORT] },
   'shared-state': { side: 'business', imports: ['errors', 'protocol'] },
   config: { side: 'business', imports: [...CORE, 'service'] },
+  // Platform profiles a Business pre-approves from files (serve --trust-platform-profile).
+  'trusted-profiles': { side: 'business', imports: ['errors', 'protocol'], typeImports: ['config'] },
   // Transports see the engine only through the interfaces in transport/operations.ts: no store,
   // no service, no data; the server's settings only as types.
   transport: { side: 'business', imports: CORE, typeImports: ['config'] },
   // The composition root of a Business: wires config, store adapter, service and transports.
   server: {
     side: 'business',
-    imports: [...CORE, STORE_PORT, ...STORE_ADAPTERS, 'shared-state/index.ts', 'service', 'data', 'config', 'transport'],
+    imports: [
+      ...CORE,
+      STORE_PORT,
+      ...STORE_ADAPTERS,
+      'shared-state/index.ts',
+      'service',
+      'data',
+      'config',
+      'trusted-profiles',
+      'transport',
+    ],
   },
   // Not written yet (ARCHITECTURE.md): an operator console over the service.
   console: { side: 'business', imports: [...CORE, STORE_PORT, 'service', 'config'] },
@@ -69,7 +81,7 @@ const LAYERS: Readonly<Record<string, LayerRule>> = {
   // ── entry points ──
   cli: {
     side: 'entry',
-    imports: [...CORE, STORE_PORT, ...STORE_ADAPTERS, 'data', 'server', 'client', 'conformance', 'agent', 'console'],
+    imports: [...CORE, STORE_PORT, ...STORE_ADAPTERS, 'data', 'server', 'trusted-profiles', 'client', 'conformance', 'agent', 'console'],
   },
   // The package root: types, errors and pure helpers (a Platform-only user never loads a store).
   index: { side: 'entry', imports: ['errors', 'protocol', 'domain'] },

@@ -208,6 +208,9 @@ describe('configuration keys (docs/configuration.md)', () => {
     'limits.lookupBatchMax': 20,
     cursorSecret: 'a-secret-of-at-least-thirty-two-characters',
     trustedPlatforms: { [profileUrl]: profile },
+    // Read at start, not when the file is loaded: an absolute path stays as written.
+    trustedPlatformProfiles: [{ file: '/srv/ucp/platform-profile.json', url: 'https://platform.example/profiles/ours.json' }],
+    transports: ['mcp'],
     'cors.origins': ['https://app.example'],
     'cors.maxAgeSeconds': 60,
     'rateLimits.enabled': false,
