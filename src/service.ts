@@ -310,7 +310,7 @@ export class LocationService {
     if (locality !== null) {
       q.locality = { country: locality.country };
       if (locality.region !== undefined) q.locality.region = locality.region;
-      if (locality.postalCode !== undefined) q.locality.postalCode = locality.postalCode;
+      if (locality.postalKeys !== undefined) q.locality.postalCodes = locality.postalKeys;
     }
     if (plan.amenities.length > 0) q.amenities = plan.amenities;
     if (plan.items.length > 0) q.items = plan.items;

@@ -309,15 +309,64 @@ export function runStoreContract(opts: StoreContractOptions): void {
         }
         // A form that cannot be read is refused at its pointer, not answered with an empty success.
         await expectRequestError(
-          service.search({ serves: { address: { address_country: 'United States', postal_code: '10005' } } }),
+          service.search({ serves: { address: { address_country: 'Atlantis', postal_code: '10005' } } }),
           'serves_target_unsupported',
           '/serves/address/address_country',
         );
       });
 
-      // Known gaps (the rule asks for these forms too): ZIP+4 ("10005-1234") and subdivision names
-      // ("New York") are compared as written today and match nothing, a silent empty success.
-      it.todo('serves.address with a ZIP+4 code or a subdivision name is evaluated or refused, never silently empty (R-C4)');
+      test('serves.address with a ZIP+4 code or a subdivision name is evaluated or refused, never silently empty (R-C4)', async () => {
+        const s = async (address: Record<string, string>): Promise<string[]> =>
+          ids(await service.search({ serves: { address }, pagination: { limit: 50 } })).sort();
+        const forms: [Record<string, string>, Record<string, string>][] = [
+          [
+            { address_country: 'US', postal_code: '10005' },
+            { address_country: 'US', postal_code: '10005-1234' },
+          ],
+          [
+            { address_country: 'US', postal_code: '10005' },
+            { address_country: 'us', postal_code: '100051234' },
+          ],
+          [
+            { address_country: 'US', postal_code: '90013' },
+            { address_country: 'United States', postal_code: '90013-0001' },
+          ],
+          [
+            { address_country: 'US', address_region: 'NY' },
+            { address_country: 'US', address_region: 'New York' },
+          ],
+          [
+            { address_country: 'US', address_region: 'NY' },
+            { address_country: 'usa', address_region: ' new  york ' },
+          ],
+          [
+            { address_country: 'US', address_region: 'NY', postal_code: '90013' },
+            { address_country: 'United States of America', address_region: 'US-New York', postal_code: '90013-4321' },
+          ],
+        ];
+        for (const [canonical, written] of forms) {
+          const expected = await s(canonical);
+          expect(expected.length, JSON.stringify(canonical)).toBeGreaterThan(0);
+          expect(await s(written), JSON.stringify(written)).toEqual(expected);
+        }
+        // A region the Business has data for but that is not listed still answers (an empty list is then the truth).
+        expect(await s({ address_country: 'US', address_region: 'California' })).toEqual(['loc_online']);
+        // What still cannot be evaluated is refused with the accepted forms, at its pointer.
+        const refused: [Record<string, string>, string, RegExp][] = [
+          [
+            { address_country: 'US', address_region: 'Narnia' },
+            '/serves/address/address_region',
+            /ISO 3166-2 subdivision of US.*"California"/,
+          ],
+          [{ address_country: 'US', postal_code: '1000' }, '/serves/address/postal_code', /well-formed postal code for US.*ZIP\+4/],
+          [{ address_country: 'US', postal_code: '10005-12' }, '/serves/address/postal_code', /well-formed postal code for US/],
+          [{ address_country: 'ZZ' }, '/serves/address/address_country', /not a known country/],
+        ];
+        for (const [address, pointer, message] of refused) {
+          const err = await expectRequestError(service.search({ serves: { address } }), 'serves_target_unsupported', pointer);
+          expect(err.message).toMatch(message);
+        }
+      });
 
       test('an address target the Business cannot evaluate is an actionable error, never broadened (R-S5)', async () => {
         // Only a private Location lists French postal codes; that must not make France evaluable.
