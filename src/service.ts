@@ -8,11 +8,18 @@
  * and loads full Location documents only for the Locations actually returned.
  */
 import { ConfigError } from './errors.js';
-import { buyerLocality, LOCALITY_TIER, localityTier, savedLocationRef } from './domain/context-rank.js';
+import {
+  addressLocality,
+  buyerLocality,
+  LOCALITY_TIER,
+  localityTier,
+  savedLocationRef,
+  type AddressLocality,
+} from './domain/context-rank.js';
 import { decodeCursor, encodeCursor, requestFingerprint, type CursorState } from './domain/cursor.js';
 import { isUsableGeo } from './domain/geodesy.js';
 import { compileSchedule, isOpenCompiled, type CompiledSchedule } from './domain/hours.js';
-import type { Coverage, Geo, Locality, LookupLocation, Schedule } from './domain/location.js';
+import type { Coverage, Geo, LookupLocation, Schedule } from './domain/location.js';
 import { isBoundedBrowse, planPredicates, type PredicatePlan } from './domain/predicates.js';
 import { GeodesicBracket } from './domain/proximity.js';
 import { compareRank, selectPage, type Bracketed, type RankKey } from './domain/ranking.js';
@@ -66,6 +73,7 @@ const BROWSE_SCAN_FACTOR = 64;
 const COMPILED_CACHE_LIMIT = 200_000;
 /** Location documents read per store call when collecting addresses for context ranking. */
 const ADDRESS_BATCH = 500;
+const NO_ADDRESS: AddressLocality = { country: null, region: null, postal: null };
 
 /**
  * A candidate that passed every predicate, with the values it is ranked by. Its distance to the
@@ -107,8 +115,8 @@ export class LocationService {
   private readonly schedules = new Map<number, CompiledSchedule>();
   private readonly coverages = new Map<number, CompiledCoverage | null>();
   private localityModelCache: LocalityModel | null = null;
-  /** Public Location key → its address's country / region / postal code (context ranking). */
-  private readonly addresses = new Map<number, Locality | null>();
+  /** Public Location key → its address's country / region / postal code, resolved (context ranking). */
+  private readonly addresses = new Map<number, AddressLocality>();
 
   constructor(
     readonly store: LocationStore,
@@ -224,7 +232,7 @@ export class LocationService {
         ? LOCALITY_TIER.savedLocation
         : buyer === null
           ? LOCALITY_TIER.elsewhere
-          : localityTier(buyer, this.addresses.get(r.key) ?? undefined);
+          : localityTier(buyer, this.addresses.get(r.key) ?? NO_ADDRESS);
       if (hasCenter) r.tieBreak = tier;
       else r.tier = tier;
     }
@@ -238,16 +246,7 @@ export class LocationService {
       const batch = missing.slice(i, i + ADDRESS_BATCH);
       const docs = new Map((await this.store.getLocations(batch.map((r) => r.key))).map((d) => [d.id, d.address]));
       for (const r of batch) {
-        const a = docs.get(r.id);
-        // Only the three fields ranking reads are kept, to keep the cache small.
-        const locality: Locality | null =
-          a === undefined
-            ? null
-            : {
-                ...(a.address_country !== undefined ? { address_country: a.address_country } : {}),
-                ...(a.address_region !== undefined ? { address_region: a.address_region } : {}),
-                ...(a.postal_code !== undefined ? { postal_code: a.postal_code } : {}),
-              };
+        const locality = addressLocality(docs.get(r.id));
         this.addresses.set(r.key, locality);
       }
     }

@@ -71,22 +71,35 @@ export function savedLocationRef(context: Record<string, unknown> | undefined): 
   return v === null ? null : v.trim();
 }
 
+/** A Location's address as tiers compare it: resolved country, subdivision code, comparable postal code. */
+export interface AddressLocality {
+  country: string | null;
+  region: string | null;
+  postal: string | null;
+}
+
+/** Reads a Location's `address` once, so ranking many requests does not re-resolve names. */
+export function addressLocality(address: Locality | undefined): AddressLocality {
+  const countryRaw = address?.address_country;
+  const country = typeof countryRaw === 'string' ? resolveCountry(countryRaw) : null;
+  const region = address?.address_region;
+  const postal = address?.postal_code;
+  return {
+    country,
+    region: country !== null && typeof region === 'string' ? resolveSubdivision(region, country) : null,
+    postal: country !== null && typeof postal === 'string' ? postalComparable(postal, country) : null,
+  };
+}
+
 /**
  * Tier of a Location whose postal address is `address` for a buyer at `buyer`: same postal code
  * (same country) > same region > same country > elsewhere. A Location without an address, or
  * whose country cannot be read, is "elsewhere".
  */
-export function localityTier(buyer: BuyerLocality, address: Locality | undefined): number {
-  const countryRaw = address?.address_country;
-  const country = typeof countryRaw === 'string' ? resolveCountry(countryRaw) : null;
-  if (country !== buyer.country) return LOCALITY_TIER.elsewhere;
-  const postal = address?.postal_code;
-  if (buyer.postal !== undefined && typeof postal === 'string' && postalComparable(postal, country) === buyer.postal) {
-    return LOCALITY_TIER.samePostalCode;
-  }
-  const region = address?.address_region;
-  if (buyer.region !== undefined && typeof region === 'string' && resolveSubdivision(region, country) === buyer.region) {
-    return LOCALITY_TIER.sameRegion;
-  }
+export function localityTier(buyer: BuyerLocality, address: Locality | AddressLocality | undefined): number {
+  const a = address !== undefined && 'country' in address ? address : addressLocality(address);
+  if (a.country === null || a.country !== buyer.country) return LOCALITY_TIER.elsewhere;
+  if (buyer.postal !== undefined && a.postal === buyer.postal) return LOCALITY_TIER.samePostalCode;
+  if (buyer.region !== undefined && a.region === buyer.region) return LOCALITY_TIER.sameRegion;
   return LOCALITY_TIER.sameCountry;
 }
