@@ -8,13 +8,21 @@
  * and loads full Location documents only for the Locations actually returned.
  */
 import { ConfigError } from './errors.js';
+import {
+  addressLocality,
+  buyerLocality,
+  LOCALITY_TIER,
+  localityTier,
+  savedLocationRef,
+  type AddressLocality,
+} from './domain/context-rank.js';
 import { decodeCursor, encodeCursor, requestFingerprint, type CursorState } from './domain/cursor.js';
 import { isUsableGeo } from './domain/geodesy.js';
 import { compileSchedule, isOpenCompiled, type CompiledSchedule } from './domain/hours.js';
 import type { Coverage, Geo, LookupLocation, Schedule } from './domain/location.js';
 import { isBoundedBrowse, planPredicates, type PredicatePlan } from './domain/predicates.js';
 import { GeodesicBracket } from './domain/proximity.js';
-import { compareRank, selectPage, type Bracketed } from './domain/ranking.js';
+import { compareRank, selectPage, type Bracketed, type RankKey } from './domain/ranking.js';
 import type { LookupRequest, LookupResult, Message, SearchRequest, SearchResult } from './domain/requests.js';
 import {
   compileCoverage,
@@ -63,6 +71,9 @@ export interface ServiceOptions {
 const BROWSE_SCAN_FACTOR = 64;
 /** Compiled schedules / coverages kept per generation before the cache restarts. */
 const COMPILED_CACHE_LIMIT = 200_000;
+/** Location documents read per store call when collecting addresses for context ranking. */
+const ADDRESS_BATCH = 500;
+const NO_ADDRESS: AddressLocality = { country: null, region: null, postal: null };
 
 /**
  * A candidate that passed every predicate, with the values it is ranked by. Its distance to the
@@ -104,6 +115,8 @@ export class LocationService {
   private readonly schedules = new Map<number, CompiledSchedule>();
   private readonly coverages = new Map<number, CompiledCoverage | null>();
   private localityModelCache: LocalityModel | null = null;
+  /** Public Location key → its address's country / region / postal code, resolved (context ranking). */
+  private readonly addresses = new Map<number, AddressLocality>();
 
   constructor(
     readonly store: LocationStore,
@@ -152,6 +165,8 @@ export class LocationService {
 
     const browse = isBoundedBrowse(plan);
     const ranked = browse ? await this.browseSet(query, plan) : this.survivors(await this.store.findCandidates(query), plan, bracket);
+    // R-C1/R-C2: context only orders the set already chosen, never changes it.
+    await this.rankByContext(ranked, request.context, center !== null);
 
     // R-S2: across all pages a browse reaches at most browseCap Locations.
     const served = cursor?.served ?? 0;
@@ -170,11 +185,10 @@ export class LocationService {
       pagination: { has_next_page: hasNext, total_count: ranked.length },
     };
     if (hasNext && last !== undefined) {
-      result.pagination.cursor = encodeCursor(
-        { position: { relevance: last.relevance, distance: last.distance, id: last.id }, served: servedAfter },
-        fingerprintOf(),
-        this.cursorSecret,
-      );
+      const position: RankKey = { relevance: last.relevance, distance: last.distance, id: last.id };
+      if (last.tier !== undefined) position.tier = last.tier;
+      if (last.tieBreak !== undefined) position.tieBreak = last.tieBreak;
+      result.pagination.cursor = encodeCursor({ position, served: servedAfter }, fingerprintOf(), this.cursorSecret);
     }
     return result;
   }
@@ -197,6 +211,44 @@ export class LocationService {
         return kept.slice(0, cap);
       }
       limit *= 4;
+    }
+  }
+
+  /**
+   * Sets each result's locality tier from `context` (see domain/context-rank.ts and
+   * docs/ranking.md): as the primary key when no center orders the results, else only as the
+   * tie-break after distance. Without readable context nothing is set and the order is unchanged.
+   */
+  private async rankByContext(ranked: Survivor[], context: Record<string, unknown> | undefined, hasCenter: boolean): Promise<void> {
+    if (ranked.length === 0) return;
+    const buyer = buyerLocality(context);
+    const ref = savedLocationRef(context);
+    if (buyer === null && ref === null) return;
+    // Only public Locations resolve, so a private or unknown id/alias is ignored.
+    const saved = new Set(ref === null ? [] : ((await this.store.resolveIds([ref])).get(ref) ?? []));
+    if (buyer !== null) await this.loadAddresses(ranked);
+    for (const r of ranked) {
+      const tier = saved.has(r.key)
+        ? LOCALITY_TIER.savedLocation
+        : buyer === null
+          ? LOCALITY_TIER.elsewhere
+          : localityTier(buyer, this.addresses.get(r.key) ?? NO_ADDRESS);
+      if (hasCenter) r.tieBreak = tier;
+      else r.tier = tier;
+    }
+  }
+
+  /** Reads (once per data generation) the address of each result not yet known. */
+  private async loadAddresses(results: readonly Survivor[]): Promise<void> {
+    const missing = results.filter((r) => !this.addresses.has(r.key));
+    if (this.addresses.size + missing.length > COMPILED_CACHE_LIMIT) this.addresses.clear();
+    for (let i = 0; i < missing.length; i += ADDRESS_BATCH) {
+      const batch = missing.slice(i, i + ADDRESS_BATCH);
+      const docs = new Map((await this.store.getLocations(batch.map((r) => r.key))).map((d) => [d.id, d.address]));
+      for (const r of batch) {
+        const locality = addressLocality(docs.get(r.id));
+        this.addresses.set(r.key, locality);
+      }
     }
   }
 
@@ -285,6 +337,7 @@ export class LocationService {
     this.schedules.clear();
     this.coverages.clear();
     this.localityModelCache = null;
+    this.addresses.clear();
   }
 
   private async localityTarget(plan: PredicatePlan): Promise<LocalityTarget | null> {
@@ -310,7 +363,7 @@ export class LocationService {
     if (locality !== null) {
       q.locality = { country: locality.country };
       if (locality.region !== undefined) q.locality.region = locality.region;
-      if (locality.postalCode !== undefined) q.locality.postalCode = locality.postalCode;
+      if (locality.postalKeys !== undefined) q.locality.postalCodes = locality.postalKeys;
     }
     if (plan.amenities.length > 0) q.amenities = plan.amenities;
     if (plan.items.length > 0) q.items = plan.items;

@@ -21,6 +21,8 @@ const state = fc.record({
     relevance: fc.double({ noNaN: true, noDefaultInfinity: true }),
     distance: fc.oneof(fc.double({ min: 0, max: 4e7, noNaN: true }), fc.constant(Number.POSITIVE_INFINITY)),
     id: fc.string({ unit: 'binary', maxLength: 40 }),
+    tier: fc.integer({ min: 0, max: 4 }),
+    tieBreak: fc.integer({ min: 0, max: 4 }),
   }),
   served: fc.nat({ max: 1_000_000 }),
 });
@@ -58,6 +60,9 @@ describe('encodeCursor / decodeCursor (R-S9)', () => {
         // JSON has no negative zero; every other double survives exactly.
         expect(back.position.relevance).toBe(s.position.relevance === 0 ? 0 : s.position.relevance);
         expect(back.position.distance).toBe(s.position.distance);
+        // The locality tiers (R-C2) travel too, so the next page continues the same order.
+        expect(back.position.tier ?? 0).toBe(s.position.tier ?? 0);
+        expect(back.position.tieBreak ?? 0).toBe(s.position.tieBreak ?? 0);
       }),
     );
   });

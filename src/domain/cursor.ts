@@ -1,8 +1,9 @@
 /**
  * Search pagination cursors (R-S9): opaque to the Platform, stateless for the Business.
  *
- * A cursor carries the keyset position of the last Location served (relevance, distance, id) and
- * how many Locations have been served so far (for the bounded-browse cap, R-S2). It is bound to
+ * A cursor carries the keyset position of the last Location served (locality tiers, relevance,
+ * distance, id) and how many Locations have been served so far (for the bounded-browse cap,
+ * R-S2). It is bound to
  * the request it was issued for through a fingerprint of that request without `pagination`.
  *
  * It is sealed with AES-256-GCM under a key derived (HKDF-SHA256) from the configured secret:
@@ -73,6 +74,9 @@ interface CursorBody {
   d: number | null;
   /** id */
   i: string;
+  /** locality tier and tie-break tier (see ranking.ts); absent when 0 */
+  t?: number;
+  b?: number;
   /** served so far */
   n: number;
 }
@@ -142,6 +146,9 @@ export function encodeCursor(state: CursorState, fingerprint: string, secret: st
     i: state.position.id,
     n: state.served,
   };
+  const { tier = 0, tieBreak = 0 } = state.position;
+  if (tier !== 0) body.t = tier;
+  if (tieBreak !== 0) body.b = tieBreak;
   return sealCursorPayload(JSON.stringify(body), secret);
 }
 
@@ -165,6 +172,8 @@ function isBody(x: unknown): x is CursorBody {
     Number.isFinite(b.r) &&
     (b.d === null || (typeof b.d === 'number' && Number.isFinite(b.d) && b.d >= 0)) &&
     typeof b.i === 'string' &&
+    (b.t === undefined || (Number.isSafeInteger(b.t) && (b.t as number) >= 0)) &&
+    (b.b === undefined || (Number.isSafeInteger(b.b) && (b.b as number) >= 0)) &&
     typeof b.n === 'number' &&
     Number.isSafeInteger(b.n) &&
     b.n >= 0
@@ -188,7 +197,13 @@ export function decodeCursor(token: string, fingerprint: string, secret: string)
   if (!isBody(body)) throw invalid('unreadable content');
   if (body.f !== fingerprint) throw invalid('it was issued for a different query');
   return {
-    position: { relevance: body.r, distance: body.d === null ? Number.POSITIVE_INFINITY : body.d, id: body.i },
+    position: {
+      relevance: body.r,
+      distance: body.d === null ? Number.POSITIVE_INFINITY : body.d,
+      id: body.i,
+      ...(body.t === undefined ? {} : { tier: body.t }),
+      ...(body.b === undefined ? {} : { tieBreak: body.b }),
+    },
     served: body.n,
   };
 }

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { compareIds, compareRank, indexAfter, pageAfter, selectPage, type RankKey } from './ranking.js';
 
 const rankKey = fc.record({
+  tier: fc.integer({ min: 0, max: 4 }),
+  tieBreak: fc.integer({ min: 0, max: 4 }),
   relevance: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 100, noNaN: true })),
   distance: fc.oneof(fc.constant(0), fc.constant(Number.POSITIVE_INFINITY), fc.double({ min: 0, max: 2e7, noNaN: true })),
   id: fc.string({ unit: 'grapheme', maxLength: 6 }),
@@ -39,6 +41,27 @@ describe('compareRank', () => {
     expect(compareRank(same, { ...same })).toBe(0);
   });
 
+  it('puts the locality tier before any text score, and the tie-break tier only after distance (R-C2)', () => {
+    const keys: RankKey[] = [
+      { tier: 3, relevance: 9, distance: 0, id: 'far-but-relevant' },
+      { tier: 1, relevance: 0.1, distance: 0, id: 'near-weak' },
+      { tier: 1, relevance: 2, distance: 0, id: 'near-strong' },
+      { relevance: 1, distance: 0, id: 'no-tier' },
+      { tieBreak: 4, relevance: 0, distance: 7, id: 'tie-far' },
+      { tieBreak: 1, relevance: 0, distance: 7, id: 'tie-near' },
+      { tieBreak: 0, relevance: 0, distance: 8, id: 'farther' },
+    ];
+    expect([...keys].sort(compareRank).map((k) => k.id)).toEqual([
+      'no-tier',
+      'tie-near',
+      'tie-far',
+      'farther',
+      'near-strong',
+      'near-weak',
+      'far-but-relevant',
+    ]);
+  });
+
   it('puts relevance first (desc), then distance (asc, Infinity last), then id (asc)', () => {
     const keys: RankKey[] = [
       { relevance: 0, distance: 5, id: 'a' },
@@ -60,6 +83,8 @@ describe('selectPage', () => {
   const bracketed = fc
     .uniqueArray(
       fc.record({
+        tier: fc.constantFrom(0, 0, 1, 3),
+        tieBreak: fc.constantFrom(0, 0, 2, 4),
         relevance: fc.constantFrom(0, 1, 2.5),
         distance: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.constant(Number.POSITIVE_INFINITY)),
         id: fc.string({ maxLength: 4 }),
@@ -69,18 +94,30 @@ describe('selectPage', () => {
       { selector: (r) => r.id, maxLength: 40 },
     )
     .map((rs) =>
-      rs.map((r) => ({ relevance: r.relevance, id: r.id, truth: r.distance, lower: r.distance - r.below, upper: r.distance + r.above })),
+      rs.map((r) => ({
+        tier: r.tier,
+        tieBreak: r.tieBreak,
+        relevance: r.relevance,
+        id: r.id,
+        truth: r.distance,
+        lower: r.distance - r.below,
+        upper: r.distance + r.above,
+      })),
     );
 
-  it('returns exactly the pages an all-exact ranking would, whatever the brackets (ranking, R-S9)', () => {
+  it('returns exactly the pages an all-exact ranking would, whatever the brackets and locality tiers (ranking, R-S9, R-C2)', () => {
     fc.assert(
       fc.property(bracketed, fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 5 }), (rs, sizes) => {
-        const exactOrder = rs.map((r) => ({ relevance: r.relevance, distance: r.truth, id: r.id })).sort(compareRank);
+        const exactOrder = rs
+          .map((r) => ({ tier: r.tier, tieBreak: r.tieBreak, relevance: r.relevance, distance: r.truth, id: r.id }))
+          .sort(compareRank);
         const seen: string[] = [];
         let after: RankKey | null = null;
         for (let step = 0; step < 100; step++) {
           // Fresh copies: a real engine recomputes candidates for every page.
           const items = rs.map((r) => ({
+            tier: r.tier,
+            tieBreak: r.tieBreak,
             relevance: r.relevance,
             id: r.id,
             lower: Number.isFinite(r.truth) ? r.lower : r.truth,
@@ -93,7 +130,7 @@ describe('selectPage', () => {
           seen.push(...page.items.map((p) => p.id));
           if (page.following <= page.items.length) break;
           const last = page.items[page.items.length - 1] as RankKey;
-          after = { relevance: last.relevance, distance: last.distance, id: last.id };
+          after = { tier: last.tier ?? 0, tieBreak: last.tieBreak ?? 0, relevance: last.relevance, distance: last.distance, id: last.id };
         }
         expect(seen).toEqual(exactOrder.map((k) => k.id));
       }),

@@ -1,13 +1,20 @@
 /**
  * Result order for search (and lookup refinement) and keyset paging over it.
  *
- * Order: text relevance descending, then geodesic distance to the request's explicit center
- * ascending, then Location `id` ascending. The id makes the order total, which is what lets a
- * stateless cursor resume exactly after the last Location served, on any instance.
+ * Order: buyer-locality `tier` ascending, text relevance descending, geodesic distance to the
+ * request's explicit center ascending, `tieBreak` ascending, then Location `id` ascending. The
+ * caller fills the two locality fields (see domain/context-rank.ts): without a center, `tier` is
+ * the locality tier and `tieBreak` 0 — a closer tier always ranks first, text scores only order
+ * Locations within a tier; with a center, `tier` is 0 and `tieBreak` the locality tier, so
+ * context only breaks exact distance ties. Without usable context both are 0 everywhere. The id
+ * makes the order total, which is what lets a stateless cursor resume exactly after the last
+ * Location served, on any instance. See docs/ranking.md.
  */
 
 /** The values a result is ordered by; also the keyset position a cursor carries. */
 export interface RankKey {
+  /** Primary locality tier, smaller is closer to the buyer; a small non-negative integer (absent = 0). */
+  tier?: number;
   /** Larger is better; 0 when the request has no text. Finite. */
   relevance: number;
   /**
@@ -15,6 +22,8 @@ export interface RankKey {
    * result when there is no center; `Infinity` for a Location without `geo` when there is one.
    */
   distance: number;
+  /** Locality tier used only after distance; a small non-negative integer (absent = 0). */
+  tieBreak?: number;
   /** Canonical Location id. */
   id: string;
 }
@@ -44,7 +53,22 @@ function compareNumbersAsc(a: number, b: number): number {
 
 /** Negative when `a` comes first. A total order on RankKeys (ids are unique within a result). */
 export function compareRank(a: RankKey, b: RankKey): number {
-  return compareNumbersAsc(b.relevance, a.relevance) || compareNumbersAsc(a.distance, b.distance) || compareIds(a.id, b.id);
+  return (
+    compareNumbersAsc(a.tier ?? 0, b.tier ?? 0) ||
+    compareNumbersAsc(b.relevance, a.relevance) ||
+    compareNumbersAsc(a.distance, b.distance) ||
+    compareNumbersAsc(a.tieBreak ?? 0, b.tieBreak ?? 0) ||
+    compareIds(a.id, b.id)
+  );
+}
+
+/** Order of two results whose distances are exact and equal in everything before distance. */
+function compareAfterDistance(a: Bracketed, b: Bracketed): number {
+  return (
+    compareNumbersAsc(a.distance as number, b.distance as number) ||
+    compareNumbersAsc(a.tieBreak ?? 0, b.tieBreak ?? 0) ||
+    compareIds(a.id, b.id)
+  );
 }
 
 /** Index of the first element of `sorted` that comes strictly after `after` (binary search). */
@@ -64,6 +88,8 @@ export function indexAfter(sorted: readonly RankKey[], after: RankKey): number {
  * proximity.ts); `distance` is filled in once computed exactly. lower === upper means exact.
  */
 export interface Bracketed {
+  tier?: number;
+  tieBreak?: number;
   relevance: number;
   id: string;
   lower: number;
@@ -95,22 +121,32 @@ export function selectPage<T extends Bracketed>(
     return t.distance;
   };
   const isAfter = (t: T, a: RankKey): boolean => {
+    if ((t.tier ?? 0) !== (a.tier ?? 0)) return (t.tier ?? 0) > (a.tier ?? 0);
     if (t.relevance !== a.relevance) return t.relevance < a.relevance;
     if (t.upper < a.distance) return false;
     if (t.lower > a.distance) return true;
     const d = resolve(t);
-    return d > a.distance || (d === a.distance && compareIds(t.id, a.id) > 0);
+    if (d !== a.distance) return d > a.distance;
+    const tb = t.tieBreak ?? 0;
+    const ab = a.tieBreak ?? 0;
+    return tb !== ab ? tb > ab : compareIds(t.id, a.id) > 0;
   };
   const rest = after === null ? [...items] : items.filter((t) => isAfter(t, after));
-  // Best relevance first; inside a relevance tier by lower bound, so a scan can stop early.
-  rest.sort((a, b) => compareNumbersAsc(b.relevance, a.relevance) || compareNumbersAsc(a.lower, b.lower) || compareIds(a.id, b.id));
+  // Best (tier, relevance) group first; inside a group by lower bound, so a scan can stop early.
+  rest.sort(
+    (a, b) =>
+      compareNumbersAsc(a.tier ?? 0, b.tier ?? 0) ||
+      compareNumbersAsc(b.relevance, a.relevance) ||
+      compareNumbersAsc(a.lower, b.lower) ||
+      compareIds(a.id, b.id),
+  );
 
   const page: (T & RankKey)[] = [];
   let i = 0;
   while (i < rest.length && page.length < size) {
-    const tierRelevance = (rest[i] as T).relevance;
+    const head = rest[i] as T;
     let end = i;
-    while (end < rest.length && (rest[end] as T).relevance === tierRelevance) end++;
+    while (end < rest.length && (rest[end] as T).relevance === head.relevance && ((rest[end] as T).tier ?? 0) === (head.tier ?? 0)) end++;
     const need = size - page.length;
     const computed: T[] = [];
     let kth = Number.POSITIVE_INFINITY;
@@ -121,12 +157,12 @@ export function selectPage<T extends Bracketed>(
       resolve(t);
       computed.push(t);
       if (computed.length >= need) {
-        computed.sort((a, b) => compareNumbersAsc(a.distance as number, b.distance as number) || compareIds(a.id, b.id));
+        computed.sort(compareAfterDistance);
         computed.length = Math.min(computed.length, need);
         kth = (computed[computed.length - 1] as T).distance as number;
       }
     }
-    computed.sort((a, b) => compareNumbersAsc(a.distance as number, b.distance as number) || compareIds(a.id, b.id));
+    computed.sort(compareAfterDistance);
     for (const t of computed.slice(0, need)) page.push(t as T & RankKey);
     i = end;
   }

@@ -12,6 +12,7 @@ import {
   normalizeLocalityTarget,
   normalizePostalCode,
   normalizeRegion,
+  postalCodeKeys,
   validateCoverage,
   type LocalityModel,
 } from './serves.js';
@@ -388,8 +389,43 @@ describe('normalizePostalCode / normalizeRegion / normalizeCountryCode', () => {
     expect(normalizePostalCode('123\u00a045')).toBe('12345');
   });
 
-  it('normalise regions: trim, collapse spaces, upper case, strip the same-country ISO 3166-2 prefix', () => {
-    expect(normalizeRegion('  new   york ', 'US')).toBe('NEW YORK');
+  it('normalise postal codes per country: US ZIP+4 spelled with a hyphen, ZIP kept apart', () => {
+    expect(normalizePostalCode('100051234', 'US')).toBe('10005-1234');
+    expect(normalizePostalCode(' 10005 - 1234 ', 'us')).toBe('10005-1234');
+    expect(normalizePostalCode('10005', 'US')).toBe('10005');
+    expect(normalizePostalCode('k1a 0b1', 'CA')).toBe('K1A0B1');
+    expect(normalizePostalCode('1012 ab', 'NL')).toBe('1012AB');
+    expect(normalizePostalCode('100-0001', 'JP')).toBe('100-0001');
+  });
+
+  it('postalCodeKeys: the code and the coarser codes it nests in, or null when malformed', () => {
+    expect(postalCodeKeys('10005-1234', 'US')).toEqual(['10005-1234', '10005']);
+    expect(postalCodeKeys('10005', 'US')).toEqual(['10005']);
+    expect(postalCodeKeys('1000', 'US')).toBeNull();
+    expect(postalCodeKeys('SW1A1AA', 'GB')).toEqual(['SW1A1AA', 'SW1A', 'SW']);
+    expect(postalCodeKeys('E11AA', 'GB')).toEqual(['E11AA', 'E1', 'E']);
+    expect(postalCodeKeys('E111AA', 'GB')).toEqual(['E111AA', 'E11', 'E']);
+    expect(postalCodeKeys('SW1A', 'GB')).toEqual(['SW1A', 'SW']);
+    expect(postalCodeKeys('SW', 'GB')).toEqual(['SW']);
+    expect(postalCodeKeys('12345', 'GB')).toBeNull();
+    expect(postalCodeKeys('K1A0B1', 'CA')).toEqual(['K1A0B1', 'K1A']);
+    expect(postalCodeKeys('K1A', 'CA')).toEqual(['K1A']);
+    expect(postalCodeKeys('D1A0B1', 'CA')).toBeNull();
+    expect(postalCodeKeys('1012AB', 'NL')).toEqual(['1012AB', '1012']);
+    expect(postalCodeKeys('0123AB', 'NL')).toBeNull();
+    expect(postalCodeKeys('75001', 'FR')).toEqual(['75001']);
+  });
+
+  it('normalise regions to ISO 3166-2 codes by code or English/local name; other text trimmed, collapsed, upper-cased', () => {
+    expect(normalizeRegion('  new   york ', 'US')).toBe('NY');
+    expect(normalizeRegion('California', 'US')).toBe('CA');
+    expect(normalizeRegion('US-California', 'US')).toBe('CA');
+    expect(normalizeRegion('Bavaria', 'DE')).toBe('BY');
+    expect(normalizeRegion('bayern', 'de')).toBe('BY');
+    expect(normalizeRegion('Île-de-France', 'FR')).toBe('IDF');
+    expect(normalizeRegion('ile de france', 'FR')).toBe('IDF');
+    expect(normalizeRegion('Scotland', 'GB')).toBe('SCT');
+    expect(normalizeRegion('  bay   area ', 'US')).toBe('BAY AREA');
     expect(normalizeRegion('us-ny', 'US')).toBe('NY');
     expect(normalizeRegion('US-NY', 'us')).toBe('NY');
     expect(normalizeRegion('CA-ON', 'US')).toBe('CA-ON');
@@ -399,6 +435,7 @@ describe('normalizePostalCode / normalizeRegion / normalizeCountryCode', () => {
     fc.assert(
       fc.property(fc.string(), fc.constantFrom('US', 'GB', 'DE'), (s, c) => {
         expect(normalizePostalCode(normalizePostalCode(s))).toBe(normalizePostalCode(s));
+        expect(normalizePostalCode(normalizePostalCode(s, c), c)).toBe(normalizePostalCode(s, c));
         expect(normalizeRegion(normalizeRegion(s, c), c)).toBe(normalizeRegion(s, c));
         expect(normalizeRegion(`${c}-${s}`, c)).toBe(normalizeRegion(normalizeRegion(`${c}-${s}`, c), c));
       }),
@@ -431,12 +468,28 @@ describe('normalizeLocalityTarget (R-S5 serves.address)', () => {
       country: 'US',
       region: 'NY',
       postalCode: '10005',
+      postalKeys: ['10005'],
     });
     expect(normalizeLocalityTarget({ address_country: 'gb', postal_code: 'sw1a 1aa' }, model)).toEqual({
       country: 'GB',
       postalCode: 'SW1A1AA',
+      postalKeys: ['SW1A1AA', 'SW1A', 'SW'],
     });
     expect(normalizeLocalityTarget({ address_country: 'FR' }, model)).toEqual({ country: 'FR' });
+  });
+
+  it('reads countries and regions by name and ZIP+4 codes (R-C4)', () => {
+    expect(
+      normalizeLocalityTarget({ address_country: 'United States', address_region: 'California', postal_code: '94043-1351' }, model),
+    ).toEqual({
+      country: 'US',
+      region: 'CA',
+      postalCode: '94043-1351',
+      postalKeys: ['94043-1351', '94043'],
+    });
+    expect(normalizeLocalityTarget({ address_country: 'USA' }, model)).toEqual({ country: 'US' });
+    expect(normalizeLocalityTarget({ address_country: 'Deutschland' }, model)).toEqual({ country: 'DE' });
+    expect(normalizeLocalityTarget({ address_country: 'germany' }, model)).toEqual({ country: 'DE' });
   });
 
   const errors: [string, Record<string, unknown>, string, string, RegExp][] = [
@@ -471,13 +524,41 @@ describe('normalizeLocalityTarget (R-S5 serves.address)', () => {
       '/serves/address/address_country',
       /address_region cannot be interpreted/,
     ],
-    ['alpha-3 country', { address_country: 'USA' }, 'serves_target_unsupported', '/serves/address/address_country', /"USA".*alpha-2/],
+    ['unknown alpha-3 code', { address_country: 'ZZZ' }, 'serves_target_unsupported', '/serves/address/address_country', /"ZZZ".*alpha-2/],
     [
-      'country name',
-      { address_country: 'Germany' },
+      'unknown country name',
+      { address_country: 'Atlantis' },
       'serves_target_unsupported',
       '/serves/address/address_country',
-      /alpha-2 code \(two letters/,
+      /not a known country.*alpha-2 code.*English or local name/,
+    ],
+    [
+      'unassigned alpha-2 code',
+      { address_country: 'XX' },
+      'serves_target_unsupported',
+      '/serves/address/address_country',
+      /"XX" is not a known country/,
+    ],
+    [
+      'unknown subdivision',
+      { address_country: 'US', address_region: 'Narnia' },
+      'serves_target_unsupported',
+      '/serves/address/address_region',
+      /not a known ISO 3166-2 subdivision of US.*"California" or "CA"/,
+    ],
+    [
+      'malformed US ZIP code',
+      { address_country: 'US', postal_code: '1000' },
+      'serves_target_unsupported',
+      '/serves/address/postal_code',
+      /not a well-formed postal code for US.*ZIP\+4/,
+    ],
+    [
+      'malformed GB postcode',
+      { address_country: 'GB', postal_code: '12345' },
+      'serves_target_unsupported',
+      '/serves/address/postal_code',
+      /not a well-formed postal code for GB.*outward code/,
     ],
     [
       'postal code in an unmodelled postal system',
@@ -537,6 +618,34 @@ describe('localityMatches (reference semantics the stores reproduce)', () => {
     expect(localityMatches(coverage, target)).toBe(expected);
   });
 
+  it('a listed coarser code serves the finer codes nested in it, never the reverse', () => {
+    const model: LocalityModel = { postalCountries: new Set(['US', 'GB', 'CA', 'NL']), regionCountries: new Set() };
+    const matches = (listed: Coverage, address: Locality): boolean => localityMatches(listed, normalizeLocalityTarget(address, model));
+    expect(matches({ postal_codes: { US: ['10005'] } }, { address_country: 'US', postal_code: '10005-1234' })).toBe(true);
+    expect(matches({ postal_codes: { US: ['100051234'] } }, { address_country: 'US', postal_code: '10005-1234' })).toBe(true);
+    expect(matches({ postal_codes: { US: ['10005-1234'] } }, { address_country: 'US', postal_code: '10005' })).toBe(false);
+    expect(matches({ postal_codes: { GB: ['sw1a'] } }, { address_country: 'GB', postal_code: 'SW1A 1AA' })).toBe(true);
+    expect(matches({ postal_codes: { GB: ['SW'] } }, { address_country: 'GB', postal_code: 'sw1a 2aa' })).toBe(true);
+    expect(matches({ postal_codes: { GB: ['E11'] } }, { address_country: 'GB', postal_code: 'E1 1AA' })).toBe(false);
+    expect(matches({ postal_codes: { GB: ['SW1A 1AA'] } }, { address_country: 'GB', postal_code: 'SW1A' })).toBe(false);
+    expect(matches({ postal_codes: { CA: ['K1A'] } }, { address_country: 'CA', postal_code: 'k1a 0b1' })).toBe(true);
+    expect(matches({ postal_codes: { NL: ['1012'] } }, { address_country: 'NL', postal_code: '1012 ab' })).toBe(true);
+    expect(matches({ postal_codes: { NL: ['1013'] } }, { address_country: 'NL', postal_code: '1012 ab' })).toBe(false);
+  });
+
+  it('matches a region listed by name against a target sent as code, and the reverse', () => {
+    const model: LocalityModel = { postalCountries: new Set(), regionCountries: new Set(['US', 'DE']) };
+    expect(
+      localityMatches(
+        { regions: { US: ['California'] } },
+        normalizeLocalityTarget({ address_country: 'us', address_region: 'US-CA' }, model),
+      ),
+    ).toBe(true);
+    expect(
+      localityMatches({ regions: { DE: ['BY'] } }, normalizeLocalityTarget({ address_country: 'DE', address_region: 'Bavaria' }, model)),
+    ).toBe(true);
+  });
+
   it('does not match anything with empty coverage', () => {
     expect(localityMatches({}, { country: 'US', region: 'NY', postalCode: '10005' })).toBe(false);
   });
@@ -545,10 +654,11 @@ describe('localityMatches (reference semantics the stores reproduce)', () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ minLength: 1, maxLength: 8 }), (listed, asked) => {
         fc.pre(normalizePostalCode(listed) !== '' && normalizePostalCode(asked) !== '');
-        const cov: Coverage = { postal_codes: { US: [listed] } };
+        // A country without a known postal format: codes match only themselves.
+        const cov: Coverage = { postal_codes: { DE: [listed] } };
         const target = normalizeLocalityTarget(
-          { address_country: 'us', postal_code: asked },
-          { postalCountries: new Set(['US']), regionCountries: new Set() },
+          { address_country: 'de', postal_code: asked },
+          { postalCountries: new Set(['DE']), regionCountries: new Set() },
         );
         expect(localityMatches(cov, target)).toBe(normalizePostalCode(listed) === normalizePostalCode(asked));
       }),

@@ -10,6 +10,7 @@
 import { UcpRequestError } from '../errors.js';
 import { boundingRegions, geodesicDistanceMeters } from './geodesy.js';
 import type { BBox, Coverage, Geo, Locality } from './location.js';
+import { resolveCountry, resolveSubdivision } from './locality-names.js';
 import { locateInPolygon, type FlatRing } from './planar-polygon.js';
 
 // ───────────────────────────── validation ─────────────────────────────
@@ -68,7 +69,7 @@ export function validateCoverage(coverage: unknown): CoverageIssue[] {
     }
   }
   validateCountryLists(regions, 'regions', 'region', normalizeRegion, issues);
-  validateCountryLists(postal, 'postal_codes', 'postal code', (v) => normalizePostalCode(v), issues);
+  validateCountryLists(postal, 'postal_codes', 'postal code', normalizePostalCode, issues);
   return issues;
 }
 
@@ -302,10 +303,15 @@ export function coverageContainsPoint(coverage: CompiledCoverage, locationGeo: G
 export interface LocalityTarget {
   /** ISO 3166-1 alpha-2, upper case. */
   country: string;
-  /** As `normalizeRegion` produces. */
+  /** ISO 3166-2 subdivision code without the country prefix ("CA" for US-CA), as `normalizeRegion` produces. */
   region?: string;
   /** As `normalizePostalCode` produces. */
   postalCode?: string;
+  /**
+   * Listed codes that contain the target: `postalCode` itself first, then the coarser forms it
+   * nests in for countries where that is well defined (see `postalCodeKeys`). Set with `postalCode`.
+   */
+  postalKeys?: string[];
 }
 
 /** Which countries the Business holds region / postal-code data for (see LocationStore.localityModel). */
@@ -314,26 +320,92 @@ export interface LocalityModel {
   regionCountries: ReadonlySet<string>;
 }
 
+const US_ZIP = /^(\d{5})(?:-?(\d{4}))?$/;
+const GB_FULL = /^([A-Z]{1,2})(\d[A-Z\d]?)(\d[A-Z]{2})$/;
+const GB_OUTWARD = /^([A-Z]{1,2})\d[A-Z\d]?$/;
+const GB_AREA = /^[A-Z]{1,2}$/;
+const CA_FULL = /^[ABCEGHJ-NPRSTVXY]\d[A-Z]\d[A-Z]\d$/;
+const CA_FSA = /^[ABCEGHJ-NPRSTVXY]\d[A-Z]$/;
+const NL_FULL = /^[1-9]\d{3}[A-Z]{2}$/;
+const NL_DIGITS = /^[1-9]\d{3}$/;
+
+/** Accepted spellings per country with a known postal format, quoted in refusals. */
+const POSTAL_FORMS: Readonly<Record<string, string>> = {
+  US: 'a 5-digit ZIP code ("10005") or ZIP+4 ("10005-1234", answered for its ZIP code)',
+  GB: 'a full postcode ("SW1A 1AA"), an outward code ("SW1A") or a postcode area ("SW")',
+  CA: 'a postal code ("K1A 0B1") or its forward sortation area ("K1A")',
+  NL: 'a postcode ("1012 AB") or its four digits ("1012")',
+};
+
 /**
  * Canonical postal code, applied identically to the Business's lists at import and to request
  * targets: Unicode NFC, upper case, every whitespace character removed ("sw1a 1aa" → "SW1A1AA").
- * Hyphens are kept: "10005-1234" is a different (finer) code than "10005".
+ * With `country` "US", ZIP+4 is spelled "10005-1234" whether sent with or without the hyphen; it
+ * stays a different (finer) code than "10005" — `postalCodeKeys` relates the two. Idempotent.
  */
-export function normalizePostalCode(code: string): string {
-  return code.normalize('NFC').replace(/\s+/gu, '').toUpperCase();
+export function normalizePostalCode(code: string, country?: string): string {
+  const c = code.normalize('NFC').replace(/\s+/gu, '').toUpperCase();
+  if (country?.toUpperCase() === 'US') {
+    const m = US_ZIP.exec(c);
+    if (m !== null) return m[2] === undefined ? (m[1] ?? c) : `${m[1]}-${m[2]}`;
+  }
+  return c;
 }
 
 /**
- * Canonical region, applied identically to the Business's lists and to request targets: NFC,
- * trimmed, inner whitespace collapsed, upper case, and an ISO 3166-2 prefix of the same country
- * removed ("us-ny" for US → "NY"), so the subdivision code and its ISO 3166-2 spelling agree.
- * Idempotent.
+ * The listed codes that contain a normalised postal code of `country`, finest first: the code
+ * itself, then the coarser units it nests in. US: ZIP+4 → ZIP. GB: full postcode → outward code →
+ * area ("SW1A1AA" → "SW1A" → "SW"; sectors are left out, as "E11" could be the outward code E11 or
+ * sector "E1 1" once spaces are dropped). CA: postal code → forward sortation area. NL: postcode
+ * → its four digits. Elsewhere the code only matches itself.
+ * Returns null when the code is not well formed for a country whose format is known.
+ */
+export function postalCodeKeys(normalized: string, country: string): string[] | null {
+  switch (country) {
+    case 'US': {
+      const m = US_ZIP.exec(normalized);
+      if (m === null) return null;
+      return m[2] === undefined ? [normalized] : [normalized, m[1] ?? ''];
+    }
+    case 'GB': {
+      const full = GB_FULL.exec(normalized);
+      if (full !== null) {
+        const [, area = '', district = ''] = full;
+        return [normalized, `${area}${district}`, area];
+      }
+      const outward = GB_OUTWARD.exec(normalized);
+      if (outward !== null) return [normalized, outward[1] ?? ''];
+      return GB_AREA.test(normalized) ? [normalized] : null;
+    }
+    case 'CA':
+      if (CA_FULL.test(normalized)) return [normalized, normalized.slice(0, 3)];
+      return CA_FSA.test(normalized) ? [normalized] : null;
+    case 'NL':
+      if (NL_FULL.test(normalized)) return [normalized, normalized.slice(0, 4)];
+      return NL_DIGITS.test(normalized) ? [normalized] : null;
+    default:
+      return [normalized];
+  }
+}
+
+/**
+ * Canonical region, applied identically to the Business's lists and to request targets: the
+ * ISO 3166-2 subdivision code without its country prefix when the value names a subdivision of
+ * `country` by code ("us-ca", "CA") or by English or local name ("California", "Bayern",
+ * "Bavaria"), see `resolveSubdivision`; otherwise NFC, trimmed, inner whitespace collapsed, upper
+ * case, with a "CC-" prefix of the same country removed. Idempotent.
  */
 export function normalizeRegion(region: string, country: string): string {
+  const cc = normalizeCountryCode(country);
+  if (cc !== null) {
+    const code = resolveSubdivision(region, cc);
+    if (code !== null) return code;
+  }
   let r = region.normalize('NFC').trim().replace(/\s+/gu, ' ').toUpperCase();
   const prefix = `${country.trim().toUpperCase()}-`;
   while (prefix.length === 3 && r.startsWith(prefix)) r = r.slice(prefix.length).trim();
-  return r;
+  // "US-California": only the stripped form names the subdivision; resolving it keeps this idempotent.
+  return cc === null ? r : (resolveSubdivision(r, cc) ?? r);
 }
 
 /** Upper-case ISO 3166-1 alpha-2 code, or null when `value` is not two ASCII letters. */
@@ -349,8 +421,11 @@ export function normalizeCountryCode(value: string): string | null {
  *    that is not a string; or a field sent blank next to others (dropping it would broaden the
  *    target, which R-S5 forbids);
  *  - `serves_target_unsupported`: region or postal code without `address_country` (not
- *    interpretable); a country that is not ISO 3166-1 alpha-2; a postal code / region for a
- *    country the Business holds no postal / region data for. Never degraded to a coarser target.
+ *    interpretable); a country that is neither an ISO 3166-1 code nor a known country name; a
+ *    region that is not a known subdivision of that country; a postal code that is not well
+ *    formed for a country whose format is known (US, GB, CA, NL); a postal code / region for a
+ *    country the Business holds no postal / region data for. Never degraded to a coarser target,
+ *    and every message lists the accepted forms.
  * Messages never echo the buyer's postal code or region.
  */
 export function normalizeLocalityTarget(address: Locality, model: LocalityModel, pointer = '/serves/address'): LocalityTarget {
@@ -395,11 +470,11 @@ export function normalizeLocalityTarget(address: Locality, model: LocalityModel,
       `${pointer}/address_country`,
     );
   }
-  const country = normalizeCountryCode(countryRaw);
+  const country = resolveCountry(countryRaw);
   if (country === null) {
     throw new UcpRequestError(
       'serves_target_unsupported',
-      `serves.address.address_country ${JSON.stringify(truncate(countryRaw.trim()))} is not supported; send the ISO 3166-1 alpha-2 code (two letters, e.g. "US", "DE") instead of an alpha-3 code or a country name`,
+      `serves.address.address_country ${JSON.stringify(truncate(countryRaw.trim()))} is not a known country; send an ISO 3166-1 alpha-2 code ("US", "DE"; any letter case), an alpha-3 code ("USA") or the country's English or local name ("Germany", "Deutschland")`,
       `${pointer}/address_country`,
     );
   }
@@ -413,14 +488,15 @@ export function normalizeLocalityTarget(address: Locality, model: LocalityModel,
         `${pointer}/address_region`,
       );
     }
-    target.region = normalizeRegion(values.address_region, country);
-    if (target.region === '') {
+    const region = resolveSubdivision(values.address_region, country);
+    if (region === null) {
       throw new UcpRequestError(
-        'invalid_request',
-        'serves.address.address_region is empty after normalisation',
+        'serves_target_unsupported',
+        `serves.address.address_region is not a known ISO 3166-2 subdivision of ${country}; send the subdivision code ("${country}-XX" or "XX", any letter case) or its English or local name (e.g. "California" or "CA" for US-CA)`,
         `${pointer}/address_region`,
       );
     }
+    target.region = region;
   }
   if (values.postal_code !== undefined) {
     if (!model.postalCountries.has(country)) {
@@ -430,14 +506,25 @@ export function normalizeLocalityTarget(address: Locality, model: LocalityModel,
         `${pointer}/postal_code`,
       );
     }
-    target.postalCode = normalizePostalCode(values.postal_code);
+    const code = normalizePostalCode(values.postal_code, country);
+    const keys = postalCodeKeys(code, country);
+    if (keys === null) {
+      throw new UcpRequestError(
+        'serves_target_unsupported',
+        `serves.address.postal_code is not a well-formed postal code for ${country}; send ${POSTAL_FORMS[country] ?? 'the postal code as written locally'}`,
+        `${pointer}/postal_code`,
+      );
+    }
+    target.postalCode = code;
+    target.postalKeys = keys;
   }
   return target;
 }
 
 /**
  * Reference semantics of `serves.address` that every store reproduces (in SQL): a Location
- * matches when it lists the target's postal code for that country, or the target's region of
+ * matches when it lists the target's postal code (or a coarser code it nests in, `postalKeys`) for
+ * that country, or the target's region of
  * that country, or covers the whole country. A country-only target therefore matches only
  * whole-country coverage: serving part of a country does not serve "the country".
  * Coverage lists are normalised here too, so un-normalised data still compares correctly.
@@ -450,8 +537,9 @@ export function localityMatches(coverage: Coverage, target: LocalityTarget): boo
     if (regions.some((r) => normalizeRegion(r, country) === target.region)) return true;
   }
   if (target.postalCode !== undefined) {
+    const keys = target.postalKeys ?? [target.postalCode];
     const codes = listFor(coverage.postal_codes, country);
-    if (codes.some((p) => normalizePostalCode(p) === target.postalCode)) return true;
+    if (codes.some((p) => keys.includes(normalizePostalCode(p, country)))) return true;
   }
   return false;
 }

@@ -159,7 +159,7 @@ export function deriveRow(record: LocationRecord): DerivedRow {
     items: record.items === undefined ? [] : distinct(record.items),
     countries,
     regions: pairs(serves?.regions, normalizeRegion),
-    postalCodes: pairs(serves?.postal_codes, (p) => normalizePostalCode(p)),
+    postalCodes: pairs(serves?.postal_codes, normalizePostalCode),
     coverageExtents: extents,
     text: [
       record.name,

@@ -26,10 +26,11 @@ export interface CandidateQuery {
   coverageProbe?: Geo;
   /**
    * `serves.address`, evaluated exactly by the store against locality lists: a Location matches
-   * if it lists `postalCode` for `country`, or covers `region` of `country`, or the whole `country`.
+   * if it lists any of `postalCodes` for `country` (the target's code and the coarser codes it
+   * nests in), or covers `region` of `country`, or the whole `country`.
    * Country is ISO alpha-2 upper-case; region/postal already normalised (see domain/serves.ts).
    */
-  locality?: { country: string; region?: string; postalCode?: string };
+  locality?: { country: string; region?: string; postalCodes?: readonly string[] };
   /** Free text; restricts to text matches and fills `relevance`. Tokens already normalised. */
   text?: TextQuery;
   /** Every id must be an exact key of the Location's amenities. */

@@ -17,6 +17,7 @@ import type { LookupRequest, SearchRequest, SearchResult } from '../../src/domai
 import { DataValidationError, UcpRequestError } from '../../src/errors.js';
 import { LocationService, type EngineLimits } from '../../src/service.js';
 import type { LocationStore } from '../../src/store/store.js';
+import { buyerLocality, localityTier } from '../../src/domain/context-rank.js';
 import { AMENITY, fixtureRecords, GEO, PRIVATE_ALIASES, PRIVATE_IDS } from './fixture.js';
 
 export interface StoreContractOptions {
@@ -309,15 +310,64 @@ export function runStoreContract(opts: StoreContractOptions): void {
         }
         // A form that cannot be read is refused at its pointer, not answered with an empty success.
         await expectRequestError(
-          service.search({ serves: { address: { address_country: 'United States', postal_code: '10005' } } }),
+          service.search({ serves: { address: { address_country: 'Atlantis', postal_code: '10005' } } }),
           'serves_target_unsupported',
           '/serves/address/address_country',
         );
       });
 
-      // Known gaps (the rule asks for these forms too): ZIP+4 ("10005-1234") and subdivision names
-      // ("New York") are compared as written today and match nothing, a silent empty success.
-      it.todo('serves.address with a ZIP+4 code or a subdivision name is evaluated or refused, never silently empty (R-C4)');
+      test('serves.address with a ZIP+4 code or a subdivision name is evaluated or refused, never silently empty (R-C4)', async () => {
+        const s = async (address: Record<string, string>): Promise<string[]> =>
+          ids(await service.search({ serves: { address }, pagination: { limit: 50 } })).sort();
+        const forms: [Record<string, string>, Record<string, string>][] = [
+          [
+            { address_country: 'US', postal_code: '10005' },
+            { address_country: 'US', postal_code: '10005-1234' },
+          ],
+          [
+            { address_country: 'US', postal_code: '10005' },
+            { address_country: 'us', postal_code: '100051234' },
+          ],
+          [
+            { address_country: 'US', postal_code: '90013' },
+            { address_country: 'United States', postal_code: '90013-0001' },
+          ],
+          [
+            { address_country: 'US', address_region: 'NY' },
+            { address_country: 'US', address_region: 'New York' },
+          ],
+          [
+            { address_country: 'US', address_region: 'NY' },
+            { address_country: 'usa', address_region: ' new  york ' },
+          ],
+          [
+            { address_country: 'US', address_region: 'NY', postal_code: '90013' },
+            { address_country: 'United States of America', address_region: 'US-New York', postal_code: '90013-4321' },
+          ],
+        ];
+        for (const [canonical, written] of forms) {
+          const expected = await s(canonical);
+          expect(expected.length, JSON.stringify(canonical)).toBeGreaterThan(0);
+          expect(await s(written), JSON.stringify(written)).toEqual(expected);
+        }
+        // A region the Business has data for but that is not listed still answers (an empty list is then the truth).
+        expect(await s({ address_country: 'US', address_region: 'California' })).toEqual(['loc_online']);
+        // What still cannot be evaluated is refused with the accepted forms, at its pointer.
+        const refused: [Record<string, string>, string, RegExp][] = [
+          [
+            { address_country: 'US', address_region: 'Narnia' },
+            '/serves/address/address_region',
+            /ISO 3166-2 subdivision of US.*"California"/,
+          ],
+          [{ address_country: 'US', postal_code: '1000' }, '/serves/address/postal_code', /well-formed postal code for US.*ZIP\+4/],
+          [{ address_country: 'US', postal_code: '10005-12' }, '/serves/address/postal_code', /well-formed postal code for US/],
+          [{ address_country: 'ZZ' }, '/serves/address/address_country', /not a known country/],
+        ];
+        for (const [address, pointer, message] of refused) {
+          const err = await expectRequestError(service.search({ serves: { address } }), 'serves_target_unsupported', pointer);
+          expect(err.message).toMatch(message);
+        }
+      });
 
       test('an address target the Business cannot evaluate is an actionable error, never broadened (R-S5)', async () => {
         // Only a private Location lists French postal codes; that must not make France evaluable.
@@ -600,7 +650,84 @@ export function runStoreContract(opts: StoreContractOptions): void {
           },
           [50],
         );
-        expect(withContext.ids).toEqual(plain.ids);
+        // The same capped set; only its order follows the context (R-C2).
+        expect([...withContext.ids].sort()).toEqual([...plain.ids].sort());
+        expect(withContext.ids[0]).toBe('loc_downtown');
+      });
+
+      /** Locality tier of each fixture Location for a buyer context, as the rule defines it. */
+      const tierOf = (context: Record<string, unknown>): ((id: string) => number) => {
+        const buyer = buyerLocality(context);
+        const byId = new Map(fixtureRecords().map((r) => [r.id, r]));
+        return (id) => (buyer === null ? 0 : localityTier(buyer, byId.get(id)?.address));
+      };
+
+      test('context orders by the Location address: same postal code > same region > same country > elsewhere, text scores only within a tier, every page walked (R-C2, R-C1)', async () => {
+        const big = svc({ browseCap: 1000, maxPageSize: 200 });
+        const context = { address_country: 'us', address_region: 'California', postal_code: '90012-3456' };
+        const tier = tierOf(context);
+        const requests: SearchRequest[] = [
+          {},
+          { query: 'store' },
+          { query: 'los angeles store pharmacy' },
+          { filters: { amenities: [AMENITY.curbside] } },
+        ];
+        for (const request of requests) {
+          const label = JSON.stringify(request);
+          const without = (await allPages(big, request, [200])).ids;
+          const walked = (await allPages(big, { ...request, context }, [3])).ids;
+          expect(without.length, label).toBeGreaterThan(1);
+          // Same matches (R-C1), and exactly the context-free order stably regrouped by tier:
+          // a closer tier first, the old (text score, id) order inside each tier.
+          const expected = [...without].sort((a, b) => tier(a) - tier(b));
+          expect(walked, label).toEqual(expected);
+        }
+        const browse = (await allPages(big, { context }, [200])).ids;
+        expect(browse[0]).toBe('loc_valley_grocers'); // the only Location at 90012
+        expect(browse.indexOf('loc_downtown')).toBeGreaterThan(browse.indexOf('loc_la_usc')); // NY after CA
+        expect(browse.indexOf('loc_downtown')).toBeLessThan(browse.indexOf('loc_berlin')); // US before DE
+        // Text relevance no longer beats locality: with a New York buyer the NY store leads a text search.
+        const ny = (await allPages(big, { query: 'store', context: { address_country: 'US', address_region: 'NY' } }, [200])).ids;
+        expect(ny[0]).toBe('loc_downtown');
+      });
+
+      test("context.location puts the buyer's saved store first; unknown, private or malformed context is ignored (R-C2)", async () => {
+        const big = svc({ browseCap: 1000, maxPageSize: 200 });
+        const plain = (await allPages(big, { query: 'store' }, [200])).ids;
+        expect(plain.length).toBeGreaterThan(1);
+        const last = plain[plain.length - 1] as string;
+        const saved = (await allPages(big, { query: 'store', context: { location: last } }, [1])).ids;
+        expect(saved).toEqual([last, ...plain.filter((id) => id !== last)]);
+        // By alias too.
+        expect((await allPages(big, { context: { location: 'downtown-store', address_country: 'DE' } }, [200])).ids[0]).toBe(
+          'loc_downtown',
+        );
+        const ignored: Record<string, unknown>[] = [
+          { location: 'dark-kitchen' }, // a private Location's alias
+          { location: 'loc_nowhere' },
+          { location: 17, address_country: 'XX', postal_code: { a: 1 } },
+          { address_region: 'CA', postal_code: '90012' }, // no country: not interpretable
+          { address_country: 'Atlantis' },
+        ];
+        for (const context of ignored) {
+          expect((await allPages(big, { query: 'store', context }, [2])).ids, JSON.stringify(context)).toEqual(plain);
+        }
+      });
+
+      test('with distance, distance rules and context only breaks exact ties (R-C2)', async () => {
+        const context = { address_country: 'DE', postal_code: '10115', location: 'loc_berlin' };
+        for (const request of [
+          { distance: { center: GEO.laCityHall, max: 40_000 } },
+          { distance: { center: GEO.laCityHall, max: 40_000 }, query: 'pharmacy bakery' },
+        ] satisfies SearchRequest[]) {
+          const without = (await allPages(service, request, [50])).ids;
+          expect((await allPages(service, { ...request, context }, [2])).ids).toEqual(without);
+        }
+        // serves.point: Locations without geo are all "infinitely" far and tie; context orders them.
+        const point = { serves: { point: { latitude: 40.72, longitude: -73.95 } } } satisfies SearchRequest;
+        const plainPoint = (await allPages(service, point, [50])).ids;
+        const withPoint = (await allPages(service, { ...point, context: { address_country: 'US', address_region: 'NY' } }, [1])).ids;
+        expect([...withPoint].sort()).toEqual([...plainPoint].sort());
       });
 
       test('context never adds, removes or relaxes a match: the same set with and without it, every page walked (R-C1)', async () => {

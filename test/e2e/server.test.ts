@@ -166,6 +166,18 @@ describe.each(BINDINGS)('binding %s', (name) => {
     );
   });
 
+  it('refuses a serves.address it cannot evaluate with serves_target_unsupported and the pointer, never an empty success (R-C4)', async () => {
+    const region = await binding.call(
+      'search',
+      { serves: { address: { address_country: 'US', address_region: 'Narnia' } } },
+      platforms.good,
+    );
+    expectRequestError(name, region, { code: 'serves_target_unsupported', pointer: '/serves/address/address_region' });
+    const country = await binding.call('search', { serves: { address: { address_country: 'Atlantis' } } }, platforms.good);
+    expectRequestError(name, country, { code: 'serves_target_unsupported', pointer: '/serves/address/address_country' });
+    if (!country.ok) expect(country.message).toMatch(/alpha-2 code.*English or local name/);
+  });
+
   it('rejects a lookup without ids (schema, R-M3)', async () => {
     expectRequestError(name, await binding.call('lookup', {}, platforms.good), { pointer: '' });
   });

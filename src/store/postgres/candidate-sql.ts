@@ -65,8 +65,10 @@ export function buildPgCandidateSql(q: CandidateQuery, text: TextQueryPlan | nul
     if (loc.region !== undefined) {
       parts.push(`SELECT key FROM cov_region WHERE country = ${p(loc.country)} AND region = ${p(loc.region)}`);
     }
-    if (loc.postalCode !== undefined) {
-      parts.push(`SELECT key FROM cov_postal WHERE country = ${p(loc.country)} AND postal = ${p(loc.postalCode)}`);
+    if (loc.postalCodes !== undefined && loc.postalCodes.length > 0) {
+      parts.push(
+        `SELECT key FROM cov_postal WHERE country = ${p(loc.country)} AND postal IN (${loc.postalCodes.map((c) => p(c)).join(', ')})`,
+      );
     }
     where.push(`l.key IN (${parts.join(' UNION ALL ')})`);
   }

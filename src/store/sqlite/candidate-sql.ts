@@ -48,9 +48,9 @@ function localitySubquery(loc: NonNullable<CandidateQuery['locality']>, params: 
     parts.push('SELECT key FROM cov_region WHERE country = ? AND region = ?');
     params.push(loc.country, loc.region);
   }
-  if (loc.postalCode !== undefined) {
-    parts.push('SELECT key FROM cov_postal WHERE country = ? AND postal = ?');
-    params.push(loc.country, loc.postalCode);
+  if (loc.postalCodes !== undefined && loc.postalCodes.length > 0) {
+    parts.push(`SELECT key FROM cov_postal WHERE country = ? AND postal IN (${loc.postalCodes.map(() => '?').join(', ')})`);
+    params.push(loc.country, ...loc.postalCodes);
   }
   return parts.join(' UNION ');
 }
