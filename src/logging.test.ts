@@ -52,6 +52,29 @@ describe('redactCoordinates (R-P1)', () => {
   });
 });
 
+describe('redactCoordinates on malformed input (R-P1; fails before: non-numbers passed through in full)', () => {
+  it('truncates numeric strings and drops coordinate-named values of any other type', () => {
+    expect(
+      redactCoordinates({
+        center: { latitude: '40.7123456', longitude: ' -73.9876543 ', lat: [40.7123456], lon: { deg: 1.234567 }, lng: true },
+        other: { latitude: null, longitude: 'north' },
+      }),
+    ).toEqual({
+      center: { latitude: '40.71', longitude: '-73.98', lat: '[redacted]', lon: '[redacted]', lng: true },
+      other: { latitude: null, longitude: '[redacted]' },
+    });
+  });
+
+  it('summarizeRequest describes a center of the wrong shape by its type only', () => {
+    expect(summarizeRequest({ distance: { center: [40.7123456, -73.9876543], max: 5 } })).toEqual({
+      distance: { center: '[array]', max: 5 },
+    });
+    expect(summarizeRequest({ distance: { center: '40.7123456,-73.98765', max: 5 } })).toEqual({
+      distance: { center: '[string]', max: 5 },
+    });
+  });
+});
+
 describe('createLogger (R-P1)', () => {
   it('never writes a precise buyer coordinate, whatever object a call site logs', async () => {
     const sink = new PassThrough();

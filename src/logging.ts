@@ -47,9 +47,23 @@ function walk(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return value.map((v) => walk(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    out[key] = COORDINATE_KEYS.has(key) && typeof v === 'number' ? truncateCoordinate(v) : walk(v, depth + 1);
+    out[key] = COORDINATE_KEYS.has(key) ? redactCoordinate(v) : walk(v, depth + 1);
   }
   return out;
+}
+
+const NUMERIC = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?\s*$/i;
+
+/**
+ * A coordinate-named member, whatever its type: a malformed request (`"latitude": "40.7123456"`,
+ * `[40.7123456]`, `{"deg": …}`) carries the buyer's position as surely as a well-formed one. Numbers
+ * and numeric strings are truncated; anything else is dropped, since it could hold digits in any form.
+ */
+function redactCoordinate(value: unknown): unknown {
+  if (typeof value === 'number') return truncateCoordinate(value);
+  if (typeof value === 'string' && NUMERIC.test(value)) return String(truncateCoordinate(Number(value)));
+  if (value === null || value === undefined || typeof value === 'boolean') return value;
+  return '[redacted]';
 }
 
 export type LogFormat = 'json' | 'pretty';
@@ -145,7 +159,10 @@ export function summarizeRequest(request: unknown): Record<string, unknown> {
   if (Array.isArray(r['ids'])) summary['ids'] = r['ids'].length;
   const distance = r['distance'];
   if (isRecord(distance)) {
-    summary['distance'] = redactCoordinates({ center: distance['center'], max: distance['max'] });
+    // A center of the wrong shape (`[40.7123456, -73.9]`, a string) has no coordinate-named member
+    // to truncate, so only a well-formed one is kept (truncated); any other is described by its type.
+    const center = distance['center'];
+    summary['distance'] = redactCoordinates({ center: isRecord(center) ? center : describeType(center), max: distance['max'] });
   }
   const serves = r['serves'];
   if (isRecord(serves)) summary['serves'] = Object.keys(serves);
@@ -160,6 +177,11 @@ export function summarizeRequest(request: unknown): Record<string, unknown> {
     if (pagination['cursor'] !== undefined) summary['cursor'] = true;
   }
   return summary;
+}
+
+function describeType(v: unknown): string | undefined {
+  if (v === undefined) return undefined;
+  return `[${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}]`;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -8,6 +8,14 @@ import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { loadCommands } from './commands/index.js';
 
+// `ucp-location lookup … | head -3`: once the reader has what it wants it closes the pipe, and the
+// next write fails with EPIPE. That is the reader saying "enough", not a failure of ours: stop at
+// once, quietly, with status 0 (as other Unix tools do), instead of an unhandled 'error' stack.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const program = new Command('ucp-location')

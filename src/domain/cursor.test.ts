@@ -38,6 +38,20 @@ describe('canonicalJson / requestFingerprint', () => {
     );
   });
 
+  it('matches JSON.stringify for sorted input and never overflows on deep input (fails before: RangeError at 3,000 levels)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        expect(JSON.parse(canonicalJson(v))).toEqual(JSON.parse(JSON.stringify(v)));
+      }),
+    );
+    const depth = 20_000;
+    const deep = JSON.parse(`${'{"a":['.repeat(depth)}1${']}'.repeat(depth)}`) as object;
+    const text = canonicalJson({ context: deep, b: [undefined] });
+    expect(text.startsWith('{"b":[null],"context":{"a":[{"a":[')).toBe(true);
+    expect(text.length).toBe(`{"b":[null],"context":}`.length + depth * 8 + 1);
+    expect(() => requestFingerprint('search', { context: deep })).not.toThrow();
+  });
+
   it('ignores pagination and distinguishes operations and queries', () => {
     const a = requestFingerprint('search', { query: 'x', pagination: { limit: 3, cursor: 'c' } });
     expect(a).toBe(requestFingerprint('search', { query: 'x' }));

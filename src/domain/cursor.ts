@@ -33,21 +33,53 @@ const VERSION = 2;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 
+/** A value canonicalJson has yet to serialise (as opposed to literal text on its stack). */
+class Pending {
+  constructor(readonly value: unknown) {}
+}
+
 /**
  * JSON with object keys sorted (by UTF-16 code unit, recursively) and `undefined` members left
  * out, so that two requests meaning the same thing serialise identically regardless of member
  * order. Arrays keep their order (it can matter, e.g. the first-wins order of lookup ids).
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    // Non-finite numbers cannot come from JSON; map them to null like JSON.stringify.
-    return JSON.stringify(value) ?? 'null';
+  // An explicit stack rather than recursion: the fingerprint covers members the schema does not
+  // look into (`context`, `signals`, unknown members), so this must not overflow on any input
+  // (a 3,000-deep `context` did, when this was recursive). Literal output text and values still
+  // to serialise share the stack; popping yields them in output order.
+  const out: string[] = [];
+  const stack: (string | Pending)[] = [new Pending(value)];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
+    const v = item.value;
+    if (v === null || typeof v !== 'object') {
+      // Non-finite numbers cannot come from JSON; map them (and undefined array slots) to null like JSON.stringify.
+      out.push(JSON.stringify(v) ?? 'null');
+    } else if (Array.isArray(v)) {
+      out.push('[');
+      stack.push(']');
+      for (let i = v.length - 1; i >= 0; i--) {
+        stack.push(new Pending(v[i]));
+        if (i > 0) stack.push(',');
+      }
+    } else {
+      const entries = Object.entries(v as Record<string, unknown>)
+        .filter(([, member]) => member !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      out.push('{');
+      stack.push('}');
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, member] = entries[i] as [string, unknown];
+        stack.push(new Pending(member), `${JSON.stringify(key)}:`);
+        if (i > 0) stack.push(',');
+      }
+    }
   }
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  return out.join('');
 }
 
 /**

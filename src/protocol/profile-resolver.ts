@@ -12,6 +12,7 @@
  * sent, but never what we resolved it to (no internal addresses leak).
  */
 import { ConfigError, UcpNegotiationError } from '../errors.js';
+import { MAX_JSON_DEPTH } from './json-depth.js';
 import { validateProfile, type ProfileIssue, type ProfileValidation, type RejectedEntity } from './profile.js';
 import {
   SafeFetchError,
@@ -160,6 +161,7 @@ export function toNegotiationError(profileUrl: string, error: SafeFetchError): U
     busy: 'Platform profile discovery is busy; retry shortly.',
     content_type: `The platform profile at ${url} is not served as application/json.`,
     not_json: `The platform profile at ${url} is not valid JSON.`,
+    too_deep: `The platform profile at ${url} nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep; no profile needs that many.`,
   };
   return new UcpNegotiationError(error.ucpCode, messages[error.reason], { cause: error });
 }

@@ -33,6 +33,7 @@ import {
   type FreshnessPolicy,
 } from './fetch-cache.js';
 import { readCappedBody } from './capped-body.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { LruMap } from './lru.js';
 import { pickPinnedAddress, pinnedAgent, type ConnectAttempt, type PinRefusals, type PinnedTarget, type Resolver } from './pinned-agent.js';
 import { FailureBackoff, RateLimiter, type BackoffOptions, type RateLimitBackend, type TokenBucketRule } from './rate-limit.js';
@@ -84,7 +85,9 @@ export type SafeFetchReason =
   /** The Content-Type is not JSON: serve it as application/json. */
   | 'content_type'
   /** The body does not parse as JSON: fix the document. */
-  | 'not_json';
+  | 'not_json'
+  /** Arrays/objects nest deeper than MAX_JSON_DEPTH (checked before parsing): serve a flatter document. */
+  | 'too_deep';
 
 const CODE_OF: Record<SafeFetchReason, SafeFetchErrorCode> = {
   invalid_url: 'invalid_profile_url',
@@ -106,6 +109,7 @@ const CODE_OF: Record<SafeFetchReason, SafeFetchErrorCode> = {
   busy: 'profile_unreachable',
   content_type: 'profile_malformed',
   not_json: 'profile_malformed',
+  too_deep: 'profile_malformed',
 };
 
 /** Reasons that say nothing about the origin's health (self-imposed limits): no back-off for them. */
@@ -510,6 +514,14 @@ function checkContentType(url: string, contentType: string | undefined, body: { 
 }
 
 function parseJson(url: string, bytes: Buffer): unknown {
+  // Checked on the bytes before parsing: a deeply nested profile under the size cap would
+  // otherwise overflow the recursive validators that read it next (on every call naming it).
+  if (exceedsJsonDepth(bytes)) {
+    throw new SafeFetchError(
+      'too_deep',
+      `${url} nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep; no UCP profile needs that many`,
+    );
+  }
   let text = bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {

@@ -1,9 +1,11 @@
 /**
  * Reading a JSON request body with the limits every UCP endpoint shares: media type (415), size
- * (413, checked against Content-Length up front and while streaming) and syntax (400). Each binding
+ * (413, checked against Content-Length up front and while streaming), nesting depth (400) and
+ * syntax (400). Each binding
  * renders these failures in its own error format.
  */
 import type { IncomingMessage } from 'node:http';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../protocol/json-depth.js';
 
 /** Why a request body was refused before anything read it (each binding renders it in its own error format). */
 export type BodyFailureReason =
@@ -12,7 +14,9 @@ export type BodyFailureReason =
   /** 413: the body is over the server's size limit: send a smaller request (fewer ids, shorter text). */
   | 'payload_too_large'
   /** 400: the body is not valid JSON: fix its syntax. */
-  | 'invalid_json';
+  | 'invalid_json'
+  /** 400: arrays/objects nest deeper than the server accepts (MAX_JSON_DEPTH): flatten the request. */
+  | 'nesting_too_deep';
 
 export type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; reason: BodyFailureReason; message: string };
 
@@ -56,6 +60,15 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
     req.once('error', reject);
   });
   if (collected === undefined) return tooLarge(maxBytes);
+  // Before JSON.parse, so no recursive walker downstream ever sees more than MAX_JSON_DEPTH levels.
+  if (exceedsJsonDepth(collected)) {
+    return {
+      ok: false,
+      status: 400,
+      reason: 'nesting_too_deep',
+      message: `The request body nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep; no UCP request needs that many.`,
+    };
+  }
   const text = collected.toString('utf8');
   try {
     return { ok: true, value: JSON.parse(text) as unknown };

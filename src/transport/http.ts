@@ -159,10 +159,25 @@ export class UcpHttpServer {
         // keepAliveTimeout (5 s) before close() can resolve.
         if (this.#closing) setImmediate(() => server.closeIdleConnections());
       });
-      this.#handle(app, req, res).catch((err: unknown) => {
-        app.logger.error({ err }, 'unhandled error in request handler');
-        if (!res.headersSent) writeJson(res, 500, restError(500, 'internal_error', 'Internal server error.', 'unrecoverable').body);
-        else res.destroy();
+      // The id is chosen here, not in #handle, so that even this last-resort path logs it.
+      const requestId = pickRequestId(req.headers['request-id']);
+      this.#handle(app, req, res, requestId).catch((err: unknown) => {
+        app.logger.error({ requestId, err }, 'unhandled error in request handler');
+        if (res.headersSent) {
+          res.destroy(); // half an answer is already out: only closing tells the client it is incomplete
+          return;
+        }
+        req.resume();
+        // On /ucp/mcp even this answer is JSON-RPC: MCP clients parse nothing else.
+        if (req.url?.split('?')[0] === MCP_PATH) {
+          writeJson(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: `Internal error (Request-Id ${requestId}).` } });
+        } else {
+          writeJson(
+            res,
+            500,
+            restError(500, 'internal_error', `Internal server error; it was logged under Request-Id ${requestId}.`, 'unrecoverable').body,
+          );
+        }
       });
     });
     this.#server = server;
@@ -219,8 +234,7 @@ export class UcpHttpServer {
     writeJson(res, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not_ready', store: r.reason });
   }
 
-  async #handle(app: HttpApp, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestId = pickRequestId(req.headers['request-id']);
+  async #handle(app: HttpApp, req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     res.setHeader('Request-Id', requestId);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const method = req.method ?? 'GET';

@@ -3,6 +3,7 @@
  * on 127.0.0.1 (MCP and REST), with `--serve-profile` publishing the platform profile on loopback,
  * and one distinct exit status per failure class (docs/platform.md).
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { buildPlatformProfile } from '../../src/client/index.js';
 import { validateProfile } from '../../src/protocol/profile.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION } from '../../src/protocol/types.js';
 import { buildBusinessProfile } from '../../src/transport/business-profile.js';
-import { runCli, type CliRun } from './support/cli.js';
+import { cliCommand, runCli, type CliRun } from './support/cli.js';
 import { startFakeBusiness, type FakeBusiness } from './support/fake-business.js';
 import { CENTER, startBusiness, startProfileHost, type Business, type ProfileHost } from './support/peers.js';
 
@@ -138,6 +139,21 @@ describe('ucp-location discover / search / lookup against the business', SLOW, (
     expect(run.stdout).toContain('Not returned (unknown, private or filtered out): nope, loc_hidden');
   });
 
+  it('lookup | head: exits quietly with status 0 when the reader closes the pipe (fails before: unhandled EPIPE stack, exit 1)', async () => {
+    const [command, prefix] = cliCommand();
+    const ids = Array.from({ length: 12 }, (_, i) => `loc_${String(i + 1).padStart(3, '0')}`);
+    const child = spawn(command, [...prefix, 'lookup', business.url, ...ids, '--serve-profile', profileFile, '--json'], {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Like `head` that has already read its lines: the read end is gone before the CLI writes.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  });
+
   it('takes the platform profile URL from UCP_PLATFORM_PROFILE', async () => {
     const host = await startProfileHost();
     hosts.push(host);
@@ -155,12 +171,15 @@ describe('exit statuses per failure class', SLOW, () => {
       runCli(['search', business.url]),
       runCli(['search', business.url, '--serve-profile', profileFile, '--near', NEAR, '--radius', '5parsecs']),
       runCli(['search', business.url, '--serve-profile', profileFile, '--transport', 'grpc']),
+      runCli(['search', business.url, '--serve-profile', profileFile, '--near', NEAR, '--radius', '5']),
       runCli(['lookup', business.url, 'x', '--platform-profile', 'https://platform.example/p.json']),
     ]);
     expectFailure(runs[0], 2, /--platform-profile/);
     expectFailure(runs[1], 2, /--radius "5parsecs"/);
     expectFailure(runs[2], 2, /--transport "grpc"/);
-    expectFailure(runs[3], 2, /https|--allow-loopback/);
+    // Fails before: a unitless radius silently meant metres.
+    expectFailure(runs[3], 2, /--radius "5" has no unit; write 5km, 5m or 5mi/);
+    expectFailure(runs[4], 2, /https|--allow-loopback/);
   });
 
   it('3: discovery — redirecting profile, private-IP profile (R-N3, R-N4)', async () => {

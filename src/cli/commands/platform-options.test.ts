@@ -5,16 +5,19 @@ import { buildRefinements, buildSearchRequest, parseLatLon, parseOpenAt, parseRa
 const NOW = new Date('2026-11-30T12:00:00.000Z');
 
 describe('parseRadius', () => {
-  it('accepts m, km, mi and bare metres', () => {
+  it('accepts m, km and mi', () => {
     expect(parseRadius('800m')).toEqual({ meters: 800, unit: 'm' });
     expect(parseRadius('5km')).toEqual({ meters: 5000, unit: 'km' });
     expect(parseRadius('2mi')).toEqual({ meters: 3218.688, unit: 'mi' });
     expect(parseRadius('1.5 KM')).toEqual({ meters: 1500, unit: 'km' });
-    expect(parseRadius('250')).toEqual({ meters: 250, unit: 'm' });
+    expect(parseRadius('250m')).toEqual({ meters: 250, unit: 'm' });
   });
 
   it('refuses anything else with an example', () => {
     expect(() => parseRadius('5 miles')).toThrow(/e\.g\. 800m, 5km, 2mi/);
+    // Fails before: a bare number silently meant metres (`--radius 5` searched 5 m).
+    expect(() => parseRadius('5')).toThrow('--radius "5" has no unit; write 5km, 5m or 5mi (e.g. 800m, 5km, 3mi)');
+    expect(() => parseRadius(' 2.5 ')).toThrow(/has no unit; write 2\.5km/);
     expect(() => parseRadius('-3km')).toThrow(ConfigError);
   });
 });

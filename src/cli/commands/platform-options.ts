@@ -21,14 +21,20 @@ export interface RadiusValue {
   unit: 'm' | 'km' | 'mi';
 }
 
-/** `5km`, `800m`, `2mi`, `1.5 km`, or a bare number of metres. */
+/**
+ * `5km`, `800m`, `2mi`, `1.5 km`. The unit is required: a bare `5` used to mean 5 m, which nobody
+ * typing it meant (the default is 5 km), and it silently returned almost nothing.
+ */
 export function parseRadius(text: string): RadiusValue {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(m|km|mi)?\s*$/i.exec(text);
   const value = m?.[1];
   if (m === null || value === undefined) {
     throw new ConfigError(`--radius ${JSON.stringify(text)} is not a distance; use a number with m, km or mi, e.g. 800m, 5km, 2mi`);
   }
-  const unit = (m[2]?.toLowerCase() ?? 'm') as RadiusValue['unit'];
+  if (m[2] === undefined) {
+    throw new ConfigError(`--radius ${JSON.stringify(text)} has no unit; write ${value}km, ${value}m or ${value}mi (e.g. 800m, 5km, 3mi)`);
+  }
+  const unit = m[2].toLowerCase() as RadiusValue['unit'];
   const meters = Number(value) * (UNIT_METERS[unit] ?? 1);
   if (!Number.isFinite(meters)) throw new ConfigError(`--radius ${JSON.stringify(text)} is too large`);
   return { meters, unit };

@@ -38,7 +38,7 @@ export interface McpHttpContext {
   clientIp: string | undefined;
 }
 
-/** Largest JSON-RPC batch accepted (MCP 2025-06-18 dropped batching; older clients may still send). */
+/** Largest JSON-RPC batch accepted (MCP 2025-06-18 dropped batching; JSON-RPC 2.0 clients may still send one). */
 const MAX_BATCH = 20;
 
 const EMPTY = Buffer.alloc(0);
@@ -62,12 +62,78 @@ export class McpHttpEndpoint {
       writeRpcError(res, body.status, null, code, `${prefix}: ${body.message}`);
       return;
     }
+    if (Array.isArray(body.value)) {
+      await this.#batch(req, res, body.value, ctx);
+      return;
+    }
     const shapeError = checkJsonRpcShape(body.value);
     if (shapeError !== undefined) {
       writeRpcError(res, 400, shapeError.id, ErrorCode.InvalidRequest, `Invalid Request: ${shapeError.message}`);
       return;
     }
+    const answer = await this.#dispatch(req, body.value, ctx);
+    const failure = mostSevere(answer.failures);
+    let status = answer.status;
+    if (failure !== undefined && status === 200) status = failure.httpStatus;
+    if (failure?.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(failure.retryAfterSeconds));
+    res.statusCode = status;
+    if (answer.contentType !== null && answer.bytes.length > 0) res.setHeader('Content-Type', answer.contentType);
+    // A protocol-version error from the transport (400) is passed through as is.
+    res.end(answer.bytes);
+  }
 
+  /**
+   * A JSON-RPC 2.0 batch, answered as JSON-RPC 2.0 §6 says: an array holding one response per
+   * request (in any order; we keep the batch's), an Invalid Request error for each element that is
+   * not a request, nothing for notifications — and no body at all (202, as for a single
+   * notification) when nothing is left to answer. An empty array is not a batch: one -32600 object.
+   *
+   * MCP 2025-06-18 removed batching from MCP, but this endpoint is bound by the UCP seed to
+   * JSON-RPC 2.0, whose batches a Platform may still send; the SDK transport, given an array,
+   * answers a one-element batch with a bare object. So each element is dispatched on its own (a
+   * fresh stateless Server each, like a single request) and the array is assembled here.
+   */
+  async #batch(req: IncomingMessage, res: ServerResponse, batch: readonly unknown[], ctx: McpHttpContext): Promise<void> {
+    if (batch.length === 0) {
+      writeRpcError(res, 400, null, ErrorCode.InvalidRequest, 'Invalid Request: an empty batch is not a JSON-RPC request.');
+      return;
+    }
+    if (batch.length > MAX_BATCH) {
+      writeRpcError(res, 400, null, ErrorCode.InvalidRequest, `Invalid Request: a batch may hold at most ${MAX_BATCH} messages.`);
+      return;
+    }
+    const answers: unknown[] = [];
+    const failures: MappedMcpError[] = [];
+    let invalid = 0;
+    for (const element of batch) {
+      const problem = checkMessageShape(element);
+      if (problem !== undefined) {
+        invalid++;
+        answers.push(rpcError(problem.id, ErrorCode.InvalidRequest, `Invalid Request: ${problem.message}`));
+        continue;
+      }
+      const answer = await this.#dispatch(req, element, ctx);
+      failures.push(...answer.failures);
+      if (answer.bytes.length === 0) continue; // a notification (or a response sent to us): nothing to answer
+      answers.push(JSON.parse(answer.bytes.toString('utf8')) as unknown);
+    }
+    if (answers.length === 0) {
+      res.statusCode = 202;
+      res.end();
+      return;
+    }
+    const failure = mostSevere(failures);
+    if (failure?.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(failure.retryAfterSeconds));
+    // Only invalid elements: the batch as a whole was not JSON-RPC, like a single invalid request.
+    const status = failure?.httpStatus ?? (invalid === answers.length ? 400 : 200);
+    const text = JSON.stringify(answers);
+    res.statusCode = status;
+    res.setHeader('Content-Type', 'application/json');
+    res.end(text);
+  }
+
+  /** One well-formed JSON-RPC message through a fresh stateless SDK Server and transport. */
+  async #dispatch(req: IncomingMessage, message: unknown, ctx: McpHttpContext): Promise<DispatchAnswer> {
     const failures: MappedMcpError[] = [];
     const server = createMcpServer(this.app, { ...ctx, onFailure: (f) => failures.push(f) });
     // No sessionIdGenerator = stateless: no Mcp-Session-Id, no initialize required before tools/call.
@@ -75,23 +141,22 @@ export class McpHttpEndpoint {
     try {
       await connectGuarded(server, transport);
       const request = this.#requests.get(req.headers['mcp-protocol-version']);
-      const response = await transport.handleRequest(request, { parsedBody: body.value });
+      const response = await transport.handleRequest(request, { parsedBody: message });
       // The body as bytes, written as bytes: decoding it to a string only for node:http to encode
       // it again (and measure it twice) cost more than the JSON.stringify that produced it.
       const bytes = response.status === 202 || response.body === null ? EMPTY : Buffer.from(await response.arrayBuffer());
-      const failure = mostSevere(failures);
-      let status = response.status;
-      if (failure !== undefined && status === 200) status = failure.httpStatus;
-      if (failure?.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(failure.retryAfterSeconds));
-      res.statusCode = status;
-      const contentType = response.headers.get('content-type');
-      if (contentType !== null && bytes.length > 0) res.setHeader('Content-Type', contentType);
-      // A protocol-version error from the transport (400) is passed through as is.
-      res.end(bytes);
+      return { status: response.status, bytes, contentType: response.headers.get('content-type'), failures };
     } finally {
       await closeServer(server);
     }
   }
+}
+
+interface DispatchAnswer {
+  status: number;
+  bytes: Buffer;
+  contentType: string | null;
+  failures: MappedMcpError[];
 }
 
 /**
@@ -154,18 +219,25 @@ function mostSevere(failures: readonly MappedMcpError[]): MappedMcpError | undef
 
 type RpcId = string | number | null;
 
-/** Returns what is wrong with a JSON-RPC 2.0 message (or batch), or undefined when it is well formed. */
+/**
+ * Returns what is wrong with a JSON-RPC 2.0 message (or batch), or undefined when it is well formed.
+ * Not recursive: a batch's elements are checked as single messages, so a deeply nested array is
+ * one invalid element, never a stack overflow.
+ */
 export function checkJsonRpcShape(value: unknown): { id: RpcId; message: string } | undefined {
-  if (Array.isArray(value)) {
-    if (value.length === 0) return { id: null, message: 'an empty batch is not a JSON-RPC request.' };
-    if (value.length > MAX_BATCH) return { id: null, message: `a batch may hold at most ${MAX_BATCH} messages.` };
-    for (const [i, item] of value.entries()) {
-      const problem = checkJsonRpcShape(item);
-      if (problem !== undefined) return { id: null, message: `batch element ${i}: ${problem.message}` };
-    }
-    return undefined;
+  if (!Array.isArray(value)) return checkMessageShape(value);
+  if (value.length === 0) return { id: null, message: 'an empty batch is not a JSON-RPC request.' };
+  if (value.length > MAX_BATCH) return { id: null, message: `a batch may hold at most ${MAX_BATCH} messages.` };
+  for (const [i, item] of value.entries()) {
+    const problem = checkMessageShape(item);
+    if (problem !== undefined) return { id: null, message: `batch element ${i}: ${problem.message}` };
   }
-  if (value === null || typeof value !== 'object') {
+  return undefined;
+}
+
+/** What is wrong with one JSON-RPC 2.0 message (an array is not one), or undefined. */
+function checkMessageShape(value: unknown): { id: RpcId; message: string } | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { id: null, message: 'expected a JSON-RPC 2.0 object {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {...}}.' };
   }
   const msg = value as Record<string, unknown>;
@@ -186,8 +258,12 @@ export function checkJsonRpcShape(value: unknown): { id: RpcId; message: string 
   return undefined;
 }
 
+function rpcError(id: RpcId, code: number, message: string): { jsonrpc: '2.0'; id: RpcId; error: { code: number; message: string } } {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
 function writeRpcError(res: ServerResponse, status: number, id: RpcId, code: number, message: string): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+  const body = JSON.stringify(rpcError(id, code, message));
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json');
   res.end(body);

@@ -6,6 +6,7 @@
  * | failure                              | HTTP | message code                    | severity     |
  * |--------------------------------------|------|---------------------------------|--------------|
  * | body not JSON                        | 400  | invalid_json                    | recoverable  |
+ * | body nests deeper than MAX_JSON_DEPTH| 400  | nesting_too_deep                | recoverable  |
  * | schema failure / cannot honour       | 400  | the UcpRequestError code        | recoverable  |
  * | UCP-Agent missing or unparsable      | 400  | invalid_profile_url             | unrecoverable|
  * | invalid_profile_url                  | 400  | invalid_profile_url             | unrecoverable|
