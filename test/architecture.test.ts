@@ -82,14 +82,18 @@ describe('architecture: layers import downward only', () => {
     expect(violations('conformance', (l) => ['conformance', 'protocol', 'domain', 'client', 'errors'].includes(l))).toEqual([]);
   });
 
+  it('agent/ is platform-side: client/, protocol/, domain/, errors and logging only — never store/, service or transport/', () => {
+    expect(violations('agent', (l) => ['agent', 'client', 'protocol', 'domain', 'errors', 'logging'].includes(l))).toEqual([]);
+  });
+
   it('transport/ never imports the CLI', () => {
     expect(violations('transport', (l) => l !== 'cli' && l !== 'client')).toEqual([]);
   });
 });
 
 describe('architecture: heavy or Node-only packages stay in their rooms', () => {
-  it('the MCP SDK is imported only by transport/mcp/ and client/', () => {
-    expect(packageViolations(/^@modelcontextprotocol\//, ['transport/mcp/', 'client/'])).toEqual([]);
+  it('the MCP SDK is imported only by transport/mcp/, client/ and agent/', () => {
+    expect(packageViolations(/^@modelcontextprotocol\//, ['transport/mcp/', 'client/', 'agent/'])).toEqual([]);
   });
 
   it('better-sqlite3 is imported only by store/sqlite/', () => {
