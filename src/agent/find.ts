@@ -185,6 +185,7 @@ export class LocationFinder {
     let scanId = position.scanId;
     let scan = scanId === undefined ? undefined : this.#scans.get(scanId);
     if (scan !== undefined && scan.expires < now) scan = undefined;
+    const fresh = scan === undefined || scanId === undefined;
     if (scan === undefined || scanId === undefined) {
       scan = await this.#scan(names, request, list);
       scanId = randomUUID();
@@ -202,9 +203,10 @@ export class LocationFinder {
       results,
       offset,
       total: scan.entries.length,
-      failures: scan.failures,
+      // A later page cut from the kept union: its failures were reported with the first page.
+      failures: fresh ? scan.failures : [],
       capped: scan.capped,
-      notes: offset === 0 ? scan.notes : [],
+      notes: fresh ? scan.notes : [],
       ...(nextCursor !== undefined ? { nextCursor } : {}),
     };
   }

@@ -359,8 +359,10 @@ function renderFind(outcome: FindOutcome, limit: number): CallToolResult {
   const lines: string[] = [];
   const where =
     list.near !== undefined && list.radius !== undefined
-      ? `within ${formatRadius(list.radius.meters, list.radius.unit)} of the given point, nearest first`
-      : "in each business's own order, taking turns";
+      ? `within ${formatRadius(list.radius.meters, list.radius.unit)} of the given point${views.length > 1 ? ', nearest first' : ''}`
+      : views.length > 1
+        ? "in each business's own order, taking turns"
+        : '';
   const from =
     outcome.asked.length === 1 ? `from ${outcome.asked[0] ?? ''}` : `from ${outcome.asked.length} businesses (${outcome.asked.join(', ')})`;
   const filters: string[] = [];
@@ -373,7 +375,7 @@ function renderFind(outcome: FindOutcome, limit: number): CallToolResult {
     views.length === 0
       ? 'no Locations'
       : `Locations ${outcome.offset + 1}–${outcome.offset + views.length}${outcome.total !== undefined ? ` of ${outcome.total}` : ''}`;
-  lines.push(`${capitalise(span)} ${filters.length > 0 ? `${filters.join(', ')} ` : ''}${where}, ${from}.`);
+  lines.push(`${[capitalise(span), filters.join(', '), where].filter((part) => part !== '').join(' ')}, ${from}.`);
   if (list.radiusDefaulted === true && outcome.offset === 0) {
     lines.push('No radius was given, so 5 km was used; pass "radius" (e.g. "20km") to search wider.');
   }
