@@ -168,7 +168,9 @@ export class BusinessDirectory {
           ...(options.ca !== undefined ? { ca: options.ca } : {}),
         },
         transport: handle.config.transport,
-        callTimeoutMs: handle.config.timeoutMs,
+        // The bridge's own deadline (the business's timeout, per tool call) decides; the SDK's
+        // per-call timeout is only a backstop, set later so the answer names the right limit.
+        callTimeoutMs: handle.config.timeoutMs + 1_000,
         userAgent: this.#userAgent,
       });
       const previous = handle.client;

@@ -60,6 +60,9 @@ export interface BusinessFailure {
   argument?: string;
 }
 
+/** How the SDK words a deadline that passed (undici's timeouts, the MCP SDK's request timeout). */
+const TIMEOUT = /UND_ERR_(?:HEADERS|BODY|CONNECT)_TIMEOUT|did not answer .*within \d+ ms|timed out/;
+
 /** Request members (JSON pointer prefixes of the UCP request) → the bridge's argument names. */
 const POINTER_ARGUMENTS: readonly [string, string][] = [
   ['/distance/max', 'radius'],
@@ -91,6 +94,14 @@ export function describeFailure(business: string, error: unknown, activity: Acti
     return { business, kind: 'unreachable', code: 'internal', reason: `${business} could not be used: ${sentence(message)}` };
   }
   if (error instanceof DiscoveryError) {
+    if (TIMEOUT.test(error.message)) {
+      return {
+        business,
+        kind: 'timeout',
+        code: 'timeout',
+        reason: `${business} did not answer in time (${clause(error.message)}); try again later, or use another business.`,
+      };
+    }
     return {
       business,
       kind: 'unreachable',

@@ -9,7 +9,12 @@
 import { request as httpRequest } from 'node:http';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPlatformProfile } from '../../src/client/platform-profile.js';
+import { startProfileHost, type ProfileHost } from '../client/support/peers.js';
+import { useScratchDir } from '../support/scratch.js';
 import { connectAgent, textOf, type AgentConnection, type AgentMode } from './support/agent-process.js';
 import { CENTER, PER_BUSINESS, startErrorFleet, startMainFleet, type Fleet } from './support/fleet.js';
 
@@ -47,14 +52,23 @@ describe.each(MODES)('agent bridge over %s: two businesses (MCP only, REST only)
     return result;
   };
 
+  let profiles: ProfileHost | undefined;
+
   beforeAll(async () => {
     fleet = await startMainFleet();
-    agent = await connectAgent(mode, [...fleet.flags.flatMap((f) => ['--business', f]), '--serve-profile']);
+    // Over stdio the bridge serves its generated profile; over HTTP it names one published elsewhere.
+    let profileFlags = ['--serve-profile'];
+    if (mode === 'http') {
+      profiles = await startProfileHost();
+      profileFlags = ['--platform-profile', profiles.publish('/.well-known/ucp-platform.json', buildPlatformProfile()), '--allow-loopback'];
+    }
+    agent = await connectAgent(mode, [...fleet.flags.flatMap((f) => ['--business', f]), ...profileFlags]);
   });
 
   afterAll(async () => {
     await agent?.close();
     await fleet?.close();
+    await profiles?.close();
   });
 
   it('lists three tools with flat input schemas, a description on every property, and output schemas', async () => {
@@ -334,12 +348,27 @@ describe.each(MODES)('agent bridge over %s: two businesses (MCP only, REST only)
 });
 
 describe.each(MODES)('agent bridge over %s: every failure class of a business', (mode) => {
-  let fleet: Fleet;
+  let fleet: Fleet & { slow: string };
   let agent: AgentConnection;
+  const scratch = useScratchDir('ucp-agent-config');
 
   beforeAll(async () => {
     fleet = await startErrorFleet();
-    agent = await connectAgent(mode, [...fleet.flags.flatMap((f) => ['--business', f]), '--serve-profile', '--log-level', 'warn']);
+    // The slow business comes from a configuration file (its own timeout, REST forced); the
+    // platform profile is a file as `platform-profile init` writes it.
+    const config = join(scratch(), 'agent.json');
+    writeFileSync(config, JSON.stringify({ businesses: [{ name: 'slow', url: fleet.slow, timeoutMs: 800, transport: 'rest' }] }));
+    const profile = join(scratch(), 'platform.json');
+    writeFileSync(profile, JSON.stringify(buildPlatformProfile(), null, 2));
+    agent = await connectAgent(mode, [
+      ...fleet.flags.flatMap((f) => ['--business', f]),
+      '--config',
+      config,
+      '--serve-profile',
+      profile,
+      '--log-level',
+      'warn',
+    ]);
   });
 
   afterAll(async () => {
@@ -354,6 +383,19 @@ describe.each(MODES)('agent bridge over %s: every failure class of a business', 
     expect(text).toMatch(/- lookuponly \(.*\): ok — UCP 2026-08-25, lookup, over MCP/);
     expect(text).toMatch(/- old \(.*\): incompatible — old does not speak UCP 2026-08-25 \(it offers 2026-01-11\)/);
     expect(text).toMatch(/- broken \(.*\): ok/);
+    expect(text).toMatch(/- slow \(.*\): ok — UCP 2026-08-25, search \+ lookup, over REST/);
+  });
+
+  it('a business slower than its timeout is cut off at its timeout and named; the others answer', async () => {
+    const started = Date.now();
+    const result = await agent.call('find_locations', { near: CENTER, radius: '800m', limit: 3 });
+    expect(Date.now() - started).toBeLessThan(4_000);
+    const found = structured<FindResult>(result);
+    expect(result.isError).toBeFalsy();
+    expect(found.results.length).toBe(3);
+    const slow = found.failures.find((f) => f.business === 'slow');
+    expect(slow?.kind).toBe('timeout');
+    expect(textOf(result)).toContain('Not included: slow did not answer within 0.8 s; try again later, or use another business.');
   });
 
   it('a radius the business cannot honour (radius_too_large) is an error naming the argument to change', async () => {
@@ -405,15 +447,16 @@ describe.each(MODES)('agent bridge over %s: every failure class of a business', 
       ['broken', 'invalid_response'],
       ['lookuponly', 'incompatible'],
       ['old', 'incompatible'],
+      ['slow', 'timeout'],
       ['tight', 'refused'],
     ]);
-    for (const name of ['tight', 'lookuponly', 'old', 'broken']) expect(textOf(wide)).toMatch(new RegExp(`Not included: ${name} `));
+    for (const name of ['tight', 'lookuponly', 'old', 'broken', 'slow']) expect(textOf(wide)).toMatch(new RegExp(`Not included: ${name} `));
 
     const narrow = await agent.call('find_locations', { near: CENTER, radius: '500m' });
     expect(narrow.isError).toBeFalsy();
     const some = structured<FindResult>(narrow);
     expect(some.results.length).toBeGreaterThan(0);
     expect(some.results.every((r) => r.business === 'tight')).toBe(true);
-    expect(some.failures.map((f) => f.business).sort()).toEqual(['broken', 'lookuponly', 'old']);
+    expect(some.failures.map((f) => f.business).sort()).toEqual(['broken', 'lookuponly', 'old', 'slow']);
   });
 });

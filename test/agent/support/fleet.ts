@@ -121,6 +121,8 @@ export interface ProxyOptions {
   only?: 'mcp' | 'rest';
   /** Rewrite every `version` of the profile to this release. */
   version?: string;
+  /** Hold every REST call (`/ucp/locations/…`) this long before forwarding it, ms. */
+  delayRestMs?: number;
 }
 
 /**
@@ -139,6 +141,11 @@ export async function startProxy(upstream: string, options: ProxyOptions): Promi
       res.writeHead(404, { 'content-type': 'text/plain' }).end('this business does not offer that binding');
       return;
     }
+    const delay = options.delayRestMs !== undefined && path.startsWith('/ucp/locations/') ? options.delayRestMs : 0;
+    const timer = setTimeout(() => forwardRequest(req, res, path), delay);
+    res.on('close', () => clearTimeout(timer));
+  });
+  const forwardRequest = (req: IncomingMessage, res: ServerResponse, path: string): void => {
     const forward = httpRequest(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
       (upstreamRes) => {
@@ -165,7 +172,7 @@ export async function startProxy(upstream: string, options: ProxyOptions): Promi
       if (!res.headersSent) res.writeHead(502).end();
     });
     req.pipe(forward);
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -225,8 +232,8 @@ export async function startMainFleet(): Promise<Fleet & { proxies: { north: { re
   };
 }
 
-/** tight, lookuponly, old, broken: one failure class each. */
-export async function startErrorFleet(): Promise<Fleet & { broken: FakeBusiness }> {
+/** tight, lookuponly, old, broken, slow: one failure class each. */
+export async function startErrorFleet(): Promise<Fleet & { broken: FakeBusiness; slow: string }> {
   const tight = await startBusiness(dataset({ prefix: 'tight', turn: 0 }), {
     limits: { maxRadiusMeters: 1000 },
     rateLimits: { enabled: true, itemSearch: { limit: 1, windowSeconds: 60 } },
@@ -237,13 +244,17 @@ export async function startErrorFleet(): Promise<Fleet & { broken: FakeBusiness 
   const broken = await startFakeBusiness();
   // A search answer without the required pagination member, and a Location without a name.
   broken.respondWith({ ucp: { version: '2026-08-25' }, locations: [{ id: 'x' }] });
+  // Answers searches over REST only after 5 s: past any sensible per-business timeout.
+  const patient = await startBusiness(dataset({ prefix: 'slow', turn: 0 }));
+  const slow = await startProxy(patient.url, { delayRestMs: 5_000 });
   return {
     flags: [`tight=${tight.url}`, `lookuponly=${lookupOnly.url}`, `old=${old.url}`, `broken=${broken.url}`],
-    privateIds: ['tight_hidden', 'lookonly_hidden', 'old_hidden'],
+    slow: slow.url,
+    privateIds: ['tight_hidden', 'lookonly_hidden', 'old_hidden', 'slow_hidden'],
     broken,
     close: async () => {
-      await Promise.all([old.close(), broken.close()]);
-      await Promise.all([tight.close(), lookupOnly.close(), modern.close()]);
+      await Promise.all([old.close(), broken.close(), slow.close()]);
+      await Promise.all([tight.close(), lookupOnly.close(), modern.close(), patient.close()]);
     },
   };
 }
