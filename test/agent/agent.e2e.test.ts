@@ -121,12 +121,14 @@ describe.each(MODES)('agent bridge over %s: two businesses (MCP only, REST only)
     const result = await call('find_locations', { query: 'grocery', near: CENTER, radius: '3km', limit: 12 });
     expect(result.isError).toBeFalsy();
     const found = structured<FindResult>(result);
-    expect(found.order).toBe('distance');
-    expect(found.results).toHaveLength(12);
-    expect(new Set(found.results.map((r) => r.business))).toEqual(new Set(['north', 'south']));
+    // The answer's text goes with every assertion: on a failure it says what the model saw.
+    const seen = textOf(result);
+    expect(found.order, seen).toBe('distance');
+    expect(found.failures, seen).toEqual([expect.objectContaining({ business: 'down', kind: 'unreachable' })]);
+    expect(found.results, seen).toHaveLength(12);
+    expect(new Set(found.results.map((r) => r.business)), seen).toEqual(new Set(['north', 'south']));
     const distances = found.results.map((r) => r.distance_meters ?? -1);
-    expect(distances).toEqual([...distances].sort((a, b) => a - b));
-    expect(found.failures).toEqual([expect.objectContaining({ business: 'down', kind: 'unreachable' })]);
+    expect(distances, seen).toEqual([...distances].sort((a, b) => a - b));
     expect(found.next_cursor).toEqual(expect.any(String));
     const text = textOf(result);
     expect(text).toMatch(/^Locations 1–12 of \d+ matching "grocery" within 3 km of the given point, nearest first, from 3 businesses/);
