@@ -17,7 +17,7 @@
  * already shown. A business that fails is named in the answer and left out of the rest of the
  * list; the others go on.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { canonicalJson } from '../domain/cursor.js';
 import type { Location } from '../domain/location.js';
 import type { Message, SearchRequest, SearchResponse } from '../domain/requests.js';
@@ -75,8 +75,6 @@ type OrderedPart = Omit<FindOutcome, 'list' | 'asked' | 'cap' | 'at' | 'atIsNow'
 
 interface CursorState {
   v: 1;
-  /** Key of the list definition (to check repeated arguments against). */
-  key: string;
   list: ListDefinition;
   /** Instant of the first call, ms. */
   t: number;
@@ -116,7 +114,7 @@ export class LocationFinder {
     let state: CursorState | undefined;
     if (args.cursor !== undefined) {
       state = this.#openCursor(args.cursor);
-      if (args.definesList && listKey(args.list) !== state.key) {
+      if (args.definesList && listKey(args.list) !== listKey(state.list)) {
         throw new ToolInputError(
           '"cursor" continues a different list than these arguments describe; pass the cursor with exactly the same other arguments as before (or with none), or leave "cursor" out to start a new list.',
           'cursor',
@@ -131,12 +129,11 @@ export class LocationFinder {
     const request = buildRequest(list, openAt);
     const at = list.openAt !== undefined ? Date.parse(list.openAt) : list.openNow === true ? t : now;
     const base = { list, asked: names, cap: this.ctx.maxMatchesPerBusiness, at, atIsNow: list.openAt === undefined };
-    const key = state?.key ?? listKey(list);
 
     const outcome =
       list.near !== undefined
-        ? await this.#byDistance(names, request, list, args.limit, { key, t, scanId: state?.scan, offset: state?.o ?? 0 })
-        : await this.#byTurns(names, request, args.limit, { key, t, list, positions: state?.s });
+        ? await this.#byDistance(names, request, list, args.limit, { t, scanId: state?.scan, offset: state?.o ?? 0 })
+        : await this.#byTurns(names, request, args.limit, { t, list, positions: state?.s });
     const result: FindOutcome = { ...base, ...outcome };
     // One business asked and it failed: that is the answer, as an error the model can act on.
     const failure = result.failures[0];
@@ -152,8 +149,7 @@ export class LocationFinder {
       state.v !== 1 ||
       state.list === undefined ||
       !Array.isArray(state.b) ||
-      typeof state.t !== 'number' ||
-      typeof state.key !== 'string'
+      typeof state.t !== 'number'
     ) {
       throw new ToolInputError('"cursor" is not one this bridge issued; call find_locations again without "cursor".', 'cursor');
     }
@@ -179,7 +175,7 @@ export class LocationFinder {
     request: SearchRequest,
     list: ListDefinition,
     limit: number,
-    position: { key: string; t: number; scanId: string | undefined; offset: number },
+    position: { t: number; scanId: string | undefined; offset: number },
   ): Promise<OrderedPart> {
     const now = this.ctx.now();
     let scanId = position.scanId;
@@ -188,7 +184,7 @@ export class LocationFinder {
     const fresh = scan === undefined || scanId === undefined;
     if (scan === undefined || scanId === undefined) {
       scan = await this.#scan(names, request, list);
-      scanId = randomUUID();
+      scanId = randomBytes(12).toString('base64url');
       this.#scans.set(scanId, scan);
     }
     const offset = position.offset;
@@ -196,7 +192,7 @@ export class LocationFinder {
     const nextOffset = offset + results.length;
     const more = nextOffset < scan.entries.length;
     const nextCursor = more
-      ? this.ctx.seal.seal({ v: 1, key: position.key, list, t: position.t, b: scan.ok, scan: scanId, o: nextOffset } satisfies CursorState)
+      ? this.ctx.seal.seal({ v: 1, list, t: position.t, b: scan.ok, scan: scanId, o: nextOffset } satisfies CursorState)
       : undefined;
     return {
       order: 'distance',
@@ -284,7 +280,7 @@ export class LocationFinder {
     names: readonly string[],
     request: SearchRequest,
     limit: number,
-    position: { key: string; t: number; list: ListDefinition; positions: Position[] | undefined },
+    position: { t: number; list: ListDefinition; positions: Position[] | undefined },
   ): Promise<OrderedPart> {
     const positions: Position[] = position.positions ?? names.map((n) => ({ n, k: 0 }));
     const failures: BusinessFailure[] = [];
@@ -367,7 +363,6 @@ export class LocationFinder {
       remaining.length > 0
         ? this.ctx.seal.seal({
             v: 1,
-            key: position.key,
             list: position.list,
             t: position.t,
             b: remaining.map((r) => r.n),

@@ -87,10 +87,12 @@ export function formatRadius(meters: number, unit: DistanceUnit): string {
 export function hoursView(location: Location, at: number, atIsNow: boolean): HoursView {
   const zone = location.timezone;
   const compiled = compileSchedule(location);
-  const local = zone === undefined ? undefined : DateTime.fromMillis(at, { zone }).setLocale('en');
+  // Whole seconds: the instant is shown to people and models, not used for arithmetic.
+  const second = Math.floor(at / 1000) * 1000;
+  const local = zone === undefined ? undefined : DateTime.fromMillis(second, { zone }).setLocale('en');
   const usableZone = local?.isValid === true ? local : undefined;
   const evaluated_at =
-    (usableZone ?? DateTime.fromMillis(at, { zone: 'utc' })).toISO({ suppressMilliseconds: true }) ?? new Date(at).toISOString();
+    (usableZone ?? DateTime.fromMillis(second, { zone: 'utc' })).toISO({ suppressMilliseconds: true }) ?? new Date(second).toISOString();
   const base = { evaluated_at, ...(zone !== undefined ? { timezone: zone } : {}) };
   if (usableZone === undefined || !compiled.valid || (location.hours === undefined && location.exception_hours === undefined)) {
     return { ...base, state: 'unknown', text: 'Hours unknown' };
