@@ -214,7 +214,7 @@ export class LocationFinder {
     const outcomes = await mapLimit(names, this.ctx.concurrency, async (name) => {
       const handle = this.#handle(name);
       try {
-        const read = await withDeadline(this.#readMatches(handle, request, cap), handle.config.timeoutMs, () => timeoutError(handle));
+        const read = await withDeadline(this.#readMatches(handle, request, cap), handle.config.timeoutMs, () => businessTimeout(handle));
         return { name, ...read };
       } catch (error) {
         return { name, failure: describeFailure(name, error, 'search') };
@@ -300,7 +300,7 @@ export class LocationFinder {
         const client = await this.ctx.directory.client(handle);
         return client.search(request, { limit, ...(cursor !== undefined ? { cursor } : {}) });
       })();
-      const page = await withDeadline(work, handle.config.timeoutMs, () => timeoutError(handle));
+      const page = await withDeadline(work, handle.config.timeoutMs, () => businessTimeout(handle));
       this.ctx.directory.noteLocations(handle, page.locations);
       notes.push(...messageNotes(handle.name, page.messages ?? []));
       return page;
@@ -405,7 +405,8 @@ export function buildRequest(list: ListDefinition, openAt: string | undefined): 
   return request;
 }
 
-function timeoutError(handle: BusinessHandle): BusinessCallError {
+/** The error a business's deadline raises: named, with its limit, as the model reads it. */
+export function businessTimeout(handle: BusinessHandle): BusinessCallError {
   const seconds = Math.round(handle.config.timeoutMs / 100) / 10;
   return new BusinessCallError({
     business: handle.name,

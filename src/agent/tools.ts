@@ -17,8 +17,8 @@ import { summarizeRequest, type Logger } from '../logging.js';
 import { parseFindArguments, parseGetArguments, MAX_IDS, MAX_LIMIT, DEFAULT_LIMIT } from './arguments.js';
 import type { BusinessDirectory } from './businesses.js';
 import { withDeadline } from './businesses.js';
-import { BusinessCallError, ToolInputError, describeFailure, type BusinessFailure } from './errors.js';
-import { buildRequest, unknownBusiness, type FindOutcome, type LocationFinder } from './find.js';
+import { BusinessCallError, ToolInputError, describeFailure } from './errors.js';
+import { buildRequest, businessTimeout, unknownBusiness, type FindOutcome, type LocationFinder } from './find.js';
 import { formatRadius, renderView, viewOf, type LocationView } from './present.js';
 
 export const TOOL_NAMES = ['list_businesses', 'find_locations', 'get_locations'] as const;
@@ -304,13 +304,10 @@ async function listBusinesses(ctx: ToolContext): Promise<CallToolResult> {
   await Promise.all(
     handles.map(async (h) => {
       try {
-        await withDeadline(
-          ctx.directory.client(h),
-          h.config.timeoutMs,
-          () => new Error(`${h.name} did not answer within ${h.config.timeoutMs} ms`),
-        );
+        await withDeadline(ctx.directory.client(h), h.config.timeoutMs, () => businessTimeout(h));
       } catch (error) {
-        if (h.failure === undefined) h.failure = describeFailure(h.name, error, 'discovery');
+        // Discovery records its own failures; a deadline passing first is recorded here.
+        if (error instanceof BusinessCallError) h.failure = describeFailure(h.name, error, 'discovery');
       }
     }),
   );
@@ -423,11 +420,7 @@ async function getLocations(ctx: ToolContext, business: string | undefined, ids:
   let response;
   try {
     const work = (async () => (await ctx.directory.client(target)).lookup(ids))();
-    response = await withDeadline(
-      work,
-      target.config.timeoutMs,
-      () => new BusinessCallError(timeoutFailure(target.name, target.config.timeoutMs)),
-    );
+    response = await withDeadline(work, target.config.timeoutMs, () => businessTimeout(target));
   } catch (error) {
     throw new BusinessCallError(describeFailure(target.name, error, 'lookup'));
   }
@@ -449,15 +442,6 @@ async function getLocations(ctx: ToolContext, business: string | undefined, ids:
   }
   for (const note of notes) lines.push(`Note from ${note}`);
   return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
-}
-
-function timeoutFailure(business: string, ms: number): BusinessFailure {
-  return {
-    business,
-    kind: 'timeout',
-    code: 'timeout',
-    reason: `${business} did not answer within ${Math.round(ms / 100) / 10} s; try again later.`,
-  };
 }
 
 function capitalise(text: string): string {
