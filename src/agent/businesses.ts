@@ -4,8 +4,9 @@
  *
  * Caching follows the overview's rules for profiles: a negotiated business is reused while its
  * profile is fresh (its Cache-Control lifetime, never less than 60 s — the shared SafeFetcher's
- * policy); once stale, the profile is fetched again (conditionally) and the business is
- * renegotiated only when the document changed. A business that fails discovery is reported with
+ * policy); once stale, the profile is refreshed with its validator — the fetcher serves the stale
+ * copy meanwhile (stale-while-revalidate) — and the business is renegotiated when a look at the
+ * profile finds a different document. A business that fails discovery is reported with
  * the reason and tried again on a later call (the fetcher's per-origin back-off keeps a dead host
  * from being hammered); it never stops the others.
  */
@@ -150,7 +151,13 @@ export class BusinessDirectory {
     return { ...base, status: 'ok', version: n.version, capabilities: Object.keys(n.capabilities), transport: n.transport };
   }
 
+  /** Settles once no profile fetch is running (background refreshes included). */
+  async idle(): Promise<void> {
+    await this.#fetcher.idle();
+  }
+
   async close(): Promise<void> {
+    await this.idle();
     const clients = [...this.#handles.map((h) => h.client), ...this.#retired].filter((c): c is UcpLocationClient => c !== undefined);
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   }

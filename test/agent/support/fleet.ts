@@ -129,7 +129,10 @@ export interface ProxyOptions {
  * A loopback proxy in front of `upstream` that rewrites its `/.well-known/ucp` (endpoints pointing
  * at the proxy, bindings and versions as asked) and forwards everything else unchanged.
  */
-export async function startProxy(upstream: string, options: ProxyOptions): Promise<Closable & { requests: string[] }> {
+export async function startProxy(
+  upstream: string,
+  options: ProxyOptions,
+): Promise<Closable & { requests: string[]; reconfigure(next: ProxyOptions): void }> {
   const target = new URL(upstream);
   const requests: string[] = [];
   let origin = '';
@@ -178,6 +181,9 @@ export async function startProxy(upstream: string, options: ProxyOptions): Promi
   return {
     url: origin,
     requests,
+    reconfigure: (next) => {
+      options = next;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
