@@ -76,7 +76,7 @@ const LAYERS: Readonly<Record<string, LayerRule>> = {
   // ── platform side ──
   client: { side: 'platform', imports: ['errors', 'protocol', 'domain'] },
   conformance: { side: 'platform', imports: ['errors', 'protocol', 'domain', 'client'] },
-  // Not written yet (ARCHITECTURE.md): the agent bridge, an MCP server for LLM hosts built on client/.
+  // The agent bridge: an MCP server for LLM hosts built on client/ (never the Business's store, service or transports).
   agent: { side: 'platform', imports: [...CORE, 'client'] },
   // ── entry points ──
   cli: {

@@ -12,6 +12,7 @@ const data = async (): Promise<RegisterCommand> => (await import('./data.js')).r
 const serve = async (): Promise<RegisterCommand> => (await import('./serve.js')).registerServeCommand;
 const platform = async (): Promise<RegisterCommand> => (await import('./platform.js')).registerPlatformCommands;
 const migrate = async (): Promise<RegisterCommand> => (await import('./migrate.js')).registerMigrateCommand;
+const agent = async (): Promise<RegisterCommand> => (await import('./agent.js')).registerAgentCommand;
 const conformance = async (): Promise<RegisterCommand> => (await import('./conformance.js')).registerConformanceCommand;
 
 export const VERB_LOADERS: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
@@ -25,6 +26,7 @@ export const VERB_LOADERS: Readonly<Record<string, () => Promise<RegisterCommand
   'platform-profile': platform,
   migrate,
   conformance,
+  agent,
 };
 
 /** Register the module of `verb` only, or every verb (help, unknown verbs) when it is not known. */

@@ -36,6 +36,11 @@ export async function serveProfileFile(file: string): Promise<ServedProfile> {
   } catch (cause) {
     throw new ConfigError(`--serve-profile: ${file} is not valid JSON (${(cause as Error).message})`, { cause });
   }
+  return serveProfileDocument(document);
+}
+
+/** Serves a Platform profile document already at hand (e.g. a generated default one). */
+export async function serveProfileDocument(document: unknown): Promise<ServedProfile> {
   const server = await serveProfilesOnLoopback(new Map([[SERVED_PROFILE_PATH, document]]), { maxAgeSeconds: 60 });
   return { url: `${server.origin}${SERVED_PROFILE_PATH}`, document, close: () => server.close() };
 }

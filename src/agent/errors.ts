@@ -1,0 +1,258 @@
+/**
+ * What the bridge tells a model when a call cannot be answered as asked. Every failure becomes a
+ * tool result with `isError: true` and sentences saying what to change (MCP SEP-1303: hosts show
+ * input problems to the model only as tool results, never as JSON-RPC errors). JSON-RPC errors
+ * are left for protocol faults (an unknown tool, a malformed envelope, a bug in the bridge).
+ *
+ * `describeFailure` turns an SDK error (discovery, negotiation, a business's refusal, a response
+ * that fails its schema) into one sentence naming the business, plus a coarse class the structured
+ * output carries, so a program can branch without parsing prose.
+ */
+import {
+  BusinessError,
+  CapabilitiesIncompatibleError,
+  DiscoveryError,
+  ProfileError,
+  RequestValidationError,
+  ResponseValidationError,
+  TransportUnavailableError,
+  UcpClientError,
+  VersionUnsupportedError,
+} from '../client/index.js';
+import { UCP_VERSION } from '../protocol/types.js';
+
+/** An argument the model can fix; `argument` is the top-level argument name when one is to blame. */
+export class ToolInputError extends Error {
+  constructor(
+    message: string,
+    readonly argument?: string,
+  ) {
+    super(message);
+    this.name = 'ToolInputError';
+  }
+}
+
+/** A failure of one business, or of the only business asked; the message is for the model. */
+export class BusinessCallError extends Error {
+  constructor(readonly failure: BusinessFailure) {
+    super(failure.reason);
+    this.name = 'BusinessCallError';
+  }
+}
+
+/**
+ * `unreachable`: discovery or transport failed · `incompatible`: the business cannot serve this
+ * bridge (version, capabilities, transport, profile) · `refused`: it rejected the request ·
+ * `rate_limited`: retry later · `invalid_response`: its answer failed the UCP schema ·
+ * `timeout`: no answer within its time budget.
+ */
+export type FailureKind = 'unreachable' | 'incompatible' | 'refused' | 'rate_limited' | 'invalid_response' | 'timeout';
+
+export interface BusinessFailure {
+  business: string;
+  kind: FailureKind;
+  /** One or two sentences: what happened and what to change. */
+  reason: string;
+  /** The UCP or SDK code behind it, e.g. `radius_too_large`, `version_unsupported`, `unreachable`. */
+  code: string;
+  retry_after_seconds?: number;
+  /** The tool argument the business objected to, when it named one. */
+  argument?: string;
+}
+
+/** How the SDK words a deadline that passed (undici's timeouts, the MCP SDK's request timeout). */
+const TIMEOUT = /UND_ERR_(?:HEADERS|BODY|CONNECT)_TIMEOUT|did not answer .*within \d+ ms|timed out/;
+
+/** Request members (JSON pointer prefixes of the UCP request) → the bridge's argument names. */
+const POINTER_ARGUMENTS: readonly [string, string][] = [
+  ['/distance/max', 'radius'],
+  ['/distance/center', 'near'],
+  ['/distance', 'near'],
+  ['/filters/hours', 'open_at'],
+  ['/filters/amenities', 'amenities'],
+  ['/filters/items', 'items'],
+  ['/query', 'query'],
+  ['/pagination/limit', 'limit'],
+  ['/pagination/cursor', 'cursor'],
+  ['/ids', 'ids'],
+];
+
+/** The bridge argument a UCP request pointer refers to (MCP pointers start with /location). */
+export function argumentOfPointer(pointer: string | undefined): string | undefined {
+  if (pointer === undefined) return undefined;
+  const bare = pointer.startsWith('/location/') ? pointer.slice('/location'.length) : pointer;
+  return POINTER_ARGUMENTS.find(([prefix]) => bare === prefix || bare.startsWith(`${prefix}/`))?.[1];
+}
+
+/** What the operation is called in sentences. */
+export type Activity = 'search' | 'lookup' | 'discovery';
+
+export function describeFailure(business: string, error: unknown, activity: Activity): BusinessFailure {
+  if (error instanceof BusinessCallError) return error.failure;
+  if (!(error instanceof UcpClientError)) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { business, kind: 'unreachable', code: 'internal', reason: `${business} could not be used: ${sentence(message)}` };
+  }
+  if (error instanceof DiscoveryError) {
+    if (TIMEOUT.test(error.message)) {
+      return {
+        business,
+        kind: 'timeout',
+        code: 'timeout',
+        reason: `${business} did not answer in time (${clause(error.message)}); try again later, or use another business.`,
+      };
+    }
+    return {
+      business,
+      kind: 'unreachable',
+      code: error.code,
+      reason: `${business} could not be reached (${clause(error.message)}). Try again later, or use another business.`,
+    };
+  }
+  if (error instanceof VersionUnsupportedError) {
+    const offers = error.businessVersions.length > 0 ? ` (it offers ${error.businessVersions.join(', ')})` : '';
+    return {
+      business,
+      kind: 'incompatible',
+      code: error.code,
+      reason: `${business} does not speak UCP ${UCP_VERSION}${offers}, so this bridge cannot use it; use another business.`,
+    };
+  }
+  if (error instanceof CapabilitiesIncompatibleError) {
+    const what = activity === 'lookup' ? 'look up Locations by id' : 'search Locations';
+    const other = activity === 'lookup' ? 'find_locations' : 'get_locations with known ids';
+    return {
+      business,
+      kind: 'incompatible',
+      code: error.code,
+      reason: `${business} does not let this bridge ${what} (no compatible capability); use ${other}, or another business.`,
+    };
+  }
+  if (error instanceof TransportUnavailableError || error instanceof ProfileError) {
+    return {
+      business,
+      kind: 'incompatible',
+      code: error.code,
+      reason: `${business} cannot be used by this bridge: ${sentence(error.message)} Use another business.`,
+    };
+  }
+  if (error instanceof ResponseValidationError) {
+    const issue = error.issues[0];
+    const where = issue === undefined ? '' : ` (${issue.pointer === '' ? 'the payload' : issue.pointer}: ${issue.message})`;
+    return {
+      business,
+      kind: 'invalid_response',
+      code: error.code,
+      reason: `${business} sent an answer that does not follow the UCP schema${where}, so it was discarded; try again later or use another business.`,
+    };
+  }
+  if (error instanceof RequestValidationError) {
+    const issue = error.issues[0];
+    const argument = argumentOfPointer(error.pointer);
+    const what = argument === undefined ? 'the request' : `"${argument}"`;
+    return {
+      business,
+      kind: 'refused',
+      code: error.code,
+      reason: `${business} does not accept ${what}${issue === undefined ? '' : ` (${issue.message})`}; change it and call again.`,
+      ...(argument !== undefined ? { argument } : {}),
+    };
+  }
+  if (error instanceof BusinessError) return businessRefusal(business, error, activity);
+  return { business, kind: 'unreachable', code: error.code, reason: `${business} could not be used: ${sentence(error.message)}` };
+}
+
+function businessRefusal(business: string, error: BusinessError, activity: Activity): BusinessFailure {
+  const d = error.details;
+  const said = quoted(businessText(error));
+  if (d.retryAfterSeconds !== undefined || d.httpStatus === 429 || d.httpStatus === 503) {
+    const seconds = d.retryAfterSeconds ?? 60;
+    const why = d.httpStatus === 503 ? 'is temporarily unavailable' : 'is limiting how often this bridge may call it';
+    return {
+      business,
+      kind: 'rate_limited',
+      code: d.httpStatus === 503 ? 'unavailable' : 'rate_limited',
+      retry_after_seconds: seconds,
+      reason: `${business} ${why}; retry after ${seconds} s, or use another business meanwhile.`,
+    };
+  }
+  const argument = argumentOfPointer(d.pointer);
+  const code =
+    d.ucpCode ?? (d.rpcCode !== undefined ? String(d.rpcCode) : d.httpStatus !== undefined ? `http_${d.httpStatus}` : 'business_error');
+  switch (d.ucpCode) {
+    case 'radius_too_large':
+      return {
+        business,
+        kind: 'refused',
+        code,
+        argument: 'radius',
+        reason: `${business} refused the radius${said}; use a smaller "radius".`,
+      };
+    case 'invalid_cursor':
+      return {
+        business,
+        kind: 'refused',
+        code,
+        argument: 'cursor',
+        reason: `${business} no longer accepts this continuation${said}; call find_locations again without "cursor".`,
+      };
+    case 'invalid_profile_url':
+    case 'profile_unreachable':
+    case 'profile_malformed':
+      return {
+        business,
+        kind: 'incompatible',
+        code,
+        reason: `${business} could not use this bridge's platform profile${said}; the bridge's operator must publish it where ${business} can fetch it (nothing to change in your arguments).`,
+      };
+    default:
+      break;
+  }
+  if (d.rpcCode === -32602 || d.httpStatus === 400 || d.httpStatus === 422) {
+    const target = argument === undefined ? 'the request' : `"${argument}"`;
+    return {
+      business,
+      kind: 'refused',
+      code,
+      ...(argument !== undefined ? { argument } : {}),
+      reason: `${business} refused ${target}${said}; change it and call again.`,
+    };
+  }
+  const verb = activity === 'lookup' ? 'the lookup' : activity === 'search' ? 'the search' : 'the request';
+  return {
+    business,
+    kind: 'unreachable',
+    code,
+    reason: `${business} failed ${verb}${said}; try again later, or use another business.`,
+  };
+}
+
+/** What the business itself said: its message, without our "The business answered …" preamble. */
+function businessText(error: BusinessError): string {
+  const data = error.details.data;
+  if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
+    const content = (data as Record<string, unknown>)['content'];
+    if (typeof content === 'string' && content !== '') return content;
+  }
+  const first = error.details.messages?.find((m) => typeof m === 'object' && m !== null);
+  const content = first === undefined ? undefined : (first as Record<string, unknown>)['content'];
+  if (typeof content === 'string' && content !== '') return content;
+  const colon = error.message.indexOf(': ');
+  return colon < 0 ? error.message : error.message.slice(colon + 2);
+}
+
+function quoted(text: string): string {
+  const t = clause(text);
+  return t === '' ? '' : `: "${t.length > 300 ? `${t.slice(0, 297)}…` : t}"`;
+}
+
+/** A message as a clause inside a sentence: trimmed, no trailing period, first line only. */
+function clause(message: string): string {
+  return (message.split('\n')[0] ?? '').trim().replace(/[.\s]+$/, '');
+}
+
+/** A message as a sentence of its own. */
+function sentence(message: string): string {
+  const c = clause(message);
+  return c === '' ? '' : `${c}.`;
+}

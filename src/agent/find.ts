@@ -1,0 +1,421 @@
+/**
+ * find_locations: one list out of one or many businesses.
+ *
+ * Two orders, because a business's own pages are in no distance order (R-S4: distance implies no
+ * ordering):
+ *  - with `near`, the bridge reads up to `maxMatchesPerBusiness` matches from each business,
+ *    computes each one's geodesic distance itself and sorts the union, nearest first; when a
+ *    business had more matches than that, the answer says so (nearer ones may be among the
+ *    unread). The sorted union is kept in memory for a while so the following pages are cut from
+ *    it; should it be gone, it is read again.
+ *  - without `near`, the businesses take turns: one Location from each in its own order (its
+ *    relevance for a query), round after round.
+ *
+ * The cursor handed to the model (cursor.ts) carries the list definition, the instant of the
+ * first call (so `open_now` means the same moment on every page, as a business's own cursor
+ * requires) and each business's position — its own cursor plus how many of that page were
+ * already shown. A business that fails is named in the answer and left out of the rest of the
+ * list; the others go on.
+ */
+import { randomBytes } from 'node:crypto';
+import { canonicalJson } from '../domain/cursor.js';
+import type { Location } from '../domain/location.js';
+import type { Message, SearchRequest, SearchResponse } from '../domain/requests.js';
+import { LruMap } from '../protocol/lru.js';
+import type { ListDefinition, FindArguments } from './arguments.js';
+import { mapLimit, withDeadline, type BusinessDirectory, type BusinessHandle } from './businesses.js';
+import type { CursorSeal } from './cursor.js';
+import { BusinessCallError, ToolInputError, describeFailure, type BusinessFailure } from './errors.js';
+import { distanceMeters } from './present.js';
+
+/** Page size asked of a business while reading matches to sort (the protocol default maximum). */
+const SCAN_PAGE = 50;
+/** How long a sorted union is kept for the following pages, ms. */
+const SCAN_TTL_MS = 15 * 60_000;
+
+export interface FoundLocation {
+  business: string;
+  location: Location;
+  distanceMeters?: number;
+}
+
+export interface FindOutcome {
+  list: ListDefinition;
+  order: 'distance' | 'turns';
+  results: FoundLocation[];
+  /** Position of the first result in the whole list (0-based). */
+  offset: number;
+  /** Distance order only: how many matches were read and sorted in all. */
+  total?: number;
+  nextCursor?: string;
+  /** Businesses this page drew from (or tried to). */
+  asked: string[];
+  failures: BusinessFailure[];
+  /** Businesses whose matches exceeded the read cap (distance order). */
+  capped: string[];
+  cap: number;
+  /** Messages the businesses attached (info, warnings), prefixed with the business name. */
+  notes: string[];
+  /** The instant hours are shown for, ms, and whether it is "now". */
+  at: number;
+  atIsNow: boolean;
+}
+
+interface Position {
+  /** Business name. */
+  n: string;
+  /** The business cursor of the page being consumed (absent: its first page). */
+  c?: string;
+  /** Locations of that page already shown. */
+  k: number;
+}
+
+/** What an ordering contributes to the outcome (the rest is common to both). */
+type OrderedPart = Omit<FindOutcome, 'list' | 'asked' | 'cap' | 'at' | 'atIsNow'>;
+
+interface CursorState {
+  v: 1;
+  list: ListDefinition;
+  /** Instant of the first call, ms. */
+  t: number;
+  /** Businesses still in the list. */
+  b: string[];
+  /** Distance order: the sorted union's id, and the offset of the next page. */
+  scan?: string;
+  o?: number;
+  /** Turns: each business's position. */
+  s?: Position[];
+}
+
+interface Scan {
+  entries: FoundLocation[];
+  failures: BusinessFailure[];
+  capped: string[];
+  notes: string[];
+  ok: string[];
+  expires: number;
+}
+
+export interface FindContext {
+  directory: BusinessDirectory;
+  seal: CursorSeal;
+  maxMatchesPerBusiness: number;
+  concurrency: number;
+  now: () => number;
+}
+
+export class LocationFinder {
+  readonly #scans = new LruMap<string, Scan>(64);
+
+  constructor(private readonly ctx: FindContext) {}
+
+  async find(args: FindArguments): Promise<FindOutcome> {
+    const now = this.ctx.now();
+    let state: CursorState | undefined;
+    if (args.cursor !== undefined) {
+      state = this.#openCursor(args.cursor);
+      if (args.definesList && listKey(args.list) !== listKey(state.list)) {
+        throw new ToolInputError(
+          '"cursor" continues a different list than these arguments describe; pass the cursor with exactly the same other arguments as before (or with none), or leave "cursor" out to start a new list.',
+          'cursor',
+        );
+      }
+    }
+    const list = state?.list ?? args.list;
+    const t = state?.t ?? now;
+    const names = state?.b ?? this.#targets(list);
+    const single = list.business !== undefined;
+    const openAt = list.openAt ?? (list.openNow === true ? new Date(t).toISOString() : undefined);
+    const request = buildRequest(list, openAt);
+    const at = list.openAt !== undefined ? Date.parse(list.openAt) : list.openNow === true ? t : now;
+    const base = { list, asked: names, cap: this.ctx.maxMatchesPerBusiness, at, atIsNow: list.openAt === undefined };
+
+    const outcome =
+      list.near !== undefined
+        ? await this.#byDistance(names, request, list, args.limit, { t, scanId: state?.scan, offset: state?.o ?? 0 })
+        : await this.#byTurns(names, request, args.limit, { t, list, positions: state?.s });
+    const result: FindOutcome = { ...base, ...outcome };
+    // One business asked and it failed: that is the answer, as an error the model can act on.
+    const failure = result.failures[0];
+    if (single && failure !== undefined && result.results.length === 0) throw new BusinessCallError(failure);
+    return result;
+  }
+
+  #openCursor(cursor: string): CursorState {
+    const state = this.ctx.seal.open(cursor) as Partial<CursorState> | null;
+    if (
+      state === null ||
+      typeof state !== 'object' ||
+      state.v !== 1 ||
+      state.list === undefined ||
+      !Array.isArray(state.b) ||
+      typeof state.t !== 'number'
+    ) {
+      throw new ToolInputError('"cursor" is not one this bridge issued; call find_locations again without "cursor".', 'cursor');
+    }
+    return state as CursorState;
+  }
+
+  #targets(list: ListDefinition): string[] {
+    if (list.business === undefined) return this.ctx.directory.all.map((h) => h.name);
+    const handle = this.ctx.directory.find(list.business);
+    if (handle === undefined) throw unknownBusiness(list.business, this.ctx.directory);
+    return [handle.name];
+  }
+
+  #handle(name: string): BusinessHandle {
+    const handle = this.ctx.directory.find(name);
+    // Names in a cursor came from this process's configuration, so this is a bridge bug if it fails.
+    if (handle === undefined) throw new Error(`business ${name} vanished from the configuration`);
+    return handle;
+  }
+
+  async #byDistance(
+    names: readonly string[],
+    request: SearchRequest,
+    list: ListDefinition,
+    limit: number,
+    position: { t: number; scanId: string | undefined; offset: number },
+  ): Promise<OrderedPart> {
+    const now = this.ctx.now();
+    let scanId = position.scanId;
+    let scan = scanId === undefined ? undefined : this.#scans.get(scanId);
+    if (scan !== undefined && scan.expires < now) scan = undefined;
+    const fresh = scan === undefined || scanId === undefined;
+    if (scan === undefined || scanId === undefined) {
+      scan = await this.#scan(names, request, list);
+      scanId = randomBytes(12).toString('base64url');
+      this.#scans.set(scanId, scan);
+    }
+    const offset = position.offset;
+    const results = scan.entries.slice(offset, offset + limit);
+    const nextOffset = offset + results.length;
+    const more = nextOffset < scan.entries.length;
+    const nextCursor = more
+      ? this.ctx.seal.seal({ v: 1, list, t: position.t, b: scan.ok, scan: scanId, o: nextOffset } satisfies CursorState)
+      : undefined;
+    return {
+      order: 'distance',
+      results,
+      offset,
+      total: scan.entries.length,
+      // A later page cut from the kept union: its failures were reported with the first page.
+      failures: fresh ? scan.failures : [],
+      capped: scan.capped,
+      notes: fresh ? scan.notes : [],
+      ...(nextCursor !== undefined ? { nextCursor } : {}),
+    };
+  }
+
+  /** Reads up to the cap of matches from each business and sorts the union by geodesic distance. */
+  async #scan(names: readonly string[], request: SearchRequest, list: ListDefinition): Promise<Scan> {
+    const cap = this.ctx.maxMatchesPerBusiness;
+    const near = list.near;
+    const outcomes = await mapLimit(names, this.ctx.concurrency, async (name) => {
+      const handle = this.#handle(name);
+      try {
+        const read = await withDeadline(this.#readMatches(handle, request, cap), handle.config.timeoutMs, () => businessTimeout(handle));
+        return { name, ...read };
+      } catch (error) {
+        return { name, failure: describeFailure(name, error, 'search') };
+      }
+    });
+    const entries: FoundLocation[] = [];
+    const failures: BusinessFailure[] = [];
+    const capped: string[] = [];
+    const notes: string[] = [];
+    const ok: string[] = [];
+    for (const outcome of outcomes) {
+      if ('failure' in outcome) {
+        failures.push(outcome.failure);
+        continue;
+      }
+      ok.push(outcome.name);
+      if (outcome.capped) capped.push(outcome.name);
+      notes.push(...messageNotes(outcome.name, outcome.messages));
+      for (const location of outcome.locations) {
+        const meters = distanceMeters(location, near);
+        entries.push({ business: outcome.name, location, ...(meters !== undefined ? { distanceMeters: meters } : {}) });
+      }
+    }
+    const order = new Map(names.map((n, i) => [n, i]));
+    entries.sort(
+      (a, b) =>
+        (a.distanceMeters ?? Number.POSITIVE_INFINITY) - (b.distanceMeters ?? Number.POSITIVE_INFINITY) ||
+        (order.get(a.business) ?? 0) - (order.get(b.business) ?? 0) ||
+        (a.location.id < b.location.id ? -1 : a.location.id > b.location.id ? 1 : 0),
+    );
+    return { entries, failures, capped, notes, ok, expires: this.ctx.now() + SCAN_TTL_MS };
+  }
+
+  async #readMatches(
+    handle: BusinessHandle,
+    request: SearchRequest,
+    cap: number,
+  ): Promise<{ locations: Location[]; capped: boolean; messages: Message[] }> {
+    const client = await this.ctx.directory.client(handle);
+    const locations: Location[] = [];
+    const messages: Message[] = [];
+    let cursor: string | undefined;
+    const seen = new Set<string>();
+    // Each page brings at least one Location or ends the walk; the bound guards a business that does neither.
+    for (let pages = 0; pages <= cap; pages++) {
+      const page = await client.search(request, {
+        limit: Math.min(SCAN_PAGE, cap - locations.length),
+        ...(cursor !== undefined ? { cursor } : {}),
+      });
+      locations.push(...page.locations);
+      messages.push(...(page.messages ?? []));
+      this.ctx.directory.noteLocations(handle, page.locations);
+      const next = page.pagination.cursor;
+      if (!page.pagination.has_next_page || next === undefined || seen.has(next)) return { locations, capped: false, messages };
+      if (locations.length >= cap) return { locations, capped: true, messages };
+      seen.add(next);
+      cursor = next;
+    }
+    return { locations, capped: true, messages };
+  }
+
+  async #byTurns(
+    names: readonly string[],
+    request: SearchRequest,
+    limit: number,
+    position: { t: number; list: ListDefinition; positions: Position[] | undefined },
+  ): Promise<OrderedPart> {
+    const positions: Position[] = position.positions ?? names.map((n) => ({ n, k: 0 }));
+    const failures: BusinessFailure[] = [];
+    const notes: string[] = [];
+    interface Buffer {
+      handle: BusinessHandle;
+      items: Location[];
+      /** Cursor of the page in `items` (undefined: the first page). */
+      pageCursor: string | undefined;
+      consumed: number;
+      next: string | undefined;
+      failed: boolean;
+      refills: number;
+    }
+    const fetchPage = async (handle: BusinessHandle, cursor: string | undefined): Promise<SearchResponse> => {
+      const work = (async () => {
+        const client = await this.ctx.directory.client(handle);
+        return client.search(request, { limit, ...(cursor !== undefined ? { cursor } : {}) });
+      })();
+      const page = await withDeadline(work, handle.config.timeoutMs, () => businessTimeout(handle));
+      this.ctx.directory.noteLocations(handle, page.locations);
+      notes.push(...messageNotes(handle.name, page.messages ?? []));
+      return page;
+    };
+    const buffers: Buffer[] = await mapLimit(positions, this.ctx.concurrency, async (p): Promise<Buffer> => {
+      const handle = this.#handle(p.n);
+      try {
+        const page = await fetchPage(handle, p.c);
+        return {
+          handle,
+          items: page.locations.slice(p.k),
+          pageCursor: p.c,
+          consumed: Math.min(p.k, page.locations.length),
+          next: page.pagination.has_next_page ? page.pagination.cursor : undefined,
+          failed: false,
+          refills: 0,
+        };
+      } catch (error) {
+        failures.push(describeFailure(p.n, error, 'search'));
+        return { handle, items: [], pageCursor: p.c, consumed: p.k, next: undefined, failed: true, refills: 0 };
+      }
+    });
+    const results: FoundLocation[] = [];
+    while (results.length < limit) {
+      let progressed = false;
+      for (const buffer of buffers) {
+        if (results.length >= limit) break;
+        if (buffer.items.length === 0 && buffer.next !== undefined && !buffer.failed && buffer.refills < 5) {
+          // The business served fewer than asked (its own page maximum): read its next page.
+          buffer.refills += 1;
+          try {
+            const page = await fetchPage(buffer.handle, buffer.next);
+            buffer.pageCursor = buffer.next;
+            buffer.items = [...page.locations];
+            buffer.consumed = 0;
+            buffer.next = page.pagination.has_next_page ? page.pagination.cursor : undefined;
+          } catch (error) {
+            failures.push(describeFailure(buffer.handle.name, error, 'search'));
+            buffer.failed = true;
+          }
+        }
+        const item = buffer.items.shift();
+        if (item === undefined) continue;
+        buffer.consumed += 1;
+        results.push({ business: buffer.handle.name, location: item });
+        progressed = true;
+      }
+      if (!progressed) break;
+    }
+    const remaining: Position[] = [];
+    for (const buffer of buffers) {
+      if (buffer.failed) continue;
+      if (buffer.items.length > 0) {
+        remaining.push({ n: buffer.handle.name, k: buffer.consumed, ...(buffer.pageCursor !== undefined ? { c: buffer.pageCursor } : {}) });
+      } else if (buffer.next !== undefined) {
+        remaining.push({ n: buffer.handle.name, k: 0, c: buffer.next });
+      }
+    }
+    const nextCursor =
+      remaining.length > 0
+        ? this.ctx.seal.seal({
+            v: 1,
+            list: position.list,
+            t: position.t,
+            b: remaining.map((r) => r.n),
+            s: remaining,
+          } satisfies CursorState)
+        : undefined;
+    return {
+      order: 'turns',
+      results,
+      offset: 0,
+      failures,
+      capped: [],
+      notes: [...new Set(notes)],
+      ...(nextCursor !== undefined ? { nextCursor } : {}),
+    };
+  }
+}
+
+export function unknownBusiness(name: string, directory: BusinessDirectory): ToolInputError {
+  return new ToolInputError(
+    `No business is called ${JSON.stringify(name)}; use one of the configured names or URLs: ${directory.describeNames()} (list_businesses shows their status).`,
+    'business',
+  );
+}
+
+export function listKey(list: ListDefinition): string {
+  return canonicalJson(list);
+}
+
+/** The UCP search request a list definition stands for (the instant resolved for open_now). */
+export function buildRequest(list: ListDefinition, openAt: string | undefined): SearchRequest {
+  const request: SearchRequest = {};
+  if (list.query !== undefined) request.query = list.query;
+  if (list.near !== undefined && list.radius !== undefined) request.distance = { center: list.near, max: list.radius.meters };
+  const filters: NonNullable<SearchRequest['filters']> = {};
+  if (openAt !== undefined) filters.hours = { open_at: openAt };
+  if (list.amenities !== undefined) filters.amenities = [...list.amenities];
+  if (list.items !== undefined) filters.items = [...list.items];
+  if (Object.keys(filters).length > 0) request.filters = filters;
+  return request;
+}
+
+/** The error a business's deadline raises: named, with its limit, as the model reads it. */
+export function businessTimeout(handle: BusinessHandle): BusinessCallError {
+  const seconds = Math.round(handle.config.timeoutMs / 100) / 10;
+  return new BusinessCallError({
+    business: handle.name,
+    kind: 'timeout',
+    code: 'timeout',
+    reason: `${handle.name} did not answer within ${seconds} s; try again later, or use another business.`,
+  });
+}
+
+function messageNotes(business: string, messages: readonly Message[]): string[] {
+  return messages.map((m) => `${business} (${m.type}${m.code === undefined ? '' : ` ${m.code}`}): ${m.content}`);
+}

@@ -1,0 +1,189 @@
+/**
+ * `ucp-location agent`: the agent bridge, an MCP server that lets an LLM host find Locations
+ * across UCP businesses (src/agent/). MCP over stdio by default — stdout then carries only MCP
+ * frames, and everything else (start-up line, logs) goes to stderr — or Streamable HTTP with
+ * `--http` on 127.0.0.1 unless `--host` says otherwise.
+ *
+ * The bridge is a UCP Platform: businesses fetch its Platform profile on every call. Either the
+ * operator publishes one (`--platform-profile <https-url>`, made with `platform-profile init`), or,
+ * for local development, `--serve-profile [file]` serves it on 127.0.0.1 (the generated default
+ * profile when no file is given) — which implies `--allow-loopback`, exactly as for `search`.
+ *
+ * Exit status: 0 after the host hangs up or SIGINT/SIGTERM · 1 failure · 2 usage (bad flag,
+ * config, URL).
+ */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { AgentBridge, isLoopback, loadAgentConfigFile, resolveSettings, serveAgentHttp, serveAgentStdio } from '../../agent/index.js';
+import { buildPlatformProfile } from '../../client/index.js';
+import { ConfigError } from '../../errors.js';
+import { createLogger, LOG_LEVELS, type LogLevel } from '../../logging.js';
+import { SafeFetchError, parseFetchUrl } from '../../protocol/safe-fetch.js';
+import { caOption } from '../options.js';
+import { serveProfileDocument, serveProfileFile, type ServedProfile } from './profile-server.js';
+
+const EXIT_OK = 0;
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+
+/** The environment variable naming the Platform profile URL when --platform-profile is absent (as for search). */
+const PROFILE_ENV = 'UCP_PLATFORM_PROFILE';
+export const DEFAULT_AGENT_PORT = 8765;
+
+interface AgentCliOptions {
+  business?: string[];
+  config?: string;
+  platformProfile?: string;
+  serveProfile?: string | boolean;
+  allowLoopback?: boolean;
+  http?: boolean;
+  host: string;
+  port: string;
+  ca?: string;
+  logLevel: string;
+}
+
+export function registerAgentCommand(program: Command): void {
+  const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+  program
+    .command('agent')
+    .description('run the agent bridge: an MCP server (stdio, or Streamable HTTP with --http) that finds Locations across UCP businesses')
+    .option(
+      '--business <url|name=url>',
+      'a business to search (repeatable), e.g. https://stores.example or acme=https://stores.acme.example',
+      collect,
+    )
+    .option(
+      '--config <file>',
+      'JSON file with "businesses" [{name, url, timeoutMs, transport}], "timeoutMs", "maxMatchesPerBusiness" (docs/agent.md)',
+    )
+    .option('--platform-profile <url>', `https URL of the platform profile you publish; businesses fetch it (default: $${PROFILE_ENV})`)
+    .option(
+      '--serve-profile [file]',
+      'serve this platform profile (default: a generated one) on 127.0.0.1 for local development; implies --allow-loopback',
+    )
+    .option('--allow-loopback', 'local development: admit http://127.0.0.1 businesses and profiles')
+    .option('--http', 'serve MCP over Streamable HTTP instead of stdio')
+    .option('--host <address>', 'with --http: address to listen on', '127.0.0.1')
+    .option('--port <number>', 'with --http: port to listen on (0 = any free port)', String(DEFAULT_AGENT_PORT))
+    .option('--ca <file>', 'PEM CA certificate(s) to trust instead of the system roots')
+    .option('--log-level <level>', `log level on stderr (${LOG_LEVELS.join(', ')})`, 'info')
+    .action(async (options: AgentCliOptions) => {
+      process.exitCode = await runAgent(options);
+    });
+}
+
+async function runAgent(options: AgentCliOptions): Promise<number> {
+  let served: ServedProfile | undefined;
+  let bridge: AgentBridge | undefined;
+  try {
+    if (!LOG_LEVELS.includes(options.logLevel as LogLevel)) {
+      throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(options.logLevel)}`);
+    }
+    const port = Number(options.port);
+    if (!/^\d+$/.test(options.port) || port > 65_535)
+      throw new ConfigError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(options.port)}`);
+    if (options.http !== true && (options.host !== '127.0.0.1' || options.port !== String(DEFAULT_AGENT_PORT))) {
+      throw new ConfigError('--host and --port apply to --http; over stdio the host talks to this process directly');
+    }
+    const serving = options.serveProfile !== undefined && options.serveProfile !== false;
+    if (serving && options.platformProfile !== undefined) {
+      throw new ConfigError('--serve-profile and --platform-profile both name the platform profile; give one');
+    }
+    const allowLoopback = options.allowLoopback === true || serving;
+    const file = options.config === undefined ? undefined : await loadAgentConfigFile(options.config);
+    const settings = resolveSettings(options.business ?? [], file, { allowLoopback });
+    const ca = caOption(options.ca);
+    const logger = createLogger({ level: options.logLevel as LogLevel, destination: 'stderr' });
+
+    let platformProfileUrl: string;
+    let platformProfile: unknown;
+    if (serving) {
+      served =
+        typeof options.serveProfile === 'string'
+          ? await serveProfileFile(options.serveProfile)
+          : await serveProfileDocument(buildPlatformProfile());
+      platformProfileUrl = served.url;
+      platformProfile = served.document;
+    } else {
+      platformProfileUrl = platformProfileUrlOf(options.platformProfile, allowLoopback);
+    }
+
+    bridge = new AgentBridge({
+      settings,
+      logger,
+      platformProfileUrl,
+      ...(platformProfile !== undefined ? { platformProfile } : {}),
+      allowLoopback,
+      ...(ca !== undefined ? { ca } : {}),
+      serverVersion: packageVersion(),
+    });
+    const names = settings.businesses.map((b) => b.name).join(', ');
+    const profileNote = served === undefined ? platformProfileUrl : `${platformProfileUrl} (served on loopback for local development)`;
+    const intro = `ucp-location agent: ${settings.businesses.length} business${settings.businesses.length === 1 ? '' : 'es'} (${names}); platform profile ${profileNote}`;
+
+    if (options.http === true) {
+      const http = await serveAgentHttp(bridge, { host: options.host, port, logger });
+      process.stderr.write(`${intro}\nucp-location agent: MCP over Streamable HTTP at ${http.url}\n`);
+      if (!isLoopback(options.host)) {
+        process.stderr.write(
+          `ucp-location agent: warning: listening on ${options.host} without authentication; anyone who can reach it can use your platform profile. Put it behind an authenticating proxy.\n`,
+        );
+      }
+      await waitForSignal();
+      await http.close();
+    } else {
+      const session = await serveAgentStdio(bridge);
+      process.stderr.write(`${intro}\nucp-location agent: MCP over stdio (stdout carries only MCP messages; logs go here)\n`);
+      await Promise.race([session.closed, waitForSignal()]);
+      await session.close();
+    }
+    return EXIT_OK;
+  } catch (error) {
+    const usage = error instanceof ConfigError;
+    process.stderr.write(`ucp-location agent: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (!usage && error instanceof Error && error.stack !== undefined) process.stderr.write(`${error.stack}\n`);
+    return usage ? EXIT_USAGE : EXIT_FAILED;
+  } finally {
+    await bridge?.close();
+    await served?.close();
+  }
+}
+
+function platformProfileUrlOf(given: string | undefined, allowLoopback: boolean): string {
+  const fromEnv = process.env[PROFILE_ENV]?.trim();
+  const url = given ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined);
+  if (url === undefined) {
+    throw new ConfigError(
+      `name the platform profile businesses will fetch: --platform-profile <https-url> (publish one made with "ucp-location platform-profile init"; or $${PROFILE_ENV}), or --serve-profile [file] for local development against businesses on this machine`,
+    );
+  }
+  try {
+    parseFetchUrl(url, allowLoopback);
+  } catch (error) {
+    if (error instanceof SafeFetchError) {
+      throw new ConfigError(`--platform-profile: ${error.message}. Businesses fetch it, so it must be an https URL they can reach.`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  return url;
+}
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+}
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+}
