@@ -16,6 +16,7 @@ import { DEFAULT_LIMITS } from './service.js';
 import type { EngineLimits } from './service.js';
 import { LOG_LEVELS } from './logging.js';
 import type { LogLevel } from './logging.js';
+import { editDistance } from './protocol/edit-distance.js';
 
 export type LocationCapabilityName = typeof SEARCH_CAPABILITY | typeof LOOKUP_CAPABILITY;
 
@@ -347,16 +348,4 @@ function closest(word: string, candidates: readonly string[]): string | undefine
     if (d < bestDistance) [best, bestDistance] = [c, d];
   }
   return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
 }

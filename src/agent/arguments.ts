@@ -10,6 +10,7 @@
 import { parseInstant } from '../domain/hours.js';
 import type { Geo } from '../domain/location.js';
 import { ToolInputError } from './errors.js';
+import { editDistance } from '../protocol/edit-distance.js';
 
 export type DistanceUnit = 'm' | 'km' | 'mi';
 
@@ -349,19 +350,6 @@ function closest(name: string, known: readonly string[]): string | undefined {
     if (d <= 2 && (best === undefined || d < best.distance)) best = { name: candidate, distance: d };
   }
   return best?.name;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }
 
 /** What was received, briefly: `"5" (a string)`, `42`, `an object`, `null`. */

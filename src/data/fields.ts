@@ -3,6 +3,7 @@
  * what to write instead) or `null` when the value is acceptable. Messages do not repeat the
  * field name: every issue carries its field separately.
  */
+import { editDistance } from '../protocol/edit-distance.js';
 
 // C0/C1 control characters: invisible in most tools, so they make ids that look equal differ.
 // eslint-disable-next-line no-control-regex
@@ -37,20 +38,6 @@ export function nonEmptyStringProblem(value: unknown): string | null {
   if (typeof value !== 'string') return `must be a string, got ${describeType(value)}`;
   if (value.trim().length === 0) return 'must not be empty (omit the field when there is no value)';
   return null;
-}
-
-/** Levenshtein distance, used only to suggest the field a typo probably meant. */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      cur.push(Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
-    }
-    prev = cur;
-  }
-  return prev[b.length] ?? 0;
 }
 
 /** `unknown field "hoursx"; did you mean "hours"?` or a list of what is allowed. */

@@ -34,6 +34,7 @@ import {
 } from '../protocol/schemas.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from '../protocol/types.js';
 import type { Message } from './requests.js';
+import { editDistance } from '../protocol/edit-distance.js';
 
 export type RequestOperation = 'search' | 'lookup';
 
@@ -294,18 +295,6 @@ function suggest(u: Unknown, tree: MemberTree): string | undefined {
     if (d < nearestDistance) [nearest, nearestDistance] = [paths[0], d];
   }
   return close(nearestDistance) ? nearest : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
 }
 
 /** RFC 9535 normalized path into the request, as the other messages of a response use. */
