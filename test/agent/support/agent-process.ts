@@ -5,27 +5,20 @@
  * source file, otherwise the sources through tsx, so a stale dist/ is never what gets tested.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { freshBuiltCli } from '../../client/support/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-function newestMtime(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
-    const path = join(dir, entry.name);
-    return Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }, 0);
-}
-
 /** node arguments that run the CLI. */
 export function cliArgs(): string[] {
-  const built = join(ROOT, 'dist/cli/main.js');
-  if (existsSync(built) && statSync(built).mtimeMs >= newestMtime(join(ROOT, 'src'))) return [built];
+  const built = freshBuiltCli();
+  if (built !== undefined) return [built];
   return ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
 }
 

@@ -18,9 +18,15 @@ function newestMtime(dir: string): number {
 
 /** The command and leading arguments that run the CLI (see the module comment). */
 export function cliCommand(): [string, string[]] {
-  const built = join(ROOT, 'dist/cli/main.js');
-  if (existsSync(built) && statSync(built).mtimeMs >= newestMtime(join(ROOT, 'src'))) return [process.execPath, [built]];
+  const built = freshBuiltCli();
+  if (built !== undefined) return [process.execPath, [built]];
   return [join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'src/cli/main.ts')]];
+}
+
+/** dist/cli/main.js when it is newer than every file under src/ (so it runs the code under test). */
+export function freshBuiltCli(): string | undefined {
+  const built = join(ROOT, 'dist/cli/main.js');
+  return existsSync(built) && statSync(built).mtimeMs >= newestMtime(join(ROOT, 'src')) ? built : undefined;
 }
 
 const [COMMAND, PREFIX] = cliCommand();
