@@ -219,7 +219,7 @@ gate(title, () => {
     };
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(pkg.scripts?.[hook]).toBeUndefined();
     expect(readdirSync(join(consumer, 'node_modules/ucp-location')).sort()).toEqual(
-      ['README.md', 'data', 'dist', 'docs', 'package.json', 'schemas'].sort(),
+      ['LICENSE', 'README.md', 'data', 'dist', 'docs', 'package.json', 'schemas'].sort(),
     );
   });
 
