@@ -130,8 +130,8 @@ async function readNdjsonRows(file: string, sink: RowSink): Promise<void> {
  */
 export async function readInventory(file: string, format?: string): Promise<InventoryFile> {
   const detected = detectFormat(file, format);
-  if (detected === 'geojson') {
-    throw new ConfigError(`an inventory feed is CSV or NDJSON, not GeoJSON (${JSON.stringify(file)}); pass --format csv|ndjson if the extension misleads`);
+  if (detected !== 'csv' && detected !== 'ndjson') {
+    throw new ConfigError(`an inventory feed is CSV or NDJSON, not ${detected === 'geojson' ? 'GeoJSON' : detected} (${JSON.stringify(file)}); pass --format csv|ndjson if the extension misleads`);
   }
   await assertReadableFile(file);
   const sink = new RowSink(file);

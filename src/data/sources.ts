@@ -1,5 +1,5 @@
 /**
- * One interface over the three import formats: a stream of raw records, each with its position
+ * One interface over the import formats: a stream of raw records, each with its position
  * and the problems found while decoding it, plus the mapping from record field paths to what
  * the author of that format sees (CSV column, GeoJSON coordinate).
  */
@@ -11,9 +11,21 @@ import { readCsv } from './csv.js';
 import { featureToRaw, geoJsonFieldOf, readGeoJson } from './geojson.js';
 import type { FieldIssue, SourcePosition } from './issues.js';
 import { readNdjsonBatches } from './ndjson.js';
+import { DEFAULT_HOLIDAY_HORIZON_DAYS, osmFeatureToRaw, osmFieldOf, type OsmOptions } from './osm.js';
 
-export const DATA_FORMATS = ['ndjson', 'geojson', 'csv'] as const;
+export const DATA_FORMATS = ['ndjson', 'geojson', 'csv', 'osm'] as const;
 export type DataFormat = (typeof DATA_FORMATS)[number];
+
+/** Formats whose sources carry coordinates but never a time zone: it is derived from `geo` unless told otherwise. */
+export const FORMATS_DERIVING_TIMEZONE: ReadonlySet<string> = new Set(['osm', 'jsonld', 'gbp']);
+
+/** Formats decoded on the importing thread only (osm-hours.ts may switch the process zone, which a worker cannot). */
+export const MAIN_THREAD_FORMATS: ReadonlySet<string> = new Set(['osm']);
+
+/** Settings of the formats that need some (structured-cloneable: they travel to import workers). */
+export interface SourceOptions {
+  osm?: OsmOptions;
+}
 
 const BY_EXTENSION: Record<string, DataFormat> = {
   '.ndjson': 'ndjson',
@@ -33,7 +45,7 @@ export function detectFormat(file: string, override?: string): DataFormat {
   const format = BY_EXTENSION[extname(file).toLowerCase()];
   if (format === undefined) {
     throw new ConfigError(
-      `cannot tell the format of ${JSON.stringify(file)} from its extension; name it .ndjson/.jsonl, .geojson/.json or .csv, or pass --format ndjson|geojson|csv`,
+      `cannot tell the format of ${JSON.stringify(file)} from its extension; name it .ndjson/.jsonl, .geojson/.json or .csv, or pass --format ${DATA_FORMATS.join('|')}`,
     );
   }
   return format;
@@ -54,6 +66,8 @@ export interface RawEntry {
   raw?: unknown;
   /** Decoding problems (JSON syntax, CSV cell syntax, GeoJSON envelope). */
   issues: FieldIssue[];
+  /** Things the source said that the record cannot hold; reported, never fatal unless the import is strict. */
+  warnings?: FieldIssue[];
   /** The entry is about the file around the records (CSV header, GeoJSON envelope), not a record. */
   envelope?: true;
 }
@@ -87,7 +101,8 @@ async function* batched(entries: AsyncIterable<RawEntry>, size = 256): AsyncGene
   if (batch.length > 0) yield batch;
 }
 
-async function* geojsonEntries(file: string): AsyncGenerator<RawEntry> {
+/** Entries of a FeatureCollection, each feature turned into a raw record by `convert`. */
+async function* featureEntries(file: string, convert: (feature: unknown) => { raw?: unknown; issues: FieldIssue[]; warnings?: FieldIssue[] }): AsyncGenerator<RawEntry> {
   for await (const e of readGeoJson(file)) {
     if ('line' in e) {
       yield { pos: { file, line: e.line }, issues: [e.issue], envelope: true };
@@ -98,8 +113,10 @@ async function* geojsonEntries(file: string): AsyncGenerator<RawEntry> {
       yield { pos, issues: [e.issue] };
       continue;
     }
-    const { raw, issues } = featureToRaw(e.value);
-    yield raw === undefined ? { pos, issues } : { pos, raw, issues };
+    const { raw, issues, warnings } = convert(e.value);
+    const entry: RawEntry = raw === undefined ? { pos, issues } : { pos, raw, issues };
+    if (warnings !== undefined && warnings.length > 0) entry.warnings = warnings;
+    yield entry;
   }
 }
 
@@ -126,13 +143,17 @@ async function* csvEntries(file: string): AsyncGenerator<RawEntry> {
   }
 }
 
-export function openSource(file: string, format: DataFormat): RecordSource {
+export function openSource(file: string, format: DataFormat, options: SourceOptions = {}): RecordSource {
   switch (format) {
     case 'ndjson':
       return { batches: ndjsonBatches(file), fieldName: (f) => f };
     case 'geojson':
-      return { batches: batched(geojsonEntries(file)), fieldName: geoJsonFieldOf };
+      return { batches: batched(featureEntries(file, featureToRaw)), fieldName: geoJsonFieldOf };
     case 'csv':
       return { batches: batched(csvEntries(file)), fieldName: csvColumnOf };
+    case 'osm': {
+      const osm = options.osm ?? { now: Date.now(), holidayHorizonDays: DEFAULT_HOLIDAY_HORIZON_DAYS };
+      return { batches: batched(featureEntries(file, (feature) => osmFeatureToRaw(feature, osm))), fieldName: osmFieldOf };
+    }
   }
 }

@@ -111,6 +111,19 @@ export interface StoreStats {
   generation: number;
 }
 
+/**
+ * What a store keeps of one Location in a comparable form (import --dry-run diffs a new dataset
+ * against it). Private Locations keep no document and no aliases in either store.
+ */
+export interface StoredLocation {
+  id: string;
+  public: boolean;
+  /** The public Location JSON as served (`toPublicLocation` of the record); null when private. */
+  doc: string | null;
+  /** Sorted. */
+  aliases: string[];
+}
+
 export interface LocationStore {
   readonly kind: string;
 
@@ -156,6 +169,9 @@ export interface LocationStore {
   generation(): Promise<number>;
 
   stats(): Promise<StoreStats>;
+
+  /** Every Location of the current dataset, in one snapshot, sorted by id. Reads only. */
+  storedLocations(): Promise<StoredLocation[]>;
 
   close(): Promise<void>;
 }

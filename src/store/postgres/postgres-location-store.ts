@@ -20,9 +20,18 @@ import { createHash } from 'node:crypto';
 import type { Location, LocationRecord } from '../../domain/location.js';
 import { causeMessage, DataValidationError, ServiceUnavailableError, StoreError, type DataIssue } from '../../errors.js';
 import type { TermExpansion, VocabularyEntry } from '../../domain/text.js';
-import type { Candidate, CandidateQuery, ImportProgress, ImportResult, InventoryRow, LocationStore, StoreStats } from '../store.js';
+import type {
+  Candidate,
+  CandidateQuery,
+  ImportProgress,
+  ImportResult,
+  InventoryRow,
+  LocationStore,
+  StoredLocation,
+  StoreStats,
+} from '../store.js';
 import { deriveUniqueRow } from '../record-rows.js';
-import { documentsInKeyOrder } from '../documents.js';
+import { documentsInKeyOrder, storedLocationsOf } from '../documents.js';
 import { buildPgCandidateSql } from './candidate-sql.js';
 import { ChangeListener, type Counters } from './change-listener.js';
 import {
@@ -483,6 +492,20 @@ export class PostgresLocationStore implements LocationStore {
    */
   async generation(): Promise<number> {
     return (await this.read('counter read', () => this.countersFromDb())).generation;
+  }
+
+  async storedLocations(): Promise<StoredLocation[]> {
+    // One statement, one snapshot: the aliases travel with their Location.
+    const rows = await this.read('dataset read', () =>
+      this.q<{ id: string; public: boolean; doc: string | null; aliases: string[] }>(
+        `SELECT l.id, l.public, d.doc, COALESCE((SELECT array_agg(a.alias) FROM aliases a WHERE a.key = l.key), '{}') AS aliases
+           FROM locations l LEFT JOIN docs d ON d.key = l.key`,
+      ),
+    );
+    return storedLocationsOf(
+      rows.map(({ id, public: isPublic, doc }) => ({ id, public: isPublic, doc })),
+      rows.flatMap((r) => r.aliases.map((alias) => ({ id: r.id, alias }))),
+    );
   }
 
   async stats(): Promise<StoreStats> {
