@@ -9,6 +9,11 @@ export interface FieldIssue {
   /** Dotted path inside the record (`hours[2].closes`); '' for the record as a whole. */
   field: string;
   message: string;
+  /**
+   * The record field this decoding problem stands for when `field` names the source instead
+   * (`properties.name` → `name`): validation's own problem with that field is then not repeated.
+   */
+  about?: string;
 }
 
 /** Where a record came from: file and 1-based line (or feature number for GeoJSON). */

@@ -104,18 +104,26 @@ function keywordsOf(tags: Readonly<Record<string, string>>): string[] | undefine
   return out.size > 0 ? [...out] : undefined;
 }
 
-/** Planar centroid of a closed ring in lon/lat (shoelace); the vertex mean when the ring has no area. */
+/**
+ * Planar centroid of a closed ring in lon/lat (shoelace), computed relative to the first vertex so
+ * that a building-sized ring keeps its precision; the vertex mean when the ring has no area.
+ */
 function ringCentroid(ring: readonly (readonly number[])[]): { lon: number; lat: number; area: number } | undefined {
+  const origin = ring[0];
+  if (origin === undefined) return undefined;
+  const [ox, oy] = origin as [number, number];
   let a = 0;
   let cx = 0;
   let cy = 0;
   let sx = 0;
   let sy = 0;
   for (let i = 0; i < ring.length; i++) {
-    const p = ring[i] as readonly number[];
-    const q = ring[(i + 1) % ring.length] as readonly number[];
-    const [x0, y0] = p as [number, number];
-    const [x1, y1] = q as [number, number];
+    const [px, py] = ring[i] as [number, number];
+    const [qx, qy] = ring[(i + 1) % ring.length] as [number, number];
+    const x0 = px - ox;
+    const y0 = py - oy;
+    const x1 = qx - ox;
+    const y1 = qy - oy;
     const cross = x0 * y1 - x1 * y0;
     a += cross;
     cx += (x0 + x1) * cross;
@@ -123,9 +131,8 @@ function ringCentroid(ring: readonly (readonly number[])[]): { lon: number; lat:
     sx += x0;
     sy += y0;
   }
-  if (ring.length === 0) return undefined;
-  if (Math.abs(a) < 1e-18) return { lon: sx / ring.length, lat: sy / ring.length, area: 0 };
-  return { lon: cx / (3 * a), lat: cy / (3 * a), area: Math.abs(a / 2) };
+  if (a === 0) return { lon: ox + sx / ring.length, lat: oy + sy / ring.length, area: 0 };
+  return { lon: ox + cx / (3 * a), lat: oy + cy / (3 * a), area: Math.abs(a / 2) };
 }
 
 function isPosition(p: unknown): p is [number, number] {
@@ -204,17 +211,17 @@ export function osmFeatureToRaw(feature: unknown, options: OsmOptions): OsmConve
   const osmId = element === undefined ? undefined : `osm-${element.replace('/', '-')}`;
   if (options.idTag !== undefined) {
     const id = firstOf(tags[options.idTag]);
-    if (id === undefined) issues.push({ field: tagField(options.idTag), message: `is missing; with --id-tag ${options.idTag} every feature needs that tag (it becomes the Location id)` });
+    if (id === undefined) issues.push({ field: tagField(options.idTag), about: 'id', message: `is missing; with --id-tag ${options.idTag} every feature needs that tag (it becomes the Location id)` });
     else raw['id'] = id;
     if (osmId !== undefined && osmId !== id) raw['aliases'] = [osmId];
   } else if (osmId === undefined) {
-    issues.push({ field: 'id', message: 'the feature names no OpenStreetMap element (a feature id or properties "@id" such as "node/123"); give one, or choose an id tag with --id-tag ref' });
+    issues.push({ field: 'id', about: 'id', message: 'the feature names no OpenStreetMap element (a feature id or properties "@id" such as "node/123"); give one, or choose an id tag with --id-tag ref' });
   } else {
     raw['id'] = osmId;
   }
 
   const name = tags['name'] ?? tags['brand'];
-  if (name === undefined) issues.push({ field: tagField('name'), message: 'is missing (and there is no brand tag to use instead); every Location needs a name' });
+  if (name === undefined) issues.push({ field: tagField('name'), about: 'name', message: 'is missing (and there is no brand tag to use instead); every Location needs a name' });
   else raw['name'] = name;
 
   const address = addressOf(tags);

@@ -86,6 +86,12 @@ export interface PassSettings {
   strict?: boolean;
 }
 
+/** Validation problems, less those with a field a decoding problem already stands for (FieldIssue.about). */
+function withoutRepeats(issues: readonly DataIssue[], decoding: readonly FieldIssue[]): readonly DataIssue[] {
+  const about = new Set(decoding.map((i) => i.about).filter((f) => f !== undefined));
+  return about.size === 0 ? issues : issues.filter((i) => !about.has(i.field));
+}
+
 /** Dataset rules, issue positions and order, record counts: the bookkeeping of one pass. */
 export class PassOne {
   readonly #dataset = new DatasetChecker();
@@ -150,7 +156,7 @@ export class PassOne {
       }
     }
     const checked = validateRecord(raw, entry.pos);
-    if (checked.issues.length > 0) this.report(checked.issues);
+    if (checked.issues.length > 0) this.report(withoutRepeats(checked.issues, entry.issues));
     const clashes = this.#dataset.add(identityOf(raw), entry.pos);
     if (clashes.length > 0) this.report(clashes);
     if (checked.record === undefined || entry.issues.length > 0) return undefined;
