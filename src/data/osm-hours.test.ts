@@ -17,7 +17,10 @@ const OFFSET_MS = (5 * 60 + 45) * 60_000;
 
 const CASES: readonly [value: string, region: HolidayRegion][] = [
   ['Mo-Fr 08:00-12:00,13:00-18:00; Sa 09:00-14:00; PH off', { country: 'DE', state: 'Berlin' }],
+  // With ";" the Sunday rule replaces all of Sunday, the night carried in from Saturday included;
+  // with "," (an additional rule) the night stays. Both must come out as the library reads them.
   ['Mo-Th 07:00-22:00; Fr,Sa 07:00-02:00; Su 09:00-20:00; Dec 24 07:00-15:00; Dec 25 off', { country: 'US', state: 'NY' }],
+  ['Mo-Th 07:00-22:00; Fr,Sa 07:00-02:00, Su 09:00-20:00; Dec 24 07:00-15:00; Dec 25 off', { country: 'US', state: 'NY' }],
   ['24/7', {}],
   ['Mo-Su 00:00-23:59', {}],
   ['Jan-Mar Mo-Fr 10:00-16:00; Apr-Dec Mo-Fr 09:00-18:00; PH off', { country: 'FR' }],
