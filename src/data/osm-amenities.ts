@@ -27,13 +27,37 @@ export const DEFAULT_OSM_AMENITIES: AmenityMap = {
   'delivery=yes': { id: 'dev.ucp.amenity.delivery', description: 'Delivery' },
 };
 
+/** A table by tag key, then value: a feature's tags are looked up, not every tag split and joined. */
+type AmenityIndex = ReadonlyMap<string, ReadonlyMap<string, AmenityTarget>>;
+const indexes = new WeakMap<AmenityMap, AmenityIndex>();
+
+function indexOf(map: AmenityMap): AmenityIndex {
+  let index = indexes.get(map);
+  if (index === undefined) {
+    const built = new Map<string, Map<string, AmenityTarget>>();
+    for (const [entry, target] of Object.entries(map)) {
+      if (target === null) continue;
+      const at = entry.indexOf('=');
+      const key = entry.slice(0, at);
+      let values = built.get(key);
+      if (values === undefined) built.set(key, (values = new Map<string, AmenityTarget>()));
+      values.set(entry.slice(at + 1), target);
+    }
+    index = built;
+    indexes.set(map, index);
+  }
+  return index;
+}
+
 /** The amenities of a feature's tags; a tag value list (`wlan;terminal`) matches on any member. */
 export function amenitiesOf(tags: Readonly<Record<string, string>>, map: AmenityMap): Record<string, { description: string }> | undefined {
   let out: Record<string, { description: string }> | undefined;
-  for (const [key, raw] of Object.entries(tags)) {
-    for (const value of raw.split(';')) {
-      const target = map[`${key}=${value.trim()}`];
-      if (target === undefined || target === null) continue;
+  for (const [key, values] of indexOf(map)) {
+    const raw = tags[key];
+    if (raw === undefined) continue;
+    for (const value of raw.includes(';') ? raw.split(';').map((v) => v.trim()) : [raw]) {
+      const target = values.get(value);
+      if (target === undefined) continue;
       out ??= {};
       out[target.id] ??= { description: target.description };
     }
