@@ -128,20 +128,6 @@ const scratch = useScratchDir('osm-import');
 
 storeSuite('SQLite', () => SqliteLocationStore.open(join(scratch(), 'osm.db')));
 
-let pgDb: TestDatabase | undefined;
-describeWith(['postgis'], 'PostgreSQL', () => {
-  beforeAll(async () => {
-    pgDb = await createTestDatabase('ucp_osm');
-  });
-  afterAll(async () => {
-    await pgDb?.drop();
-  });
-  storeSuite('PostgreSQL', async () => {
-    if (pgDb === undefined) throw new Error('test database not created');
-    return PostgresLocationStore.open(withSchema(pgDb.url, 'osm_import'), { migrate: true, poolMax: 2 });
-  });
-});
-
 /** The example with feature 5 removed, feature 1 renamed and re-timed, and a new feature 6. */
 function editedExample(dir: string): string {
   const fc = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as { features: { id: string; properties: Record<string, unknown> }[] };
@@ -214,18 +200,23 @@ describe('import --dry-run (CLI)', () => {
   });
 });
 
-let dryPg: TestDatabase | undefined;
-describeWith(['postgis'], 'import --dry-run on PostgreSQL (CLI)', () => {
+let pgDb: TestDatabase | undefined;
+describeWith(['postgis'], 'PostgreSQL', () => {
   beforeAll(async () => {
-    dryPg = await createTestDatabase('ucp_osm_dry');
+    pgDb = await createTestDatabase('ucp_osm');
   });
   afterAll(async () => {
-    await dryPg?.drop();
+    await pgDb?.drop();
   });
 
-  it('prints the same diff and leaves the store unchanged (generation, Locations)', async () => {
-    if (dryPg === undefined) throw new Error('test database not created');
-    const url = withSchema(dryPg.url, 'osm_dry');
+  storeSuite('PostgreSQL', async () => {
+    if (pgDb === undefined) throw new Error('test database not created');
+    return PostgresLocationStore.open(withSchema(pgDb.url, 'osm_import'), { migrate: true, poolMax: 2 });
+  });
+
+  it('import --dry-run (CLI) prints the same diff and leaves the store unchanged (generation, Locations)', async () => {
+    if (pgDb === undefined) throw new Error('test database not created');
+    const url = withSchema(pgDb.url, 'osm_dry');
     const store = await PostgresLocationStore.open(url, { migrate: true, poolMax: 2 });
     try {
       await importFiles(store, [EXAMPLE], { format: 'osm' });

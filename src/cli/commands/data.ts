@@ -136,7 +136,7 @@ export function registerDataCommands(program: Command): void {
   const importCmd = program
     .command('import')
     .description(
-      'validate location files (NDJSON, GeoJSON, CSV) and replace the dataset atomically; nothing is written unless every record is valid',
+      'validate location files (NDJSON, GeoJSON, CSV, OpenStreetMap GeoJSON with --format osm) and replace the dataset atomically; nothing is written unless every record is valid (--dry-run: show the changes, write nothing)',
     )
     .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv)')
     .option('--db <path>', 'SQLite database file', DEFAULT_DB)
@@ -211,7 +211,7 @@ export function registerDataCommands(program: Command): void {
 
   const validateCmd = program
     .command('validate')
-    .description('check location files (NDJSON, GeoJSON, CSV) without writing anything')
+    .description('check location files (NDJSON, GeoJSON, CSV, OpenStreetMap GeoJSON with --format osm) without writing anything')
     .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv)')
     .option('--json', 'print one machine-readable JSON report')
     .option('--quiet', 'no progress and no summary on success');
