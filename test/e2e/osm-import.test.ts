@@ -200,6 +200,38 @@ describe('import --dry-run (CLI)', () => {
   });
 });
 
+describe('import --format osm options (CLI)', () => {
+  it('--strict turns the warning about hours UCP cannot state into an error (exit 1, nothing written)', async () => {
+    const db = join(scratch(), 'strict.db');
+    const run = await runCli(['import', '--format', 'osm', EXAMPLE, '--db', db, '--strict']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('stores.geojson feature 4 properties.opening_hours: "sunrise-sunset" is not imported');
+    expect(run.stdout).toContain('(an error because of --strict)');
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('reports derived zones and warnings with --json, and refuses a malformed --holiday-horizon as a usage error', async () => {
+    const run = await runCli([
+      'import',
+      '--format',
+      'osm',
+      EXAMPLE,
+      '--db',
+      join(scratch(), 'json.db'),
+      '--holiday-horizon',
+      '30',
+      '--json',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as { timezones: unknown[]; warningCount: number; locations: number };
+    expect(report).toMatchObject({ locations: 5, warningCount: 1 });
+    expect(report.timezones).toContainEqual({ timezone: 'Europe/Berlin', records: 1 });
+    const bad = await runCli(['import', '--format', 'osm', EXAMPLE, '--db', join(scratch(), 'x.db'), '--holiday-horizon', 'a year']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--holiday-horizon must be a whole number of days');
+  });
+});
+
 let pgDb: TestDatabase | undefined;
 describeWith(['postgis'], 'PostgreSQL', () => {
   beforeAll(async () => {
