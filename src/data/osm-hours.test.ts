@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import OpeningHours from 'opening_hours';
 import { describe, expect, it } from 'vitest';
 import { compileSchedule, isOpenCompiled } from '../domain/hours.js';
@@ -31,6 +32,30 @@ const CASES: readonly [value: string, region: HolidayRegion][] = [
   ['off', {}],
 ];
 
+function library(value: string, region: HolidayRegion): OpeningHours {
+  return new OpeningHours(
+    value,
+    { lat: 0, lon: 0, address: { country_code: (region.country ?? '').toLowerCase(), state: region.state ?? '' } },
+    { mode: 0, tag_key: 'opening_hours', map_value: false, warnings_severity: 4, locale: 'en' },
+  );
+}
+
+/** Instants (every `stepMinutes`) over `days` from START_DAY where the UCP schedule and the library disagree. */
+function disagreements(value: string, region: HolidayRegion, days: number, stepMinutes: number): string[] {
+  const r = osmOpeningHours(value, region, { startDay: START_DAY, horizonDays: days });
+  if (!r.ok) return [`refused: ${r.reason}`];
+  const compiled = compileSchedule({ timezone: ZONE, hours: r.hours, exception_hours: r.exception_hours });
+  if (compiled.problems.length > 0) return compiled.problems.map((p) => `${p.field}: ${p.message}`);
+  const oh = library(value, region);
+  const from = START_DAY * DAY_MS - OFFSET_MS;
+  const out: string[] = [];
+  for (let t = from; t < from + days * DAY_MS && out.length < 5; t += stepMinutes * 60_000) {
+    const ucp = isOpenCompiled(compiled, t);
+    if (ucp !== oh.getState(new Date(t))) out.push(`${new Date(t + OFFSET_MS).toISOString().slice(0, 16)} local: ucp ${ucp}`);
+  }
+  return out;
+}
+
 function scheduleFor(value: string, region: HolidayRegion) {
   const r = osmOpeningHours(value, region, { startDay: START_DAY, horizonDays: HORIZON });
   if (!r.ok) throw new Error(`${value}: ${r.reason}`);
@@ -39,17 +64,24 @@ function scheduleFor(value: string, region: HolidayRegion) {
 
 describe('osmOpeningHours', () => {
   it.each(CASES)('%s: open at exactly the minutes the opening_hours library says, every 15 minutes over the horizon', (value, region) => {
-    const r = scheduleFor(value, region);
-    const compiled = compileSchedule({ timezone: ZONE, hours: r.hours, exception_hours: r.exception_hours });
-    expect(compiled.problems).toEqual([]);
-    const oh = new OpeningHours(value, { lat: 0, lon: 0, address: { country_code: (region.country ?? '').toLowerCase(), state: region.state ?? '' } }, { mode: 0, tag_key: 'opening_hours', map_value: false, warnings_severity: 4, locale: 'en' });
-    const from = START_DAY * DAY_MS - OFFSET_MS;
-    const disagreements: string[] = [];
-    for (let t = from; t < from + HORIZON * DAY_MS && disagreements.length < 5; t += 15 * 60_000) {
-      const ucp = isOpenCompiled(compiled, t);
-      if (ucp !== oh.getState(new Date(t))) disagreements.push(`${new Date(t + OFFSET_MS).toISOString().slice(0, 16)} local: ucp ${ucp}`);
-    }
-    expect(disagreements).toEqual([]);
+    expect(disagreements(value, region, HORIZON, 15)).toEqual([]);
+  });
+
+  it('agrees with the library for generated values (weekday ranges, split and overnight times, PH, dated rules, both separators)', () => {
+    const time = fc.integer({ min: 0, max: 95 }).map((q) => `${String(Math.floor(q / 4)).padStart(2, '0')}:${String((q % 4) * 15).padStart(2, '0')}`);
+    const span = fc.tuple(time, time).filter(([a, b]) => a !== b).map(([a, b]) => `${a}-${b}`);
+    const days = fc.tuple(fc.constantFrom('Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'), fc.constantFrom('', '-Fr', '-Su', ',Sa')).map(([d, rest]) => d + rest);
+    const weekly = fc.tuple(days, fc.array(span, { minLength: 1, maxLength: 2 })).map(([d, spans]) => `${d} ${spans.join(',')}`);
+    const dated = fc.constantFrom('PH off', 'PH 10:00-14:00', 'Dec 24 08:00-13:00', 'Dec 25,26 off', 'Jan 01 off', '2027 Jan 01-2027 Jan 03 09:00-12:00');
+    const value = fc
+      .tuple(fc.array(weekly, { minLength: 1, maxLength: 3 }), fc.array(dated, { maxLength: 2 }), fc.constantFrom('; ', ', '))
+      .map(([w, d, sep]) => [w.join(sep), ...d].join('; '));
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(disagreements(v, { country: 'DE', state: 'Berlin' }, 60, 15), v).toEqual([]);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('writes a week-stable value as weekly hours only, cut at midnight (overnight Fr 22:00-02:00)', () => {
