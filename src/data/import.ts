@@ -23,7 +23,7 @@ import { IssueCollector } from './issues.js';
 import type { AmenityMap } from './osm-amenities.js';
 import { DEFAULT_HOLIDAY_HORIZON_DAYS } from './osm.js';
 import { checkedBatches, PassOne, type DerivedZoneCount, type FileSummary, type Plan } from './pipeline.js';
-import { assertReadableFile, detectFormat, FORMATS_DERIVING_TIMEZONE, MAIN_THREAD_FORMATS, openSource, type SourceOptions } from './sources.js';
+import { assertReadableFile, decodesOnWorker, detectFormat, FORMATS_DERIVING_TIMEZONE, openSource, type SourceOptions } from './sources.js';
 import { defaultWorkers, parallelNdjsonOutcomes, recordsFromWorker } from './workers.js';
 
 export type { FileSummary, DerivedZoneCount } from './pipeline.js';
@@ -219,7 +219,7 @@ export async function writeValidated(store: LocationStore, checked: ValidationRe
   let bytes = 0;
   for (const p of plans) bytes += (await stat(p.file)).size;
   // Large inputs are parsed and validated on a worker while this thread writes.
-  const onWorker = plans.every((p) => !MAIN_THREAD_FORMATS.has(p.format)) && (await workersFor(bytes, options)) > 0;
+  const onWorker = plans.every((p) => decodesOnWorker(p.format, p.source)) && (await workersFor(bytes, options)) > 0;
   const batches = onWorker ? recordsFromWorker(plans) : checkedBatches(plans);
 
   // Throwing from inside this stream (the files changed after validation) makes the store roll back.

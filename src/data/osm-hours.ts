@@ -81,6 +81,25 @@ function libraryMessage(error: unknown): string {
   return `it is not valid opening_hours syntax: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`;
 }
 
+/** The machine zone's offset (ms) if it is the same over [fromMs, toMs], else null. */
+function constantMachineOffset(fromMs: number, toMs: number): number | null {
+  // The library works in machine-local time; this reads the machine's offset to neutralise it.
+  // eslint-disable-next-line no-restricted-syntax
+  const offsetAt = (ms: number): number => new Date(ms).getTimezoneOffset();
+  const first = offsetAt(fromMs);
+  for (let ms = fromMs; ms <= toMs + DAY_MS; ms += DAY_MS / 2) if (offsetAt(ms) !== first) return null;
+  return first * MINUTE_MS;
+}
+
+/**
+ * Whether evaluations over `days` from `startDay` run without switching the process zone, so
+ * also on a worker thread (which cannot switch it): true on machines whose zone keeps one offset
+ * there (UTC servers, most containers).
+ */
+export function evaluatesOnAnyThread(startDay: number, days: number): boolean {
+  return constantMachineOffset(startDay * DAY_MS, (startDay + days) * DAY_MS) !== null;
+}
+
 /**
  * Runs `body` on a clock whose UTC offset is the same over [fromMs, toMs], passing that offset
  * (ms to add to a wall-clock label to get the Date the library must see). The machine's own zone
@@ -89,20 +108,12 @@ function libraryMessage(error: unknown): string {
  * switch zones, so there an evaluation over a transition fails loudly instead of shifting hours.
  */
 function onFixedOffsetClock<T>(fromMs: number, toMs: number, body: (shiftMs: number) => T): T {
-  const constantOffset = (): number | null => {
-    // The library works in machine-local time; this reads the machine's offset to neutralise it.
-    // eslint-disable-next-line no-restricted-syntax
-    const offsetAt = (ms: number): number => new Date(ms).getTimezoneOffset();
-    const first = offsetAt(fromMs);
-    for (let ms = fromMs; ms <= toMs + DAY_MS; ms += DAY_MS / 2) if (offsetAt(ms) !== first) return null;
-    return first * MINUTE_MS;
-  };
-  const own = constantOffset();
+  const own = constantMachineOffset(fromMs, toMs);
   if (own !== null) return body(own);
   const saved = process.env['TZ'];
   process.env['TZ'] = 'UTC';
   try {
-    const utc = constantOffset();
+    const utc = constantMachineOffset(fromMs, toMs);
     if (utc === null) {
       throw new Error('opening_hours cannot be evaluated exactly on this thread: the machine time zone changes offset in the horizon; run the import with TZ=UTC');
     }

@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useScratchDir } from '../../test/support/scratch.js';
-import { validateFiles } from './import.js';
+import { SqliteLocationStore } from '../store/sqlite/index.js';
+import { importFiles, validateFiles } from './import.js';
 import { loadAmenityMap } from './osm-amenities.js';
 import { osmFeatureToRaw, type OsmOptions } from './osm.js';
 
@@ -165,5 +166,28 @@ describe('import --format osm through the pipeline', () => {
     expect(raw?.['amenities']).toEqual({ 'com.example.amenity.car_wash': { description: 'Car wash' } });
     writeFileSync(path, JSON.stringify({ wheelchair: { id: 'x', description: 'X' } }));
     await expect(loadAmenityMap(path)).rejects.toThrow(/key "wheelchair" must be "tag=value"/);
+  });
+
+  it('writes the same Locations whether pass 2 runs on a worker thread or here, also when the machine zone has DST', async () => {
+    const file = join(scratch(), 'workers.geojson');
+    writeFileSync(file, readFileSync(new URL('../../examples/osm/stores.geojson', import.meta.url)));
+    const stored = async (options: Parameters<typeof importFiles>[2]): Promise<unknown> => {
+      const store = await SqliteLocationStore.open(':memory:');
+      try {
+        await importFiles(store, [file], { format: 'osm', now: OPTIONS.now, ...options });
+        return await store.storedLocations();
+      } finally {
+        await store.close();
+      }
+    };
+    const here = await stored({ workers: 1 });
+    expect(await stored({ workers: 2, parallelMinBytes: 0 })).toEqual(here);
+    const saved = process.env['TZ'];
+    process.env['TZ'] = 'Europe/London';
+    try {
+      expect(await stored({ workers: 2, parallelMinBytes: 0 })).toEqual(here);
+    } finally {
+      process.env['TZ'] = saved;
+    }
   });
 });

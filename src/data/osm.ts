@@ -247,12 +247,16 @@ export function osmFeatureToRaw(feature: unknown, options: OsmOptions): OsmConve
   return { raw, issues, warnings };
 }
 
+/** First local date of the holiday horizon: the day before the import's UTC date, so "today" is covered in every zone. */
+export function osmStartDay(now: number): number {
+  return Math.floor(now / 86_400_000) - 1;
+}
+
 function scheduleOf(value: string, tags: Readonly<Record<string, string>>, options: OsmOptions): { hours: DailyHour[]; exception_hours?: ExceptionHour[] } | { reason: string } {
-  const startDay = Math.floor(options.now / 86_400_000) - 1;
+  const startDay = osmStartDay(options.now);
   const result = osmOpeningHours(
     value,
     { country: firstOf(tags['addr:country']), state: firstOf(tags['addr:state']) },
-    // From the day before the import's UTC date, so "today" is covered in every zone.
     { startDay, horizonDays: options.holidayHorizonDays + 2 },
   );
   if (!result.ok) return { reason: result.reason };

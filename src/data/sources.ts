@@ -11,7 +11,8 @@ import { readCsv } from './csv.js';
 import { featureToRaw, geoJsonFieldOf, readGeoJson } from './geojson.js';
 import type { FieldIssue, SourcePosition } from './issues.js';
 import { readNdjsonBatches } from './ndjson.js';
-import { DEFAULT_HOLIDAY_HORIZON_DAYS, osmFeatureToRaw, osmFieldOf, type OsmOptions } from './osm.js';
+import { DEFAULT_HOLIDAY_HORIZON_DAYS, osmFeatureToRaw, osmFieldOf, osmStartDay, type OsmOptions } from './osm.js';
+import { evaluatesOnAnyThread } from './osm-hours.js';
 
 export const DATA_FORMATS = ['ndjson', 'geojson', 'csv', 'osm'] as const;
 export type DataFormat = (typeof DATA_FORMATS)[number];
@@ -19,8 +20,15 @@ export type DataFormat = (typeof DATA_FORMATS)[number];
 /** Formats whose sources carry coordinates but never a time zone: it is derived from `geo` unless told otherwise. */
 export const FORMATS_DERIVING_TIMEZONE: ReadonlySet<string> = new Set(['osm', 'jsonld', 'gbp']);
 
-/** Formats decoded on the importing thread only (osm-hours.ts may switch the process zone, which a worker cannot). */
-export const MAIN_THREAD_FORMATS: ReadonlySet<string> = new Set(['osm']);
+/**
+ * Whether a file of `format` may be decoded on an import worker thread. osm may not when its
+ * opening_hours evaluation needs to switch the process zone (osm-hours.ts), which a worker cannot.
+ */
+export function decodesOnWorker(format: DataFormat, options: SourceOptions = {}): boolean {
+  if (format !== 'osm') return true;
+  const osm = options.osm ?? { now: Date.now(), holidayHorizonDays: DEFAULT_HOLIDAY_HORIZON_DAYS };
+  return evaluatesOnAnyThread(osmStartDay(osm.now) - 1, osm.holidayHorizonDays + 4);
+}
 
 /** Settings of the formats that need some (structured-cloneable: they travel to import workers). */
 export interface SourceOptions {
