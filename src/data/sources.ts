@@ -26,13 +26,17 @@ export const FORMATS_DERIVING_TIMEZONE: ReadonlySet<string> = new Set(['osm', 'j
  */
 export function decodesOnWorker(format: DataFormat, options: SourceOptions = {}): boolean {
   if (format !== 'osm') return true;
-  const osm = options.osm ?? { now: Date.now(), holidayHorizonDays: DEFAULT_HOLIDAY_HORIZON_DAYS };
+  const osm = osmOptionsOf(options);
   return evaluatesOnAnyThread(osmStartDay(osm.now) - 1, osm.holidayHorizonDays + 4);
 }
 
 /** Settings of the formats that need some (structured-cloneable: they travel to import workers). */
 export interface SourceOptions {
   osm?: OsmOptions;
+}
+
+function osmOptionsOf(options: SourceOptions): OsmOptions {
+  return options.osm ?? { now: Date.now(), holidayHorizonDays: DEFAULT_HOLIDAY_HORIZON_DAYS };
 }
 
 const BY_EXTENSION: Record<string, DataFormat> = {
@@ -160,7 +164,7 @@ export function openSource(file: string, format: DataFormat, options: SourceOpti
     case 'csv':
       return { batches: batched(csvEntries(file)), fieldName: csvColumnOf };
     case 'osm': {
-      const osm = options.osm ?? { now: Date.now(), holidayHorizonDays: DEFAULT_HOLIDAY_HORIZON_DAYS };
+      const osm = osmOptionsOf(options);
       return { batches: batched(featureEntries(file, (feature) => osmFeatureToRaw(feature, osm))), fieldName: osmFieldOf };
     }
   }
