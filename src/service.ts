@@ -136,7 +136,8 @@ export class LocationService {
     this.cursorSecret = options.cursorSecret;
     if (options.defaultLanguage !== undefined) {
       const tag = canonicalLanguageTag(options.defaultLanguage);
-      if (tag === null) throw new ConfigError(`defaultLanguage ${JSON.stringify(options.defaultLanguage)} is not a BCP 47 language tag (e.g. "en")`);
+      if (tag === null)
+        throw new ConfigError(`defaultLanguage ${JSON.stringify(options.defaultLanguage)} is not a BCP 47 language tag (e.g. "en")`);
       this.defaultLanguage = tag;
     }
   }

@@ -104,5 +104,10 @@ export async function executeOperation(deps: OperationDeps, call: OperationCall)
   const messages = warnings.length === 0 ? result.messages : [...warnings, ...(result.messages ?? [])];
   // `ucp` first: it is what a reader (and a streaming parser) wants to see before the data.
   const payload = { ucp: negotiated.ucp, ...result, ...(messages === undefined ? {} : { messages }) };
-  return { outcome: 'success', payload, resultCount: result.locations.length, ...(contentLanguage === undefined ? {} : { contentLanguage }) };
+  return {
+    outcome: 'success',
+    payload,
+    resultCount: result.locations.length,
+    ...(contentLanguage === undefined ? {} : { contentLanguage }),
+  };
 }
