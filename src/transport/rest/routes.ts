@@ -62,10 +62,13 @@ export class RestEndpoint {
         clientIp: ctx.clientIp,
         ...(acceptLanguage === undefined ? {} : { presentation: { acceptLanguage } }),
       });
-      // R-C3: the languages the answer's strings are in (RFC 9110 §8.5 lists them comma-separated).
+      // R-C3: the languages the answer's strings are in (RFC 9110 §8.5 lists them comma-separated);
+      // the answer depends on Accept-Language, which Vary says to any cache on the way.
       if (result.outcome === 'success' && result.contentLanguage !== undefined && result.contentLanguage.length > 0) {
         res.setHeader('Content-Language', result.contentLanguage.join(', '));
       }
+      const vary = res.getHeader('Vary');
+      res.setHeader('Vary', vary === undefined ? 'Accept-Language' : `${String(vary)}, Accept-Language`);
       writeJson(res, 200, result.payload);
       log.info(
         { durationMs: elapsedMs(started), status: 200, outcome: result.outcome, results: result.resultCount, request: summary },
