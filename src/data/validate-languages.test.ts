@@ -13,13 +13,12 @@ import { readRecords, validateFiles } from './import.js';
 import { validateRecord } from './validate-record.js';
 
 const scratch = useScratchDir('ucp-languages');
-let counter = 0;
-function file(name: string, content: string): string {
-  counter += 1;
-  const path = join(scratch(), `${counter}-${name}`);
+/** A file in this run's scratch directory; every test below uses its own names. */
+const file = (name: string, content: string): string => {
+  const path = join(scratch(), name);
   writeFileSync(path, content);
   return path;
-}
+};
 
 const BERLIN: LocationRecord = {
   id: 'loc_berlin',
