@@ -20,7 +20,7 @@ import { decodeCursor, encodeCursor, requestFingerprint, type CursorState } from
 import { isUsableGeo } from './domain/geodesy.js';
 import { compileSchedule, isOpenCompiled, type CompiledSchedule } from './domain/hours.js';
 import { canonicalLanguageTag, localizeLocation, requestedLanguages } from './domain/localize.js';
-import type { Coverage, Geo, Location, LookupLocation, Schedule } from './domain/location.js';
+import type { Coverage, Geo, Location, LookupLocation, RecordLanguages, Schedule } from './domain/location.js';
 import { isBoundedBrowse, planPredicates, type PredicatePlan } from './domain/predicates.js';
 import { GeodesicBracket } from './domain/proximity.js';
 import { compareRank, selectPage, type Bracketed, type RankKey } from './domain/ranking.js';
@@ -121,6 +121,8 @@ export class LocationService {
   private localityModelCache: LocalityModel | null = null;
   /** Public Location key → its address's country / region / postal code, resolved (context ranking). */
   private readonly addresses = new Map<number, AddressLocality>();
+  /** Public Location key → its own language and translations (null: none), read once per generation. */
+  private readonly languages = new Map<number, RecordLanguages | null>();
 
   constructor(
     readonly store: LocationStore,
@@ -355,12 +357,19 @@ export class LocationService {
   ): Promise<{ locations: Location[]; languages: string[] }> {
     if (docs.length === 0) return { locations: docs, languages: [] };
     const ranges = requestedLanguages(request.context, presentation.acceptLanguage);
-    const strings = await this.store.getLanguages(rows.map((r) => r.key));
+    // Translations are read (and parsed) once per data generation: pages repeat popular Locations.
+    const missing = rows.map((r) => r.key).filter((k) => !this.languages.has(k));
+    if (missing.length > 0) {
+      const read = await this.store.getLanguages(missing);
+      if (this.languages.size + missing.length > COMPILED_CACHE_LIMIT) this.languages.clear();
+      for (const k of missing) this.languages.set(k, read.get(k) ?? null);
+    }
     const keyOf = new Map(rows.map((r) => [r.id, r.key]));
     const languages: string[] = [];
     const locations = docs.map((doc) => {
       const key = keyOf.get(doc.id);
-      const out = localizeLocation(doc, key === undefined ? undefined : strings.get(key), ranges, this.defaultLanguage);
+      const strings = key === undefined ? undefined : (this.languages.get(key) ?? undefined);
+      const out = localizeLocation(doc, strings, ranges, this.defaultLanguage);
       for (const tag of out.languages) if (!languages.includes(tag)) languages.push(tag);
       return out.location;
     });
@@ -378,6 +387,7 @@ export class LocationService {
     this.coverages.clear();
     this.localityModelCache = null;
     this.addresses.clear();
+    this.languages.clear();
   }
 
   private async localityTarget(plan: PredicatePlan): Promise<LocalityTarget | null> {
