@@ -3,8 +3,8 @@
  * holds now, by id. It compares what the store keeps in a comparable form — presence, visibility,
  * the public Location (name, address, geo, amenities, hours, exception_hours, timezone) and
  * aliases. Keywords, coverage and items are kept only in derived form (search text, index rows,
- * availability that the inventory feed changes), and private Locations keep no document, so
- * those are not compared; the report says so.
+ * availability that the inventory feed changes), language and translations beside the document,
+ * and private Locations keep no document, so those are not compared; the report says so.
  */
 import { toPublicLocation, type LocationRecord } from '../domain/location.js';
 import type { StoredLocation } from '../store/store.js';
@@ -27,7 +27,8 @@ export interface DatasetDiff {
   notCompared: string;
 }
 
-export const NOT_COMPARED = 'keywords, serves and items (the store keeps them only in derived form), and the fields of private Locations other than visibility';
+export const NOT_COMPARED =
+  'keywords, serves, items, language and localized (the store keeps them only in derived or separate form), and the fields of private Locations other than visibility';
 
 const PUBLIC_FIELDS = ['name', 'address', 'geo', 'amenities', 'hours', 'exception_hours', 'timezone'] as const;
 

@@ -1,4 +1,4 @@
-import type { Location } from '../domain/location.js';
+import type { Location, RecordLanguages } from '../domain/location.js';
 import type { StoredLocation } from './store.js';
 
 /**
@@ -30,4 +30,11 @@ export function storedLocationsOf(
   return rows
     .map((r) => ({ id: r.id, public: r.public, doc: r.doc, aliases: (byId.get(r.id) ?? []).sort() }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** `getLanguages` rows (key, RecordLanguages JSON) as the map the port returns. */
+export function languagesByKey(rows: readonly { key: number | string; json: string }[]): Map<number, RecordLanguages> {
+  const out = new Map<number, RecordLanguages>();
+  for (const r of rows) out.set(Number(r.key), JSON.parse(r.json) as RecordLanguages);
+  return out;
 }
