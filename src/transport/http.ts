@@ -32,6 +32,7 @@ import type { RequestTurnsOptions } from './request-turns.js';
 import { restError, toRestError } from './rest/errors.js';
 import type { RestEndpoint } from './rest/routes.js';
 import type { RequestLimiter } from './rate-limits.js';
+import { clientKey } from './client-key.js';
 import { RateLimitedError } from '../errors.js';
 import { writeJson } from './rest/routes.js';
 
@@ -290,7 +291,8 @@ export class UcpHttpServer {
       else writeRest(res, restError(405, 'method_not_allowed', message, 'unrecoverable'));
       return;
     }
-    const clientIp = normaliseIp(req.socket.remoteAddress);
+    // Budgets are kept per peer: an IPv4 address or an IPv6 /64 (client-key.ts).
+    const clientIp = clientKey(req.socket.remoteAddress);
     switch (route.kind) {
       case 'healthz':
       case 'readyz':
@@ -333,7 +335,8 @@ export class UcpHttpServer {
       return true;
     } catch (err) {
       if (!(err instanceof RateLimitedError)) throw err;
-      app.logger.info({ requestId, status: 429, binding: kind === 'mcp' ? 'mcp' : 'rest' }, 'refused before reading: client budget spent');
+      // debug, not info: a flood of refusals must not turn into a flood of log lines.
+      app.logger.debug({ requestId, status: 429, binding: kind === 'mcp' ? 'mcp' : 'rest' }, 'refused before reading: client budget spent');
       req.resume();
       res.setHeader('Retry-After', String(err.retryAfterSeconds));
       if (kind === 'mcp') {
@@ -442,7 +445,3 @@ function pickRequestId(header: string | string[] | undefined): string {
 }
 
 /** `::ffff:203.0.113.7` and `203.0.113.7` are one client for rate limiting. */
-function normaliseIp(address: string | undefined): string | undefined {
-  if (address === undefined) return undefined;
-  return address.toLowerCase().startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
-}

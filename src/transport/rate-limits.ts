@@ -58,7 +58,8 @@ class SharedBudget {
     // The separator cannot occur in an IP address, so (profile, address) pairs never collide.
     const own = clientIp === undefined || this.#reserved === undefined ? undefined : this.#reserved.consume(`${clientIp} ${profileUrl}`);
     const [pool, mine] = await Promise.all([this.#pool.consume(profileUrl), own]);
-    if (pool.allowed || mine === undefined || mine.allowed) return mine?.allowed === true ? mine : pool;
+    if (pool.allowed || mine === undefined) return pool;
+    if (mine.allowed) return mine;
     return { allowed: false, remaining: 0, retryAfterMs: Math.min(pool.retryAfterMs, mine.retryAfterMs) };
   }
 }
