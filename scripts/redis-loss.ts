@@ -19,15 +19,15 @@
  * a phase that admitted more than its budgets allow, or when Redis did not come back.
  * Loopback only; bounded (about 3 × --seconds plus the reconnection).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { createConnection, createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../src/config.js';
 import { createLogger } from '../src/logging.js';
 import { DEMO_PLATFORM_PROFILE_URL, startServer, type RunningServer } from '../src/server.js';
+// The same throw-away redis-server the Redis test suites use: a free loopback port, killable.
+import { ThrowawayRedis } from '../test/scale/support/redis.js';
 
 const USAGE = `usage: npm run redis-loss -- [--seconds S] [--concurrency C] [--budget N] [--json]
   --seconds      length of each of the three phases (default 8)
@@ -49,62 +49,6 @@ interface PhaseResult {
   maxMs: number;
   /** Most 200s the phase may have: one budget while shared, one per instance while not. */
   allowed: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-class PrivateRedis {
-  #child: ChildProcess | null = null;
-  constructor(readonly port: number) {}
-
-  async start(): Promise<void> {
-    const child = spawn(
-      'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
-      { stdio: 'ignore' },
-    );
-    this.#child = child;
-    const spawned = await new Promise<Error | null>((resolve) => {
-      child.once('error', resolve);
-      child.once('spawn', () => resolve(null));
-    });
-    if (spawned !== null) throw new Error(`cannot start redis-server (${spawned.message}); install it (apt-get install redis-server)`);
-    for (let i = 0; i < 100; i++) {
-      if (await listening(this.port)) return;
-      await sleep(50);
-    }
-    throw new Error(`redis-server did not start on port ${this.port}`);
-  }
-
-  async kill(): Promise<void> {
-    const child = this.#child;
-    if (child === null) return;
-    this.#child = null;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGKILL');
-    await exited;
-  }
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection(port, '127.0.0.1'); // a bare TCP connect is enough
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -231,8 +175,7 @@ async function main(): Promise<number> {
       done();
     },
   });
-  const redis = new PrivateRedis(await freePort());
-  await redis.start();
+  const redis = await ThrowawayRedis.start();
   const config = parseConfig({
     rateLimits: {
       perIp: { limit: budget, windowSeconds: 60 },
@@ -246,7 +189,7 @@ async function main(): Promise<number> {
         await startServer({
           host: '127.0.0.1',
           port: 0,
-          redis: `redis://127.0.0.1:${redis.port}`,
+          redis: redis.url,
           config,
           logger: createLogger({ level: 'info', destination: sink, format: 'json' }),
         }),
@@ -256,7 +199,7 @@ async function main(): Promise<number> {
     phases.push(await drive(servers, 'redis up', '127.0.0.2', seconds, concurrency, budget));
 
     const killedAt = performance.now();
-    await redis.kill();
+    await redis.stop();
     phases.push(await drive(servers, 'redis killed', '127.0.0.3', seconds, concurrency, budget * servers.length));
 
     const restartedAt = performance.now();
@@ -290,7 +233,7 @@ async function main(): Promise<number> {
     return bad.length === 0 && recoveredAfterMs !== undefined ? 0 : 1;
   } finally {
     await Promise.all(servers.map((s) => s.close()));
-    await redis.kill();
+    await redis.stop();
   }
 }
 
