@@ -35,7 +35,7 @@ export interface TrustedProfileFile {
   url?: string;
 }
 
-/** A fixed-window budget: at most `limit` units per `windowSeconds`. */
+/** A sliding-window budget: at most `limit` units in any span of `windowSeconds`. */
 export interface RateBudget {
   limit: number;
   windowSeconds: number;
@@ -44,15 +44,28 @@ export interface RateBudget {
 export interface RateLimitConfig {
   /** false disables every limit (benchmarks, trusted single-tenant deployments). */
   enabled: boolean;
-  /** Per client IP address (socket peer), across both tools and both bindings. */
+  /**
+   * Per client IP address (socket peer): every request to a binding endpoint, charged before its
+   * body is read (so invalid requests count too), and each further message of a JSON-RPC batch.
+   */
   perIp: RateBudget;
-  /** Per Platform profile URL, across every IP it calls from. */
+  /**
+   * Per Platform profile URL, shared by every client address naming it — except that each client
+   * address keeps `clientShare` of it for itself, which no other address can spend.
+   */
   perProfile: RateBudget;
   /**
    * Extra, stricter budget for searches that carry `filters.items` (availability probing,
    * R-P2), charged per profile and per IP on top of the budgets above.
    */
   itemSearch: RateBudget;
+  /**
+   * Fraction (0–1) of each per-profile budget (`perProfile`, and the per-profile part of
+   * `itemSearch`) reserved to every client address: a caller that stays within
+   * `ceil(limit × clientShare)` calls per window naming a profile is never refused by that
+   * profile's budget, however much other addresses spent of it. 0 reserves nothing.
+   */
+  clientShare: number;
 }
 
 export interface CorsConfig {
@@ -121,6 +134,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
     perIp: { limit: 600, windowSeconds: 60 },
     perProfile: { limit: 3000, windowSeconds: 60 },
     itemSearch: { limit: 60, windowSeconds: 60 },
+    clientShare: 0.1,
   },
   maxBodyBytes: 256 * 1024,
   maxQueuedRequests: 4096,
@@ -185,6 +199,7 @@ const schema = z.strictObject({
       perIp: budget.optional(),
       perProfile: budget.optional(),
       itemSearch: budget.optional(),
+      clientShare: z.number().min(0).max(1).optional(),
     })
     .optional(),
   maxBodyBytes: z

@@ -275,6 +275,8 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
         totalTimeoutMs: config.profileFetch.timeoutMs,
         maxBodyBytes: config.profileFetch.maxBytes,
         cacheEntries: config.profileFetch.cacheEntries,
+        // `rateLimits.enabled: false` turns off every budget, the discovery budget included.
+        ...(config.rateLimits.enabled ? {} : { newOriginRate: null }),
         onBackgroundError: (error, url) => logger.warn({ reason: error.reason, url }, 'background refresh of a platform profile failed'),
         ...(options.resolveHost === undefined ? {} : { resolve: options.resolveHost }),
         ...(options.profileCa === undefined ? {} : { ca: options.profileCa }),
