@@ -1,18 +1,21 @@
 /**
- * One interface over the three import formats: a stream of raw records, each with its position
+ * One interface over the import formats (our own NDJSON, GeoJSON and CSV; schema.org JSON-LD and
+ * Google Business Profile sheets, converted on the way in): a stream of raw records, each with its position
  * and the problems found while decoding it, plus the mapping from record field paths to what
  * the author of that format sees (CSV column, GeoJSON coordinate).
  */
-import { stat } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { csvColumnOf, readHeader, rowToRaw, type CsvHeader } from './csv-records.js';
 import { readCsv } from './csv.js';
+import { gbpColumnOf, gbpEntries } from './gbp.js';
 import { featureToRaw, geoJsonFieldOf, readGeoJson } from './geojson.js';
+import { jsonLdEntries, jsonLdFieldOf } from './jsonld.js';
 import type { FieldIssue, SourcePosition } from './issues.js';
 import { readNdjsonBatches } from './ndjson.js';
 
-export const DATA_FORMATS = ['ndjson', 'geojson', 'csv'] as const;
+export const DATA_FORMATS = ['ndjson', 'geojson', 'csv', 'jsonld', 'gbp'] as const;
 export type DataFormat = (typeof DATA_FORMATS)[number];
 
 const BY_EXTENSION: Record<string, DataFormat> = {
@@ -21,6 +24,7 @@ const BY_EXTENSION: Record<string, DataFormat> = {
   '.geojson': 'geojson',
   '.json': 'geojson',
   '.csv': 'csv',
+  '.jsonld': 'jsonld',
 };
 
 /** The format named by `override`, else by the file extension; a usage error otherwise. */
@@ -33,10 +37,26 @@ export function detectFormat(file: string, override?: string): DataFormat {
   const format = BY_EXTENSION[extname(file).toLowerCase()];
   if (format === undefined) {
     throw new ConfigError(
-      `cannot tell the format of ${JSON.stringify(file)} from its extension; name it .ndjson/.jsonl, .geojson/.json or .csv, or pass --format ndjson|geojson|csv`,
+      `cannot tell the format of ${JSON.stringify(file)} from its extension; name it .ndjson/.jsonl, .geojson/.json, .csv or .jsonld, or pass --format ${DATA_FORMATS.join('|')}`,
     );
   }
   return format;
+}
+
+/** Files of a JSON-LD directory: documents and store-locator pages, read in name order. */
+const JSONLD_DIRECTORY_FILES = /\.(jsonld|json|html?)$/i;
+
+/**
+ * The input files `path` stands for: itself, or — for `jsonld`, where a site's pages are often
+ * saved one business per file — the matching files of a directory (not its subdirectories).
+ */
+export async function inputFiles(path: string, format: DataFormat): Promise<string[]> {
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isDirectory() !== true) return [path];
+  if (format !== 'jsonld') throw new ConfigError(`${JSON.stringify(path)} is a directory; only --format jsonld reads directories (of .jsonld, .json and .html files)`);
+  const names = (await readdir(path, { withFileTypes: true })).filter((d) => d.isFile() && JSONLD_DIRECTORY_FILES.test(d.name)).map((d) => d.name);
+  if (names.length === 0) throw new ConfigError(`the directory ${JSON.stringify(path)} has no .jsonld, .json or .html file`);
+  return names.sort().map((n) => join(path, n));
 }
 
 /** A usage error (ConfigError) unless `file` is an existing regular file. */
@@ -54,6 +74,8 @@ export interface RawEntry {
   raw?: unknown;
   /** Decoding problems (JSON syntax, CSV cell syntax, GeoJSON envelope). */
   issues: FieldIssue[];
+  /** What the source said that the record cannot carry (see issues.ts); never fails the import. */
+  warnings?: FieldIssue[];
   /** The entry is about the file around the records (CSV header, GeoJSON envelope), not a record. */
   envelope?: true;
 }
@@ -134,5 +156,9 @@ export function openSource(file: string, format: DataFormat): RecordSource {
       return { batches: batched(geojsonEntries(file)), fieldName: geoJsonFieldOf };
     case 'csv':
       return { batches: batched(csvEntries(file)), fieldName: csvColumnOf };
+    case 'jsonld':
+      return { batches: batched(jsonLdEntries(file)), fieldName: jsonLdFieldOf };
+    case 'gbp':
+      return { batches: batched(gbpEntries(file)), fieldName: gbpColumnOf };
   }
 }
