@@ -20,9 +20,11 @@ export interface ZoneFields {
 /**
  * Sets `raw.timezone` from `raw.geo` when the record has none. Points in disputed territory or at
  * sea get a warning naming the zone chosen. Pushes an error when the record has a schedule and no
- * zone can be had.
+ * coordinates at all (`geoGiven` false: coordinates that were given but unreadable are already
+ * reported). A schedule left without a zone is dropped from `raw`, so record validation does not
+ * report the missing zone a second time.
  */
-export function deriveZone(raw: Record<string, unknown>, fields: ZoneFields, issues: FieldIssue[], warnings: FieldIssue[]): void {
+export function deriveZone(raw: Record<string, unknown>, fields: ZoneFields, geoGiven: boolean, issues: FieldIssue[], warnings: FieldIssue[]): void {
   if (raw['timezone'] !== undefined) return;
   const hasSchedule = raw['hours'] !== undefined || raw['exception_hours'] !== undefined;
   const geo = raw['geo'] as { latitude?: unknown; longitude?: unknown } | undefined;
@@ -36,7 +38,10 @@ export function deriveZone(raw: Record<string, unknown>, fields: ZoneFields, iss
     if (derived.note !== undefined) warnings.push({ field: fields.geo, message: `time zone ${derived.timezone} derived from the coordinates: ${derived.note}` });
     return;
   }
-  if (hasSchedule) {
+  if (!hasSchedule) return;
+  delete raw['hours'];
+  delete raw['exception_hours'];
+  if (!geoGiven) {
     issues.push({
       field: fields.hours,
       message: `the record has opening hours but no coordinates, so its time zone cannot be derived (it is never guessed); ${fields.remedy}`,

@@ -77,7 +77,12 @@ export function readGbpHeader(fields: readonly string[]): GbpHeader {
     const folded = fold(f);
     const column = BY_FOLDED.get(folded);
     if (column === undefined) {
-      const near = [...BY_FOLDED].find(([k]) => folded.length > 3 && editDistance(folded, k) <= 2);
+      let near: [string, Column] | undefined;
+      let best = 3;
+      for (const entry of BY_FOLDED) {
+        const d = editDistance(folded, entry[0]);
+        if (folded.length > 3 && d < best) [near, best] = [entry, d];
+      }
       if (near !== undefined) issues.push({ field: f, message: `unknown column ${JSON.stringify(f)}; did you mean ${JSON.stringify(near[1])}?` });
       else if (f.trim() !== '') ignored.push(f.trim());
       return null;
@@ -176,12 +181,11 @@ export function gbpRowToRaw(header: GbpHeader, fields: readonly string[]): { raw
     return v === undefined || v === '' ? undefined : v;
   };
 
+  // Missing ones are reported by record validation, under these columns' names.
   const id = get('Store code');
   if (id !== undefined) raw['id'] = id;
-  else issues.push({ field: 'Store code', message: 'is required (the unique code of this location)' });
   const name = get('Business name');
   if (name !== undefined) raw['name'] = name;
-  else issues.push({ field: 'Business name', message: 'is required' });
 
   const address: Record<string, string> = {};
   const street = get('Address line 1');
@@ -236,7 +240,8 @@ export function gbpRowToRaw(header: GbpHeader, fields: readonly string[]): { raw
   }
   const zone = get('Time zone');
   if (zone !== undefined) raw['timezone'] = zone;
-  deriveZone(raw, { geo: 'Latitude', hours: 'Monday hours…Special hours', remedy: 'fill Latitude and Longitude, or add a "Time zone" column with the IANA zone (America/New_York)' }, issues, warnings);
+  const zoneFields = { geo: 'Latitude', hours: 'Monday hours…Special hours', remedy: 'fill Latitude and Longitude, or add a "Time zone" column with the IANA zone (America/New_York)' };
+  deriveZone(raw, zoneFields, lat !== undefined || lon !== undefined, issues, warnings);
   return { raw, issues, warnings };
 }
 

@@ -94,16 +94,14 @@ function textOf(value: unknown): string | undefined {
 }
 
 /** The record id: `branchCode`, else `identifier` (text or PropertyValue), else `@id`. */
-function idOf(node: Record<string, unknown>, issues: FieldIssue[]): string | undefined {
+function idOf(node: Record<string, unknown>): string | undefined {
   const branch = textOf(node['branchCode']);
   if (branch !== undefined) return branch;
   const identifier = first(node['identifier']);
   const fromIdentifier = isPlainObject(identifier) && identifier['@value'] === undefined ? textOf(identifier['value']) : textOf(identifier);
   if (fromIdentifier !== undefined) return fromIdentifier;
-  const iri = textOf(node['@id']);
-  if (iri !== undefined) return iri;
-  issues.push({ field: 'branchCode', message: 'the business has no id: give branchCode (preferred), identifier or @id' });
-  return undefined;
+  // None: record validation reports the missing id, under jsonLdFieldOf's name for it.
+  return textOf(node['@id']);
 }
 
 const ADDRESS_PROPERTIES = {
@@ -172,11 +170,10 @@ export function nodeToRaw(node: Record<string, unknown>): { raw?: Record<string,
   const issues: FieldIssue[] = [];
   const warnings: FieldIssue[] = [];
   const raw: Record<string, unknown> = {};
-  const id = idOf(node, issues);
+  const id = idOf(node);
   if (id !== undefined) raw['id'] = id;
   const name = textOf(node['name']);
   if (name !== undefined) raw['name'] = name;
-  else issues.push({ field: 'name', message: 'is required (the business name as buyers see it)' });
   const address = addressOf(node, issues, warnings);
   if (address !== undefined) raw['address'] = address;
   const geo = geoOf(node, issues);
@@ -191,6 +188,7 @@ export function nodeToRaw(node: Record<string, unknown>): { raw?: Record<string,
   deriveZone(
     raw,
     { geo: 'geo', hours: node['openingHoursSpecification'] !== undefined ? 'openingHoursSpecification' : 'openingHours', remedy: 'add geo (GeoCoordinates with latitude and longitude)' },
+    node['geo'] !== undefined || node['latitude'] !== undefined || node['longitude'] !== undefined,
     issues,
     warnings,
   );
@@ -199,7 +197,7 @@ export function nodeToRaw(node: Record<string, unknown>): { raw?: Record<string,
 
 /** Record field paths as a JSON-LD author knows them (for problems found by record validation). */
 export function jsonLdFieldOf(field: string): string {
-  if (field === 'id') return 'branchCode (or identifier, @id)';
+  if (field === 'id') return 'branchCode (or identifier, or @id)';
   if (field === 'timezone') return 'geo (the time zone derived from it)';
   if (field.startsWith('address.phone_number')) return 'telephone';
   if (field.startsWith('address.address_country')) return 'address.addressCountry';
