@@ -13,11 +13,9 @@
 import type { DailyHour, Day, ExceptionHour } from '../domain/location.js';
 import { resolveCountry } from '../domain/locality-names.js';
 import { editDistance } from '../protocol/edit-distance.js';
-import { readCsv } from './csv.js';
 import { deriveZone } from './derive-zone.js';
 import type { FieldIssue } from './issues.js';
 import { interval, readDate, readTime, type Interval } from './source-times.js';
-import type { RawEntry } from './sources.js';
 
 const WEEK: readonly Day[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
@@ -270,27 +268,4 @@ export function gbpColumnOf(field: string): string {
     ['exception_hours', 'Special hours'],
   ];
   return map.find(([prefix]) => field === prefix || field.startsWith(`${prefix}.`) || field.startsWith(`${prefix}[`))?.[1] ?? field;
-}
-
-/** Raw entries of a sheet: the header's problems (if any) as an envelope entry, then one per row. */
-export async function* gbpEntries(file: string): AsyncGenerator<RawEntry> {
-  let header: GbpHeader | undefined;
-  for await (const e of readCsv(file)) {
-    const pos = { file, line: e.line };
-    if ('error' in e) {
-      yield { pos, issues: [{ field: '', message: `malformed CSV: ${e.error}` }] };
-      continue;
-    }
-    if (header === undefined) {
-      header = readGbpHeader(e.fields);
-      if (header.issues.length > 0 || header.warnings.length > 0) yield { pos, issues: header.issues, warnings: header.warnings, envelope: true };
-      if (header.unusable) return;
-      continue;
-    }
-    const { raw, issues, warnings } = gbpRowToRaw(header, e.fields);
-    yield Object.keys(raw).length === 0 ? { pos, issues, warnings } : { pos, raw, issues, warnings };
-  }
-  if (header === undefined) {
-    yield { pos: { file, line: 1 }, issues: [{ field: '', message: 'the sheet is empty; its first line must be the header row (Store code, Business name, …)' }], envelope: true };
-  }
 }

@@ -9,7 +9,7 @@ import { extname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { csvColumnOf, readHeader, rowToRaw, type CsvHeader } from './csv-records.js';
 import { readCsv } from './csv.js';
-import { gbpColumnOf, gbpEntries } from './gbp.js';
+import { gbpColumnOf, gbpRowToRaw, readGbpHeader, type GbpHeader } from './gbp.js';
 import { featureToRaw, geoJsonFieldOf, readGeoJson } from './geojson.js';
 import { jsonLdEntries, jsonLdFieldOf } from './jsonld.js';
 import type { FieldIssue, SourcePosition } from './issues.js';
@@ -125,8 +125,16 @@ async function* geojsonEntries(file: string): AsyncGenerator<RawEntry> {
   }
 }
 
-async function* csvEntries(file: string): AsyncGenerator<RawEntry> {
-  let header: CsvHeader | undefined;
+/** How one CSV dialect (ours, Business Profile sheets) reads its header and its rows. */
+interface CsvDialect<H extends { issues: FieldIssue[]; warnings?: FieldIssue[]; unusable: boolean }> {
+  header: (fields: readonly string[]) => H;
+  row: (header: H, fields: readonly string[]) => { raw: Record<string, unknown>; issues: FieldIssue[]; warnings?: FieldIssue[] };
+  /** What an empty file should have started with. */
+  empty: string;
+}
+
+async function* csvEntries<H extends { issues: FieldIssue[]; warnings?: FieldIssue[]; unusable: boolean }>(file: string, dialect: CsvDialect<H>): AsyncGenerator<RawEntry> {
+  let header: H | undefined;
   for await (const e of readCsv(file)) {
     const pos = { file, line: e.line };
     if ('error' in e) {
@@ -134,19 +142,25 @@ async function* csvEntries(file: string): AsyncGenerator<RawEntry> {
       continue;
     }
     if (header === undefined) {
-      header = readHeader(e.fields);
-      if (header.issues.length > 0) yield { pos, issues: header.issues, envelope: true };
+      header = dialect.header(e.fields);
+      const warnings = header.warnings ?? [];
+      if (header.issues.length > 0 || warnings.length > 0) yield { pos, issues: header.issues, ...(warnings.length > 0 ? { warnings } : {}), envelope: true };
       // Without id/name every row would fail the same way; the header issue says it once.
       if (header.unusable) return;
       continue;
     }
-    const { raw, issues } = rowToRaw(header, e.fields);
-    yield issues.length > 0 && Object.keys(raw).length === 0 ? { pos, issues } : { pos, raw, issues };
+    const { raw, issues, warnings } = dialect.row(header, e.fields);
+    const entry: RawEntry = issues.length > 0 && Object.keys(raw).length === 0 ? { pos, issues } : { pos, raw, issues };
+    if (warnings !== undefined && warnings.length > 0) entry.warnings = warnings;
+    yield entry;
   }
   if (header === undefined) {
-    yield { pos: { file, line: 1 }, issues: [{ field: '', message: 'the CSV file is empty; its first line must name the columns (id,name,…)' }], envelope: true };
+    yield { pos: { file, line: 1 }, issues: [{ field: '', message: `the CSV file is empty; its first line must ${dialect.empty}` }], envelope: true };
   }
 }
+
+const OUR_CSV: CsvDialect<CsvHeader> = { header: readHeader, row: rowToRaw, empty: 'name the columns (id,name,…)' };
+const GBP_SHEET: CsvDialect<GbpHeader> = { header: readGbpHeader, row: gbpRowToRaw, empty: "be the sheet's header row (Store code, Business name, …)" };
 
 export function openSource(file: string, format: DataFormat): RecordSource {
   switch (format) {
@@ -155,10 +169,10 @@ export function openSource(file: string, format: DataFormat): RecordSource {
     case 'geojson':
       return { batches: batched(geojsonEntries(file)), fieldName: geoJsonFieldOf };
     case 'csv':
-      return { batches: batched(csvEntries(file)), fieldName: csvColumnOf };
+      return { batches: batched(csvEntries(file, OUR_CSV)), fieldName: csvColumnOf };
     case 'jsonld':
       return { batches: batched(jsonLdEntries(file)), fieldName: jsonLdFieldOf };
     case 'gbp':
-      return { batches: batched(gbpEntries(file)), fieldName: gbpColumnOf };
+      return { batches: batched(csvEntries(file, GBP_SHEET)), fieldName: gbpColumnOf };
   }
 }
