@@ -159,6 +159,26 @@ export function parseSpecialHours(cell: string): { exceptions: ExceptionHour[] }
   return { exceptions };
 }
 
+/**
+ * Parsed cells by their text: a chain's sheet repeats a handful of hours cells over thousands of
+ * rows. Results are only read (rows copy the slots they need), so sharing them is safe.
+ */
+class CellMemo<T> {
+  readonly #map = new Map<string, T>();
+  get(text: string, parse: (text: string) => T): T {
+    let hit = this.#map.get(text);
+    if (hit === undefined) {
+      if (this.#map.size >= 10_000) this.#map.clear();
+      hit = parse(text);
+      this.#map.set(text, hit);
+    }
+    return hit;
+  }
+}
+
+const dayHoursMemo = new CellMemo<ReturnType<typeof parseDayHours>>();
+const specialHoursMemo = new CellMemo<ReturnType<typeof parseSpecialHours>>();
+
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 /** One data row → the raw record, with problems named by column. */
@@ -223,7 +243,7 @@ export function gbpRowToRaw(header: GbpHeader, fields: readonly string[]): { raw
   if (dayCells.some(([, text]) => text !== undefined)) {
     const hours: DailyHour[] = [];
     const ok = dayCells.every(([day, text]) => {
-      const parsed = parseDayHours(text ?? '');
+      const parsed = dayHoursMemo.get(text ?? '', parseDayHours);
       if ('error' in parsed) issues.push({ field: `${capitalize(day)} hours`, message: parsed.error });
       else for (const s of parsed.slots) hours.push({ day, opens: s.opens, closes: s.closes });
       return !('error' in parsed);
@@ -232,7 +252,7 @@ export function gbpRowToRaw(header: GbpHeader, fields: readonly string[]): { raw
   }
   const special = get('Special hours');
   if (special !== undefined) {
-    const parsed = parseSpecialHours(special);
+    const parsed = specialHoursMemo.get(special, parseSpecialHours);
     if ('error' in parsed) issues.push({ field: 'Special hours', message: parsed.error });
     else raw['exception_hours'] = parsed.exceptions;
   }
