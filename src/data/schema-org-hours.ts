@@ -100,10 +100,6 @@ function weekdayOf(index: number): Day {
   return DAYS[(((index + 3) % 7) + 7) % 7] as Day;
 }
 
-function isoDate(index: number): string {
-  return new Date(index * 86_400_000).toISOString().slice(0, 10);
-}
-
 class Builder {
   readonly weekly = new Map<Day, { opens: string; closes: string }[]>();
   weeklyKnown = false;
@@ -182,7 +178,7 @@ function specEntry(entry: unknown, field: string, b: Builder, issues: FieldIssue
       }
     }
   }
-  const base = { valid_from: isoDate(start), valid_through: isoDate(end) };
+  const base = { valid_from: from, valid_through: through };
   if (iv === undefined || 'closed' in iv) b.exceptions.push(base);
   else b.exceptions.push({ ...base, opens: iv.opens, closes: iv.closes });
 }
