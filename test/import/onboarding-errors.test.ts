@@ -74,6 +74,7 @@ describe('JSON-LD errors name file, node and field', () => {
     expect(lines(broken)).toEqual([expect.stringMatching(/^b\.jsonld:1: invalid JSON.*: Unexpected token/)]);
     const dup = await validateFiles([file('a.jsonld', jsonld(store({}))), file('c.jsonld', jsonld(store({})))]);
     expect(dup.issues.map((i) => [i.unit, i.line, i.field])).toEqual([['node', 1, 'branchCode (or identifier, or @id)']]);
+    expect(dup.issues[0]?.message).toMatch(/a\.jsonld node 1\b/);
   });
 
   it('an import with an error writes nothing; the previous dataset stays', async () => {
