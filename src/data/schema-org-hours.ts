@@ -171,7 +171,8 @@ function specEntry(entry: unknown, field: string, b: Builder, issues: FieldIssue
     return;
   }
   // Days named on a dated entry limit it to those weekdays: fine when they cover every date of the range.
-  if (days.length > 0) {
+  // With fewer than 7 days a mismatch shows within the first 7 dates, so the loop stays short.
+  if (days.length > 0 && days.length < 7) {
     for (let d = start; d <= end; d++) {
       if (!days.includes(weekdayOf(d))) {
         throw new Inexpressible(`${field}.dayOfWeek`, `seasonal weekly hours (${from}..${through} on some weekdays only) cannot be expressed; UCP special hours apply to every date of their range — split the range into dated entries per date`);

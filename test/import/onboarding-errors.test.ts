@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importFiles, validateFiles, type ValidationReport } from '../../src/data/import.js';
+import { importFiles, readRecords, validateFiles, type ValidationReport } from '../../src/data/import.js';
 import { DataValidationError, formatDataIssue } from '../../src/errors.js';
 import { SqliteLocationStore } from '../../src/store/sqlite/index.js';
 import { useScratchDir } from '../support/scratch.js';
@@ -125,6 +125,33 @@ describe('JSON-LD: what UCP cannot express is a warning, never an approximation'
     expect(r.warnings[0]).toMatchObject({ unit: 'node', line: 1, field });
     expect(r.warnings[0]?.message).toContain(words);
     expect(r.warnings[0]?.message).toContain('imported without opening hours');
+  });
+
+  it('reads 24:00 as the end of the day, and a dated entry whose dayOfWeek covers every date of its range', async () => {
+    const path = file(
+      'ok.jsonld',
+      jsonld(
+        store({
+          openingHoursSpecification: [
+            { dayOfWeek: 'Monday', opens: '09:00', closes: '24:00' },
+            { dayOfWeek: 'Tuesday', opens: '00:00', closes: '24:00' },
+            { validFrom: '2026-12-24', validThrough: '2026-12-24', dayOfWeek: 'Thursday', opens: '09:00', closes: '13:00' },
+          ],
+        }),
+      ),
+    );
+    const records = [];
+    for await (const record of readRecords([path])) records.push(record);
+    expect(records.map((r) => [r.timezone, r.hours, r.exception_hours])).toEqual([
+      [
+        'America/New_York',
+        [
+          { day: 'monday', opens: '09:00', closes: '00:00' },
+          { day: 'tuesday', opens: '00:00', closes: '23:59' },
+        ],
+        [{ valid_from: '2026-12-24', valid_through: '2026-12-24', opens: '09:00', closes: '13:00' }],
+      ],
+    ]);
   });
 
   it('accepts LocalBusiness subtypes by list, by suffix and as IRIs; counts skipped nodes', async () => {
