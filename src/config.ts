@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { canonicalLanguageTag } from './domain/localize.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from './protocol/types.js';
 import type { UcpProfile } from './protocol/types.js';
 import { DEFAULT_LIMITS } from './service.js';
@@ -80,6 +81,8 @@ export interface ServerConfig {
    * when absent a random key is generated at start (cursors then die with the process).
    */
   cursorSecret: string | undefined;
+  /** BCP 47 tag of the strings of records that do not name their own `language` (R-C3); canonical form. */
+  dataLanguage: string | undefined;
   /** Pre-approved Platform profiles by profile URL; used instead of fetching (R-G2). */
   trustedPlatforms: Record<string, UcpProfile>;
   /**
@@ -108,6 +111,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   capabilities: [SEARCH_CAPABILITY, LOOKUP_CAPABILITY],
   limits: { ...DEFAULT_LIMITS },
   cursorSecret: undefined,
+  dataLanguage: undefined,
   trustedPlatforms: {},
   trustedPlatformProfiles: [],
   transports: [...BINDINGS],
@@ -144,6 +148,10 @@ const schema = z.strictObject({
     })
     .optional(),
   cursorSecret: z.string().min(32, 'use at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+  dataLanguage: z
+    .string()
+    .refine((tag) => canonicalLanguageTag(tag) !== null, 'expected a BCP 47 language tag such as "en" or "de-CH"')
+    .optional(),
   trustedPlatforms: z
     .record(z.string().refine(isHttpUrl, 'expected an absolute http(s) profile URL'), z.looseObject({ ucp: z.looseObject({}) }))
     .optional(),
@@ -273,6 +281,7 @@ function merge(input: ConfigInput): ServerConfig {
     capabilities: input.capabilities ?? [...d.capabilities],
     limits: { ...d.limits, ...stripUndefined(input.limits ?? {}) },
     cursorSecret: input.cursorSecret ?? d.cursorSecret,
+    dataLanguage: input.dataLanguage === undefined ? d.dataLanguage : (canonicalLanguageTag(input.dataLanguage) ?? undefined),
     trustedPlatforms: (input.trustedPlatforms ?? {}) as Record<string, UcpProfile>,
     trustedPlatformProfiles: (input.trustedPlatformProfiles ?? []).map((t) =>
       t.url === undefined ? { file: t.file } : { file: t.file, url: t.url },

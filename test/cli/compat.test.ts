@@ -207,6 +207,7 @@ describe('configuration keys (docs/configuration.md)', () => {
     'limits.browseCap': 30,
     'limits.lookupBatchMax': 20,
     cursorSecret: 'a-secret-of-at-least-thirty-two-characters',
+    dataLanguage: 'de-CH',
     trustedPlatforms: { [profileUrl]: profile },
     // Read at start, not when the file is loaded: an absolute path stays as written.
     trustedPlatformProfiles: [{ file: '/srv/ucp/platform-profile.json', url: 'https://platform.example/profiles/ours.json' }],
