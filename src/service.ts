@@ -32,7 +32,7 @@ import {
   type LocalityModel,
   type LocalityTarget,
 } from './domain/serves.js';
-import { tokenize } from './domain/text.js';
+import { queryTerms } from './domain/query-text.js';
 import type { Candidate, CandidateQuery, LocationStore } from './store/store.js';
 
 export interface EngineLimits {
@@ -157,7 +157,7 @@ export class LocationService {
       };
     }
 
-    const terms = request.query === undefined ? [] : tokenize(request.query);
+    const terms = request.query === undefined ? [] : queryTerms(request.query);
     const query: CandidateQuery = this.candidateQuery(plan, locality);
     if (terms.length > 0) query.text = { raw: request.query ?? '', terms };
     const center = plan.distance?.center ?? plan.servesPoint;

@@ -147,6 +147,70 @@ export function runStoreContract(opts: StoreContractOptions): void {
       });
     });
 
+    describe('search: natural-language query (R-C2)', () => {
+      // A store of its own: amenity descriptions in several languages, one Location per case.
+      let nl: LocationStore;
+      let nlService: LocationService;
+      const pharmacy = 'com.example.amenity.pharmacy';
+      const curbside = 'dev.ucp.amenity.shopping.curbside_pickup';
+      const hours = [{ day: 'monday' as const, opens: '09:00', closes: '10:00' }];
+      const records: LocationRecord[] = [
+        { id: 'nl_apotheke', name: 'Eckladen', amenities: { [pharmacy]: { description: 'Apotheke' } } },
+        { id: 'nl_yakkyoku', name: 'Kiosk Shinjuku', amenities: { [pharmacy]: { description: '薬局' } } },
+        { id: 'nl_plaza', name: 'Pharmacy Plaza', timezone: 'UTC', hours },
+        { id: 'nl_bakery', name: 'Bakery', amenities: { [curbside]: { description: 'Abholung am Straßenrand' } } },
+        { id: 'nl_the_corner', name: 'The Corner Shop', keywords: ['open late'] },
+      ];
+      beforeAll(async () => {
+        nl = await opts.newStore();
+        await nl.replaceAll(records);
+        nlService = new LocationService(nl, { cursorSecret: SECRET });
+      });
+      afterAll(async () => {
+        await nl?.close();
+      });
+
+      test('an amenity named by its id words matches every Location that has it, whatever its description language (R-C2)', async () => {
+        const r = ids(await nlService.search({ query: 'pharmacy' }));
+        expect([...r].sort()).toEqual(['nl_apotheke', 'nl_plaza', 'nl_yakkyoku']);
+        expect(r[0]).toBe('nl_plaza'); // the name outweighs the amenities field
+        expect(ids(await nlService.search({ query: 'curbside pickup' }))).toEqual(['nl_bakery']);
+        // The description's own words still match in their language.
+        expect(ids(await nlService.search({ query: 'Apotheke' }))).toEqual(['nl_apotheke']);
+        expect(ids(await nlService.search({ query: '薬局' }))).toEqual(['nl_yakkyoku']);
+      });
+
+      test('filler ("near me", "open now", "please", articles, in English, German, French, Japanese) neither empties nor skews the answer (R-C2)', async () => {
+        const plain = await allPages(nlService, { query: 'pharmacy' }, [50]);
+        for (const query of [
+          'pharmacy near me please',
+          'find the pharmacy open now',
+          'show me a pharmacy nearby',
+          'pharmacy in der Nähe bitte',
+          'pharmacy près de moi',
+          '近くの pharmacy を探しています',
+        ]) {
+          const r = await allPages(nlService, { query }, [2]);
+          expect(r.ids, query).toEqual(plain.ids);
+        }
+        // "the" and "open" would otherwise match "The Corner Shop" and its "open late".
+        expect(ids(await nlService.search({ query: 'the pharmacy open now' }))).not.toContain('nl_the_corner');
+        // Nothing but filler: the same as no query (a browse), never an empty answer.
+        expect(ids(await nlService.search({ query: 'near me please', pagination: { limit: 50 } })).sort()).toEqual(
+          ids(await nlService.search({ pagination: { limit: 50 } })).sort(),
+        );
+      });
+
+      test('query text never becomes a predicate: "open now" does not filter by hours, an amenity word does not filter by amenity (R-C2, R-S1)', async () => {
+        // nl_plaza is closed at almost every instant, yet still matched.
+        const r = ids(await nlService.search({ query: 'pharmacy open now' }));
+        expect(r).toContain('nl_plaza');
+        // With the filters it is a predicate, and only then.
+        const filtered = ids(await nlService.search({ query: 'pharmacy', filters: { amenities: [pharmacy] } }));
+        expect(filtered.sort()).toEqual(['nl_apotheke', 'nl_yakkyoku']);
+      });
+    });
+
     // ─────────────────────────── distance ───────────────────────────
     describe('search: distance (R-S4)', () => {
       test('matches at exactly the geodesic distance and not 1e-6 m closer (R-S4)', async () => {
