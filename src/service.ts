@@ -15,6 +15,7 @@ import {
   localityTier,
   savedLocationRef,
   type AddressLocality,
+  type BuyerLocality,
 } from './domain/context-rank.js';
 import { decodeCursor, encodeCursor, requestFingerprint, type CursorState } from './domain/cursor.js';
 import { isUsableGeo } from './domain/geodesy.js';
@@ -79,6 +80,13 @@ const NO_ADDRESS: AddressLocality = { country: null, region: null, postal: null 
  * A candidate that passed every predicate, with the values it is ranked by. Its distance to the
  * center may still be a bracket (see domain/proximity.ts); `geo` lets it be made exact later.
  */
+/** The readable buyer signals of a request's `context`. */
+interface BuyerContext {
+  locality: BuyerLocality | null;
+  /** Keys of the public Location `context.location` names (empty when it names none). */
+  saved: ReadonlySet<number>;
+}
+
 interface Survivor extends Bracketed {
   key: number;
   geo: Geo | null;
@@ -164,9 +172,12 @@ export class LocationService {
     const bracket = center === null ? null : new GeodesicBracket(center);
 
     const browse = isBoundedBrowse(plan);
-    const ranked = browse ? await this.browseSet(query, plan) : this.survivors(await this.store.findCandidates(query), plan, bracket);
-    // R-C1/R-C2: context only orders the set already chosen, never changes it.
-    await this.rankByContext(ranked, request.context, center !== null);
+    const buyer = await this.readContext(request.context);
+    const ranked = browse
+      ? await this.browseSet(query, plan, buyer)
+      : this.survivors(await this.store.findCandidates(query), plan, bracket);
+    // R-C1/R-C2: context orders the set; it chose it only for a browse over the cap (browseSet).
+    if (buyer !== null) await this.rankByContext(ranked, buyer, center !== null);
 
     // R-S2: across all pages a browse reaches at most browseCap Locations.
     const served = cursor?.served ?? 0;
@@ -193,20 +204,30 @@ export class LocationService {
     return result;
   }
 
-  /** Up to browseCap survivors of the best-ranked rows (relevance, then id; no center exists). */
-  private async browseSet(query: CandidateQuery, plan: PredicatePlan): Promise<Survivor[]> {
+  /**
+   * Up to browseCap survivors of the best-ranked rows (no center exists). Without context: by
+   * relevance, then id. With a readable context and more matches than the cap, the cap follows
+   * the context (R-C1 allows it for a bounded browse only): the best `browseCap` by (locality tier,
+   * relevance, id) among the first `browseCap × BROWSE_SCAN_FACTOR` rows by (relevance, id). When
+   * the matches fit under the cap, the set is the same as without context.
+   */
+  private async browseSet(query: CandidateQuery, plan: PredicatePlan, buyer: BuyerContext | null): Promise<Survivor[]> {
     const cap = this.limits.browseCap;
     // Most of a store call's cost is finding and ordering the driving rows, not their number, so
     // one slightly larger call beats a second one (browse + open_at at 10k: 2.1 → 1.1 calls per
     // search, -22% time in a side-by-side run).
-    let limit = plan.openAtMs !== null ? cap * 4 : cap;
+    let limit = buyer !== null ? cap * BROWSE_SCAN_FACTOR : plan.openAtMs !== null ? cap * 4 : cap;
     for (;;) {
       const rows = await this.store.findCandidates({ ...query, limit });
       const kept = this.survivors(rows, plan, null);
       if (kept.length >= cap || rows.length < limit || limit >= cap * BROWSE_SCAN_FACTOR) {
-        // Without a center every distance is exactly 0: plain rank order.
+        if (buyer !== null && kept.length > cap) await this.rankByContext(kept, buyer, false);
+        // Without a center every distance is exactly 0: plain rank order (tiers when set above).
         kept.sort((a, b) =>
-          compareRank({ relevance: a.relevance, distance: 0, id: a.id }, { relevance: b.relevance, distance: 0, id: b.id }),
+          compareRank(
+            { tier: a.tier ?? 0, relevance: a.relevance, distance: 0, id: a.id },
+            { tier: b.tier ?? 0, relevance: b.relevance, distance: 0, id: b.id },
+          ),
         );
         return kept.slice(0, cap);
       }
@@ -215,24 +236,33 @@ export class LocationService {
   }
 
   /**
-   * Sets each result's locality tier from `context` (see domain/context-rank.ts and
-   * docs/ranking.md): as the primary key when no center orders the results, else only as the
-   * tie-break after distance. Without readable context nothing is set and the order is unchanged.
+   * The buyer signals of `context` we rank by (see domain/context-rank.ts), or null when none is
+   * readable. `context.location` resolves among public Locations only, so a private or unknown
+   * id/alias is ignored.
    */
-  private async rankByContext(ranked: Survivor[], context: Record<string, unknown> | undefined, hasCenter: boolean): Promise<void> {
-    if (ranked.length === 0) return;
-    const buyer = buyerLocality(context);
+  private async readContext(context: Record<string, unknown> | undefined): Promise<BuyerContext | null> {
+    const locality = buyerLocality(context);
     const ref = savedLocationRef(context);
-    if (buyer === null && ref === null) return;
-    // Only public Locations resolve, so a private or unknown id/alias is ignored.
+    if (locality === null && ref === null) return null;
     const saved = new Set(ref === null ? [] : ((await this.store.resolveIds([ref])).get(ref) ?? []));
-    if (buyer !== null) await this.loadAddresses(ranked);
+    if (locality === null && saved.size === 0) return null;
+    return { locality, saved };
+  }
+
+  /**
+   * Sets each result's locality tier from the buyer's context (see docs/ranking.md): as the
+   * primary key when no center orders the results, else only as the tie-break after distance.
+   */
+  private async rankByContext(ranked: Survivor[], buyer: BuyerContext, hasCenter: boolean): Promise<void> {
+    if (ranked.length === 0) return;
+    const locality = buyer.locality;
+    if (locality !== null) await this.loadAddresses(ranked);
     for (const r of ranked) {
-      const tier = saved.has(r.key)
+      const tier = buyer.saved.has(r.key)
         ? LOCALITY_TIER.savedLocation
-        : buyer === null
+        : locality === null
           ? LOCALITY_TIER.elsewhere
-          : localityTier(buyer, this.addresses.get(r.key) ?? NO_ADDRESS);
+          : localityTier(locality, this.addresses.get(r.key) ?? NO_ADDRESS);
       if (hasCenter) r.tieBreak = tier;
       else r.tier = tier;
     }

@@ -704,19 +704,19 @@ export function runStoreContract(opts: StoreContractOptions): void {
         expect(spatial.ids.length).toBeGreaterThan(5);
       });
 
-      test('context and signals are ignored as operands: still a bounded browse (R-S3)', async () => {
-        const plain = await allPages(svc({ browseCap: 8 }), {}, [50]);
-        const withContext = await allPages(
-          svc({ browseCap: 8 }),
-          {
-            context: { address_country: 'US', postal_code: '10005', location: 'loc_downtown' },
-            signals: { 'dev.ucp.buyer_ip': '203.0.113.7' },
-          },
-          [50],
-        );
-        // The same capped set; only its order follows the context (R-C2).
+      test('context and signals are ignored as operands: still a bounded browse, the same set while the matches fit under the cap (R-S3, R-C1)', async () => {
+        const context = { address_country: 'US', postal_code: '10005', location: 'loc_downtown' };
+        const plain = await allPages(svc({ browseCap: 1000 }), {}, [50]);
+        const withContext = await allPages(svc({ browseCap: 1000 }), { context, signals: { 'dev.ucp.buyer_ip': '203.0.113.7' } }, [7]);
+        // The same set; only its order follows the context (R-C2).
         expect([...withContext.ids].sort()).toEqual([...plain.ids].sort());
         expect(withContext.ids[0]).toBe('loc_downtown');
+        // Text and filters too: under the cap, context never changes the set.
+        for (const request of [{ query: 'store' }, { filters: { amenities: [AMENITY.curbside] } }]) {
+          const without = (await allPages(svc({ browseCap: 1000 }), request, [50])).ids;
+          const hinted = (await allPages(svc({ browseCap: 1000 }), { ...request, context }, [3])).ids;
+          expect([...hinted].sort(), JSON.stringify(request)).toEqual([...without].sort());
+        }
       });
 
       /** Locality tier of each fixture Location for a buyer context, as the rule defines it. */
@@ -725,6 +725,22 @@ export function runStoreContract(opts: StoreContractOptions): void {
         const byId = new Map(fixtureRecords().map((r) => [r.id, r]));
         return (id) => (buyer === null ? 0 : localityTier(buyer, byId.get(id)?.address));
       };
+
+      test('over browseCap, the capped browse selection follows context: the closest tiers are kept (R-C1, R-C2)', async () => {
+        const context = { address_country: 'US', address_region: 'NY' };
+        const tier = tierOf(context);
+        const all = (await allPages(svc({ browseCap: 1000 }), {}, [50])).ids;
+        const cap = 4;
+        expect(all.length).toBeGreaterThan(cap);
+        const capped = (await allPages(svc({ browseCap: cap }), { context }, [3])).ids;
+        // The best `cap` by (tier, id) of every match (a browse without query scores 0 everywhere).
+        const expected = [...all].sort((a, b) => tier(a) - tier(b) || (a < b ? -1 : a > b ? 1 : 0)).slice(0, cap);
+        expect(capped).toEqual(expected);
+        // Without context the cap keeps the first by id instead, which here differs.
+        const plainCapped = (await allPages(svc({ browseCap: cap }), {}, [3])).ids;
+        expect(plainCapped).toEqual(all.slice(0, cap));
+        expect([...capped].sort()).not.toEqual([...plainCapped].sort());
+      });
 
       test('context orders by the Location address: same postal code > same region > same country > elsewhere, text scores only within a tier, every page walked (R-C2, R-C1)', async () => {
         const big = svc({ browseCap: 1000, maxPageSize: 200 });
