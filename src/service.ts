@@ -33,6 +33,7 @@ import {
   type LocalityModel,
   type LocalityTarget,
 } from './domain/serves.js';
+import { AmenityLexicon, type AmenityDescriptions } from './domain/amenity-text.js';
 import { queryTerms } from './domain/query-text.js';
 import type { Candidate, CandidateQuery, LocationStore } from './store/store.js';
 
@@ -72,6 +73,9 @@ export interface ServiceOptions {
 const BROWSE_SCAN_FACTOR = 64;
 /** Compiled schedules / coverages kept per generation before the cache restarts. */
 const COMPILED_CACHE_LIMIT = 200_000;
+/** Amenity ids, and Locations per id, whose descriptions feed the query lexicon (amenityLexicon). */
+const LEXICON_AMENITIES = 256;
+const LEXICON_SAMPLE = 64;
 /** Location documents read per store call when collecting addresses for context ranking. */
 const ADDRESS_BATCH = 500;
 const NO_ADDRESS: AddressLocality = { country: null, region: null, postal: null };
@@ -123,6 +127,7 @@ export class LocationService {
   private readonly schedules = new Map<number, CompiledSchedule>();
   private readonly coverages = new Map<number, CompiledCoverage | null>();
   private localityModelCache: LocalityModel | null = null;
+  private lexicon: Promise<AmenityLexicon> | null = null;
   /** Public Location key → its address's country / region / postal code, resolved (context ranking). */
   private readonly addresses = new Map<number, AddressLocality>();
 
@@ -165,7 +170,8 @@ export class LocationService {
       };
     }
 
-    const terms = request.query === undefined ? [] : queryTerms(request.query);
+    const typed = request.query === undefined ? [] : queryTerms(request.query);
+    const terms = typed.length === 0 ? typed : (await this.amenityLexicon()).expand(typed);
     const query: CandidateQuery = this.candidateQuery(plan, locality);
     if (terms.length > 0) query.text = { raw: request.query ?? '', terms };
     const center = plan.distance?.center ?? plan.servesPoint;
@@ -367,7 +373,36 @@ export class LocationService {
     this.schedules.clear();
     this.coverages.clear();
     this.localityModelCache = null;
+    this.lexicon = null;
     this.addresses.clear();
+  }
+
+  /**
+   * The dataset's amenity descriptions, read once per data generation through the ordinary store
+   * calls: for each of the `LEXICON_AMENITIES` most used amenity ids, the descriptions of the first
+   * `LEXICON_SAMPLE` public Locations (by id) that have it. A store without `amenityIds` gives an
+   * empty lexicon (queries then match amenities by id words and own-language descriptions only).
+   */
+  private amenityLexicon(): Promise<AmenityLexicon> {
+    this.lexicon ??= (async () => {
+      const ids = (await this.store.amenityIds?.(LEXICON_AMENITIES)) ?? [];
+      const entries: AmenityDescriptions[] = [];
+      for (const id of ids) {
+        const rows = await this.store.findCandidates({ amenities: [id], limit: LEXICON_SAMPLE });
+        const docs = await this.store.getLocations(rows.map((r) => r.key));
+        const descriptions = new Set<string>();
+        for (const d of docs) {
+          const text = d.amenities?.[id]?.description;
+          if (typeof text === 'string') descriptions.add(text);
+        }
+        entries.push({ id, descriptions: [...descriptions] });
+      }
+      return new AmenityLexicon(entries);
+    })().catch((error: unknown) => {
+      this.lexicon = null;
+      throw error;
+    });
+    return this.lexicon;
   }
 
   private async localityTarget(plan: PredicatePlan): Promise<LocalityTarget | null> {

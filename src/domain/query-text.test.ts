@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { amenityIdWords, amenitySearchText } from './amenity-text.js';
+import { AmenityLexicon, amenityIdWords, amenitySearchText } from './amenity-text.js';
 import { queryTerms } from './query-text.js';
 
 describe('queryTerms: natural-language filler is not a search term (R-C2)', () => {
@@ -61,5 +61,25 @@ describe('amenity id words in the index', () => {
       }),
     ).toBe('Apotheke pharmacy parking');
     expect(amenitySearchText(undefined)).toBe('');
+  });
+});
+
+describe('AmenityLexicon: a description in any language names its amenity', () => {
+  const lexicon = new AmenityLexicon([
+    { id: 'com.example.amenity.pharmacy', descriptions: ['Pharmacy', 'Apotheke', '薬局'] },
+    { id: 'dev.ucp.amenity.shopping.curbside_pickup', descriptions: ['Curbside pickup', 'Abholung am Straßenrand'] },
+  ]);
+
+  it('adds the id words of the amenity a whole description names', () => {
+    expect(lexicon.expand(['apotheke'])).toEqual(['apotheke', 'pharmacy']);
+    expect(lexicon.expand(['薬局'])).toEqual(['薬局', 'pharmacy']);
+    expect(lexicon.expand(['abholung', 'am', 'straßenrand'])).toEqual(['abholung', 'am', 'straßenrand', 'curbside', 'pickup']);
+  });
+
+  it('adds nothing for part of a description, or for words already there', () => {
+    expect(lexicon.expand(['am'])).toEqual(['am']);
+    expect(lexicon.expand(['abholung'])).toEqual(['abholung']);
+    expect(lexicon.expand(['pharmacies'])).toEqual(['pharmacies']);
+    expect(lexicon.expand(['curbside', 'pickup'])).toEqual(['curbside', 'pickup']);
   });
 });
