@@ -34,6 +34,7 @@ import {
   type LocalityTarget,
 } from './domain/serves.js';
 import { AmenityLexicon, type AmenityDescriptions } from './domain/amenity-text.js';
+import { presentAt } from './domain/closures.js';
 import { queryTerms } from './domain/query-text.js';
 import type { Candidate, CandidateQuery, LocationStore } from './store/store.js';
 
@@ -62,6 +63,11 @@ export interface ServiceOptions {
   limits?: Partial<EngineLimits>;
   /** Secret the cursor keys are derived from; instances sharing a store must share it. */
   cursorSecret: string;
+  /**
+   * The request instant (epoch ms), for what a returned Location says about its schedule now
+   * (R-C5: spent exceptions omitted, closure warnings). Defaults to the system clock.
+   */
+  now?: () => number;
 }
 
 /**
@@ -123,6 +129,7 @@ function checkLimits(limits: EngineLimits): void {
 export class LocationService {
   readonly limits: EngineLimits;
   private readonly cursorSecret: string;
+  private readonly now: () => number;
   private cacheGeneration: number | null = null;
   private readonly schedules = new Map<number, CompiledSchedule>();
   private readonly coverages = new Map<number, CompiledCoverage | null>();
@@ -143,6 +150,7 @@ export class LocationService {
       );
     }
     this.cursorSecret = options.cursorSecret;
+    this.now = options.now ?? Date.now;
   }
 
   // ───────────────────────── search ─────────────────────────
@@ -195,12 +203,14 @@ export class LocationService {
     const servedAfter = served + page.items.length;
     const hasNext = page.following > page.items.length && page.items.length > 0 && servedAfter < cap;
 
-    const locations = await this.store.getLocations(page.items.map((r) => r.key));
+    // R-C5: the Locations as they stand at the request instant, with the draft's closure warnings.
+    const { locations, warnings } = presentAt(await this.store.getLocations(page.items.map((r) => r.key)), this.now());
     const last = page.items[page.items.length - 1];
     const result: SearchResult = {
       locations,
       pagination: { has_next_page: hasNext, total_count: ranked.length },
     };
+    if (warnings.length > 0) result.messages = warnings;
     if (hasNext && last !== undefined) {
       const position: RankKey = { relevance: last.relevance, distance: last.distance, id: last.id };
       if (last.tier !== undefined) position.tier = last.tier;
@@ -354,11 +364,13 @@ export class LocationService {
       locations.push({ ...doc, inputs: inputs.map((i) => ({ id: i.id })) });
       for (const i of inputs) answered.add(i.id);
     }
+    const presented = presentAt(locations, this.now());
+    messages.push(...presented.warnings);
     for (const id of processed) {
       if (answered.has(id)) continue;
       messages.push(info('not_found', `Unable to find the location associated with ${id}.`, `$.ids[${firstIndex.get(id) ?? 0}]`));
     }
-    const result: LookupResult = { locations };
+    const result: LookupResult = { locations: presented.locations };
     if (messages.length > 0) result.messages = messages;
     return result;
   }

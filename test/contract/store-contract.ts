@@ -218,6 +218,117 @@ export function runStoreContract(opts: StoreContractOptions): void {
       });
     });
 
+    describe('returned schedules and closures at the request instant (R-C5)', () => {
+      // 05:00 UTC on 15 July is still 14 July in Los Angeles: "today" is the Location's own date.
+      const NOW = Date.parse('2026-07-15T05:00:00Z');
+      const week = (['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const).map((day) => ({
+        day,
+        opens: '09:00',
+        closes: '17:00',
+      }));
+      const records: LocationRecord[] = [
+        {
+          id: 'c5_spent',
+          name: 'Schedule Keeper',
+          timezone: 'America/Los_Angeles',
+          hours: week,
+          exception_hours: [
+            { title: 'Old holiday', valid_from: '2026-07-01', valid_through: '2026-07-04' },
+            { title: 'Yesterday', valid_from: '2026-07-13', valid_through: '2026-07-13', opens: '10:00', closes: '12:00' },
+            { title: 'Last night', valid_from: '2026-07-13', valid_through: '2026-07-13', opens: '20:00', closes: '02:00' },
+            { title: 'Today', valid_from: '2026-07-14', valid_through: '2026-07-14', opens: '10:00', closes: '12:00' },
+            { title: 'Summer sale', valid_from: '2026-08-01', valid_through: '2026-08-01', opens: '08:00', closes: '22:00' },
+          ],
+        },
+        {
+          id: 'c5_night',
+          name: 'Night Owl',
+          timezone: 'America/Los_Angeles',
+          hours: week,
+          exception_hours: [
+            { title: 'Late opening', valid_from: '2026-07-13', valid_through: '2026-07-13', opens: '20:00', closes: '02:00' },
+          ],
+        },
+        {
+          id: 'c5_temp',
+          name: 'Under Renovation',
+          timezone: 'Europe/Berlin',
+          hours: week,
+          exception_hours: [{ title: 'Renovation', valid_from: '2026-07-10', valid_through: '2026-07-20' }],
+        },
+        {
+          id: 'c5_perm',
+          name: 'Gone For Good',
+          timezone: 'Asia/Tokyo',
+          hours: week,
+          exception_hours: [{ valid_from: '2026-01-31', valid_through: '9999-12-31' }],
+        },
+      ];
+      let c5: LocationStore;
+      let c5Service: LocationService;
+      beforeAll(async () => {
+        c5 = await opts.newStore();
+        await c5.replaceAll(records);
+        c5Service = new LocationService(c5, { cursorSecret: SECRET, now: () => NOW });
+      });
+      afterAll(async () => {
+        await c5?.close();
+      });
+
+      test('exception_hours that can no longer affect the schedule are omitted from the returned Location, judged in its own zone (R-C5)', async () => {
+        const r = await c5Service.lookup({ ids: ['c5_spent'] });
+        const titles = r.locations[0]?.exception_hours?.map((e) => e.title);
+        // "Old holiday", "Yesterday" and "Last night" (which ran to 02:00 today) are over. "Today"
+        // is 14 July in Los Angeles although it is already 15 July in UTC.
+        expect(titles).toEqual(['Today', 'Summer sale']);
+        const searched = (await c5Service.search({ query: 'schedule keeper' })).locations[0];
+        expect(searched?.exception_hours?.map((e) => e.title)).toEqual(['Today', 'Summer sale']);
+        // An overnight interval that began yesterday still counts until it closes this morning.
+        const at = (iso: string): LocationService => new LocationService(c5, { cursorSecret: SECRET, now: () => Date.parse(iso) });
+        const nightAt = async (iso: string): Promise<unknown> =>
+          (await at(iso).lookup({ ids: ['c5_night'] })).locations[0]?.exception_hours;
+        expect(await nightAt('2026-07-14T08:00:00Z')).toHaveLength(1); // 01:00 local
+        expect(await nightAt('2026-07-14T10:00:00Z')).toBeUndefined(); // 03:00 local
+        // A Location whose exceptions are all spent returns none at all.
+        const later = new LocationService(c5, { cursorSecret: SECRET, now: () => Date.parse('2026-09-01T12:00:00Z') });
+        const doc = (await later.lookup({ ids: ['c5_spent'] })).locations[0];
+        expect(doc).toBeDefined();
+        expect(doc && 'exception_hours' in doc).toBe(false);
+        expect(doc?.hours).toEqual(week);
+      });
+
+      test('filters.hours.open_at still evaluates every stored exception, past instants included (R-C5, R-S6)', async () => {
+        const open = async (at: string): Promise<boolean> =>
+          ids(await c5Service.search({ query: 'schedule keeper', filters: { hours: { open_at: at } } })).includes('c5_spent');
+        expect(await open('2026-07-02T19:00:00Z')).toBe(false); // noon on 2 July: "Old holiday" closure
+        expect(await open('2026-07-06T19:00:00Z')).toBe(true); // noon on 6 July: regular hours
+        expect(await open('2026-07-13T18:00:00Z')).toBe(true); // 11:00 on 13 July: "Yesterday" 10–12
+        expect(await open('2026-07-13T21:00:00Z')).toBe(false); // 14:00 on 13 July: between its two shifts
+        expect(await open('2026-07-14T08:00:00Z')).toBe(false); // 01:00 on 14 July: "Today" governs from midnight
+        const night = ids(await c5Service.search({ query: 'night owl', filters: { hours: { open_at: '2026-07-14T08:00:00Z' } } }));
+        expect(night).toEqual(['c5_night']); // its overnight exception runs on to 02:00
+      });
+
+      test('closures known from the data produce the draft warnings permanently_closed / temporary_closure, pointing at the Location, which is still returned (R-C5)', async () => {
+        const r = await c5Service.search({});
+        expect(ids(r)).toEqual(['c5_night', 'c5_perm', 'c5_spent', 'c5_temp']);
+        expect(r.messages?.map((m) => [m.type, m.code, m.path])).toEqual([
+          ['warning', 'permanently_closed', '$.locations[1]'],
+          ['warning', 'temporary_closure', '$.locations[3]'],
+        ]);
+        expect(r.messages?.[1]?.content).toContain('2026-07-20');
+        const looked = await c5Service.lookup({ ids: ['c5_temp', 'nope', 'c5_perm'] });
+        expect(looked.locations.map((l) => l.id)).toEqual(['c5_temp', 'c5_perm']);
+        expect(looked.messages?.filter((m) => m.type === 'warning').map((m) => [m.code, m.path])).toEqual([
+          ['temporary_closure', '$.locations[0]'],
+          ['permanently_closed', '$.locations[1]'],
+        ]);
+        // Before the renovation starts there is nothing to warn about.
+        const before = new LocationService(c5, { cursorSecret: SECRET, now: () => Date.parse('2026-07-01T12:00:00Z') });
+        expect((await before.lookup({ ids: ['c5_temp'] })).messages).toBeUndefined();
+      });
+    });
+
     // ─────────────────────────── distance ───────────────────────────
     describe('search: distance (R-S4)', () => {
       test('matches at exactly the geodesic distance and not 1e-6 m closer (R-S4)', async () => {
