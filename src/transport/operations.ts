@@ -54,6 +54,8 @@ export interface OperationDeps {
   limiter: RequestLimiter;
   /** Pre-approved profile URLs named to callers in discovery errors (see profile-trust.ts). */
   announcedProfileUrls?: readonly string[];
+  /** The Business's `continue_url` (config `continueUrl`) for negotiation failures (R-C5). */
+  continueUrl?: string;
 }
 
 export interface OperationCall {
@@ -82,7 +84,10 @@ export async function executeOperation(deps: OperationDeps, call: OperationCall)
 
   const capability = CAPABILITY_OF[call.operation];
   const negotiated = await deps.negotiator.negotiate(call.profileUrl, capability);
-  if (!negotiated.compatible) return { outcome: 'capabilities_incompatible', payload: negotiated.response, resultCount: 0 };
+  if (!negotiated.compatible) {
+    const payload = deps.continueUrl === undefined ? negotiated.response : { ...negotiated.response, continue_url: deps.continueUrl };
+    return { outcome: 'capabilities_incompatible', payload, resultCount: 0 };
+  }
 
   const result = call.operation === 'search' ? await deps.service.search(request) : await deps.service.lookup(request as LookupRequest);
   // Judged after negotiation: a member a negotiated extension declares is not unknown.
