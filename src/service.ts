@@ -86,10 +86,6 @@ const LEXICON_SAMPLE = 64;
 const ADDRESS_BATCH = 500;
 const NO_ADDRESS: AddressLocality = { country: null, region: null, postal: null };
 
-/**
- * A candidate that passed every predicate, with the values it is ranked by. Its distance to the
- * center may still be a bracket (see domain/proximity.ts); `geo` lets it be made exact later.
- */
 /** The readable buyer signals of a request's `context`. */
 interface BuyerContext {
   locality: BuyerLocality | null;
@@ -97,6 +93,10 @@ interface BuyerContext {
   saved: ReadonlySet<number>;
 }
 
+/**
+ * A candidate that passed every predicate, with the values it is ranked by. Its distance to the
+ * center may still be a bracket (see domain/proximity.ts); `geo` lets it be made exact later.
+ */
 interface Survivor extends Bracketed {
   key: number;
   geo: Geo | null;
