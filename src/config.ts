@@ -117,6 +117,12 @@ export interface ServerConfig {
    */
   maxQueuedRequests: number;
   profileFetch: ProfileFetchConfig;
+  /**
+   * The Business's fallback web page for buyers (draft `continue_url`): returned with discovery and
+   * version failures and the `capabilities_incompatible` outcome, so an agent can hand the buyer
+   * over when UCP negotiation fails. Absent: no `continue_url` is sent.
+   */
+  continueUrl: string | undefined;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -139,6 +145,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   maxBodyBytes: 256 * 1024,
   maxQueuedRequests: 4096,
   profileFetch: { timeoutMs: 5000, maxBytes: 256 * 1024, cacheEntries: 1000 },
+  continueUrl: undefined,
 };
 
 const positiveInt = z.number().int().min(1);
@@ -219,6 +226,10 @@ const schema = z.strictObject({
         .optional(),
       cacheEntries: positiveInt.optional(),
     })
+    .optional(),
+  continueUrl: z
+    .string()
+    .refine(isHttpsUrl, 'expected an absolute https URL (a page where the buyer can continue, e.g. the store locator)')
     .optional(),
 });
 
@@ -307,6 +318,7 @@ function merge(input: ConfigInput): ServerConfig {
     maxBodyBytes: input.maxBodyBytes ?? d.maxBodyBytes,
     maxQueuedRequests: input.maxQueuedRequests ?? d.maxQueuedRequests,
     profileFetch: { ...d.profileFetch, ...stripUndefined(input.profileFetch ?? {}) },
+    continueUrl: input.continueUrl ?? d.continueUrl,
   };
 }
 

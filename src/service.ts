@@ -15,6 +15,7 @@ import {
   localityTier,
   savedLocationRef,
   type AddressLocality,
+  type BuyerLocality,
 } from './domain/context-rank.js';
 import { decodeCursor, encodeCursor, requestFingerprint, type CursorState } from './domain/cursor.js';
 import { isUsableGeo } from './domain/geodesy.js';
@@ -33,7 +34,9 @@ import {
   type LocalityModel,
   type LocalityTarget,
 } from './domain/serves.js';
-import { tokenize } from './domain/text.js';
+import { AmenityLexicon, type AmenityDescriptions } from './domain/amenity-text.js';
+import { presentAt } from './domain/closures.js';
+import { queryTerms } from './domain/query-text.js';
 import type { Candidate, CandidateQuery, LocationStore } from './store/store.js';
 
 export interface EngineLimits {
@@ -63,6 +66,11 @@ export interface ServiceOptions {
   cursorSecret: string;
   /** BCP 47 tag of the strings of records that do not name their `language` (config `dataLanguage`). */
   defaultLanguage?: string;
+  /**
+   * The request instant (epoch ms), for what a returned Location says about its schedule now
+   * (R-C5: spent exceptions omitted, closure warnings). Defaults to the system clock.
+   */
+  now?: () => number;
 }
 
 /**
@@ -74,9 +82,19 @@ export interface ServiceOptions {
 const BROWSE_SCAN_FACTOR = 64;
 /** Compiled schedules / coverages kept per generation before the cache restarts. */
 const COMPILED_CACHE_LIMIT = 200_000;
+/** Amenity ids, and Locations per id, whose descriptions feed the query lexicon (amenityLexicon). */
+const LEXICON_AMENITIES = 256;
+const LEXICON_SAMPLE = 64;
 /** Location documents read per store call when collecting addresses for context ranking. */
 const ADDRESS_BATCH = 500;
 const NO_ADDRESS: AddressLocality = { country: null, region: null, postal: null };
+
+/** The readable buyer signals of a request's `context`. */
+interface BuyerContext {
+  locality: BuyerLocality | null;
+  /** Keys of the public Location `context.location` names (empty when it names none). */
+  saved: ReadonlySet<number>;
+}
 
 /**
  * A candidate that passed every predicate, with the values it is ranked by. Its distance to the
@@ -115,10 +133,12 @@ export class LocationService {
   readonly limits: EngineLimits;
   private readonly cursorSecret: string;
   private readonly defaultLanguage: string | undefined;
+  private readonly now: () => number;
   private cacheGeneration: number | null = null;
   private readonly schedules = new Map<number, CompiledSchedule>();
   private readonly coverages = new Map<number, CompiledCoverage | null>();
   private localityModelCache: LocalityModel | null = null;
+  private lexicon: Promise<AmenityLexicon> | null = null;
   /** Public Location key → its address's country / region / postal code, resolved (context ranking). */
   private readonly addresses = new Map<number, AddressLocality>();
   /** Public Location key → its own language and translations (null: none), read once per generation. */
@@ -142,6 +162,7 @@ export class LocationService {
         throw new ConfigError(`defaultLanguage ${JSON.stringify(options.defaultLanguage)} is not a BCP 47 language tag (e.g. "en")`);
       this.defaultLanguage = tag;
     }
+    this.now = options.now ?? Date.now;
   }
 
   // ───────────────────────── search ─────────────────────────
@@ -169,16 +190,20 @@ export class LocationService {
       };
     }
 
-    const terms = request.query === undefined ? [] : tokenize(request.query);
+    const typed = request.query === undefined ? [] : queryTerms(request.query);
+    const terms = typed.length === 0 ? typed : (await this.amenityLexicon()).expand(typed);
     const query: CandidateQuery = this.candidateQuery(plan, locality);
     if (terms.length > 0) query.text = { raw: request.query ?? '', terms };
     const center = plan.distance?.center ?? plan.servesPoint;
     const bracket = center === null ? null : new GeodesicBracket(center);
 
     const browse = isBoundedBrowse(plan);
-    const ranked = browse ? await this.browseSet(query, plan) : this.survivors(await this.store.findCandidates(query), plan, bracket);
-    // R-C1/R-C2: context only orders the set already chosen, never changes it.
-    await this.rankByContext(ranked, request.context, center !== null);
+    const buyer = await this.readContext(request.context);
+    const ranked = browse
+      ? await this.browseSet(query, plan, buyer)
+      : this.survivors(await this.store.findCandidates(query), plan, bracket);
+    // R-C1/R-C2: context orders the set; it chose it only for a browse over the cap (browseSet).
+    if (buyer !== null) await this.rankByContext(ranked, buyer, center !== null);
 
     // R-S2: across all pages a browse reaches at most browseCap Locations.
     const served = cursor?.served ?? 0;
@@ -190,13 +215,16 @@ export class LocationService {
     const servedAfter = served + page.items.length;
     const hasNext = page.following > page.items.length && page.items.length > 0 && servedAfter < cap;
 
-    const keys = page.items.map((r) => r.key);
-    const localized = await this.localize(await this.store.getLocations(keys), page.items, request, presentation);
+    // R-C5: the Locations as they stand at the request instant, with the draft's closure warnings;
+    // then in the buyer's language (after, so Content-Language names only strings still present).
+    const { locations, warnings } = presentAt(await this.store.getLocations(page.items.map((r) => r.key)), this.now());
+    const localized = await this.localize(locations, page.items, request, presentation);
     const last = page.items[page.items.length - 1];
     const result: SearchResult = {
       locations: localized.locations,
       pagination: { has_next_page: hasNext, total_count: ranked.length },
     };
+    if (warnings.length > 0) result.messages = warnings;
     if (localized.languages.length > 0) result.contentLanguage = localized.languages;
     if (hasNext && last !== undefined) {
       const position: RankKey = { relevance: last.relevance, distance: last.distance, id: last.id };
@@ -207,20 +235,30 @@ export class LocationService {
     return result;
   }
 
-  /** Up to browseCap survivors of the best-ranked rows (relevance, then id; no center exists). */
-  private async browseSet(query: CandidateQuery, plan: PredicatePlan): Promise<Survivor[]> {
+  /**
+   * Up to browseCap survivors of the best-ranked rows (no center exists). Without context: by
+   * relevance, then id. With a readable context and more matches than the cap, the cap follows
+   * the context (R-C1 allows it for a bounded browse only): the best `browseCap` by (locality tier,
+   * relevance, id) among the first `browseCap × BROWSE_SCAN_FACTOR` rows by (relevance, id). When
+   * the matches fit under the cap, the set is the same as without context.
+   */
+  private async browseSet(query: CandidateQuery, plan: PredicatePlan, buyer: BuyerContext | null): Promise<Survivor[]> {
     const cap = this.limits.browseCap;
     // Most of a store call's cost is finding and ordering the driving rows, not their number, so
     // one slightly larger call beats a second one (browse + open_at at 10k: 2.1 → 1.1 calls per
     // search, -22% time in a side-by-side run).
-    let limit = plan.openAtMs !== null ? cap * 4 : cap;
+    let limit = buyer !== null ? cap * BROWSE_SCAN_FACTOR : plan.openAtMs !== null ? cap * 4 : cap;
     for (;;) {
       const rows = await this.store.findCandidates({ ...query, limit });
       const kept = this.survivors(rows, plan, null);
       if (kept.length >= cap || rows.length < limit || limit >= cap * BROWSE_SCAN_FACTOR) {
-        // Without a center every distance is exactly 0: plain rank order.
+        if (buyer !== null && kept.length > cap) await this.rankByContext(kept, buyer, false);
+        // Without a center every distance is exactly 0: plain rank order (tiers when set above).
         kept.sort((a, b) =>
-          compareRank({ relevance: a.relevance, distance: 0, id: a.id }, { relevance: b.relevance, distance: 0, id: b.id }),
+          compareRank(
+            { tier: a.tier ?? 0, relevance: a.relevance, distance: 0, id: a.id },
+            { tier: b.tier ?? 0, relevance: b.relevance, distance: 0, id: b.id },
+          ),
         );
         return kept.slice(0, cap);
       }
@@ -229,24 +267,33 @@ export class LocationService {
   }
 
   /**
-   * Sets each result's locality tier from `context` (see domain/context-rank.ts and
-   * docs/ranking.md): as the primary key when no center orders the results, else only as the
-   * tie-break after distance. Without readable context nothing is set and the order is unchanged.
+   * The buyer signals of `context` we rank by (see domain/context-rank.ts), or null when none is
+   * readable. `context.location` resolves among public Locations only, so a private or unknown
+   * id/alias is ignored.
    */
-  private async rankByContext(ranked: Survivor[], context: Record<string, unknown> | undefined, hasCenter: boolean): Promise<void> {
-    if (ranked.length === 0) return;
-    const buyer = buyerLocality(context);
+  private async readContext(context: Record<string, unknown> | undefined): Promise<BuyerContext | null> {
+    const locality = buyerLocality(context);
     const ref = savedLocationRef(context);
-    if (buyer === null && ref === null) return;
-    // Only public Locations resolve, so a private or unknown id/alias is ignored.
+    if (locality === null && ref === null) return null;
     const saved = new Set(ref === null ? [] : ((await this.store.resolveIds([ref])).get(ref) ?? []));
-    if (buyer !== null) await this.loadAddresses(ranked);
+    if (locality === null && saved.size === 0) return null;
+    return { locality, saved };
+  }
+
+  /**
+   * Sets each result's locality tier from the buyer's context (see docs/ranking.md): as the
+   * primary key when no center orders the results, else only as the tie-break after distance.
+   */
+  private async rankByContext(ranked: Survivor[], buyer: BuyerContext, hasCenter: boolean): Promise<void> {
+    if (ranked.length === 0) return;
+    const locality = buyer.locality;
+    if (locality !== null) await this.loadAddresses(ranked);
     for (const r of ranked) {
-      const tier = saved.has(r.key)
+      const tier = buyer.saved.has(r.key)
         ? LOCALITY_TIER.savedLocation
-        : buyer === null
+        : locality === null
           ? LOCALITY_TIER.elsewhere
-          : localityTier(buyer, this.addresses.get(r.key) ?? NO_ADDRESS);
+          : localityTier(locality, this.addresses.get(r.key) ?? NO_ADDRESS);
       if (hasCenter) r.tieBreak = tier;
       else r.tier = tier;
     }
@@ -334,11 +381,13 @@ export class LocationService {
       locations.push({ ...doc, inputs: inputs.map((i) => ({ id: i.id })) });
       for (const i of inputs) answered.add(i.id);
     }
+    const presented = presentAt(locations, this.now());
+    messages.push(...presented.warnings);
     for (const id of processed) {
       if (answered.has(id)) continue;
       messages.push(info('not_found', `Unable to find the location associated with ${id}.`, `$.ids[${firstIndex.get(id) ?? 0}]`));
     }
-    const result: LookupResult = { locations };
+    const result: LookupResult = { locations: presented.locations };
     if (messages.length > 0) result.messages = messages;
     if (localized.languages.length > 0) result.contentLanguage = localized.languages;
     return result;
@@ -386,8 +435,37 @@ export class LocationService {
     this.schedules.clear();
     this.coverages.clear();
     this.localityModelCache = null;
+    this.lexicon = null;
     this.addresses.clear();
     this.languages.clear();
+  }
+
+  /**
+   * The dataset's amenity descriptions, read once per data generation through the ordinary store
+   * calls: for each of the `LEXICON_AMENITIES` most used amenity ids, the descriptions of the first
+   * `LEXICON_SAMPLE` public Locations (by id) that have it. A store without `amenityIds` gives an
+   * empty lexicon (queries then match amenities by id words and own-language descriptions only).
+   */
+  private amenityLexicon(): Promise<AmenityLexicon> {
+    this.lexicon ??= (async () => {
+      const ids = (await this.store.amenityIds?.(LEXICON_AMENITIES)) ?? [];
+      const entries: AmenityDescriptions[] = [];
+      for (const id of ids) {
+        const rows = await this.store.findCandidates({ amenities: [id], limit: LEXICON_SAMPLE });
+        const docs = await this.store.getLocations(rows.map((r) => r.key));
+        const descriptions = new Set<string>();
+        for (const d of docs) {
+          const text = d.amenities?.[id]?.description;
+          if (typeof text === 'string') descriptions.add(text);
+        }
+        entries.push({ id, descriptions: [...descriptions] });
+      }
+      return new AmenityLexicon(entries);
+    })().catch((error: unknown) => {
+      this.lexicon = null;
+      throw error;
+    });
+    return this.lexicon;
   }
 
   private async localityTarget(plan: PredicatePlan): Promise<LocalityTarget | null> {

@@ -6,6 +6,7 @@
  * fragment is serialised once and reused, and no intermediate objects are built that are not stored.
  */
 import { causeMessage, DataValidationError } from '../errors.js';
+import { amenitySearchText } from '../domain/amenity-text.js';
 import { isUsableGeo } from '../domain/geodesy.js';
 import type { BBox, LocationRecord } from '../domain/location.js';
 import { normalizeCountryCode, normalizePostalCode, normalizeRegion } from '../domain/serves.js';
@@ -146,8 +147,6 @@ export function deriveRow(record: LocationRecord): DerivedRow {
   const address = record.address;
   const amenities = record.amenities;
   const amenityKeys = amenities === undefined ? [] : Object.keys(amenities);
-  let amenityText = '';
-  for (const k of amenityKeys) amenityText = joinText(amenityText, amenities?.[k]?.description);
   return {
     id: record.id,
     isPublic: record.visibility !== 'private',
@@ -173,7 +172,7 @@ export function deriveRow(record: LocationRecord): DerivedRow {
       joinText(address?.address_locality, address?.postal_code),
       joinText(address?.address_region, address?.address_country),
       joinText(address?.street_address, address?.extended_address),
-      amenityText,
+      amenitySearchText(amenities),
     ],
   };
 }

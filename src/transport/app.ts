@@ -52,6 +52,7 @@ export function buildUcpApp(parts: UcpAppParts, baseUrl: string): UcpApp {
     negotiator: new ProfileNegotiator(parts.profileSource, profile.profile),
     limiter: parts.limiter,
     announcedProfileUrls: announced,
+    ...(parts.config.continueUrl === undefined ? {} : { continueUrl: parts.config.continueUrl }),
   };
   const mcp: McpApp = {
     operations,

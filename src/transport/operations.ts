@@ -55,6 +55,8 @@ export interface OperationDeps {
   limiter: RequestLimiter;
   /** Pre-approved profile URLs named to callers in discovery errors (see profile-trust.ts). */
   announcedProfileUrls?: readonly string[];
+  /** The Business's `continue_url` (config `continueUrl`) for negotiation failures (R-C5). */
+  continueUrl?: string;
 }
 
 export interface OperationCall {
@@ -91,7 +93,10 @@ export async function executeOperation(deps: OperationDeps, call: OperationCall)
 
   const capability = CAPABILITY_OF[call.operation];
   const negotiated = await deps.negotiator.negotiate(call.profileUrl, capability, call.clientIp);
-  if (!negotiated.compatible) return { outcome: 'capabilities_incompatible', payload: negotiated.response, resultCount: 0 };
+  if (!negotiated.compatible) {
+    const payload = deps.continueUrl === undefined ? negotiated.response : { ...negotiated.response, continue_url: deps.continueUrl };
+    return { outcome: 'capabilities_incompatible', payload, resultCount: 0 };
+  }
 
   const presentation = call.presentation ?? {};
   const { contentLanguage, ...result } =

@@ -224,6 +224,7 @@ describe('configuration keys (docs/configuration.md)', () => {
     'profileFetch.timeoutMs': 1000,
     'profileFetch.maxBytes': 200_000,
     'profileFetch.cacheEntries': 10,
+    continueUrl: 'https://shop.example/stores',
   };
 
   function get(object: unknown, dotted: string): unknown {
