@@ -143,7 +143,9 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       `--tile-url must be an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.example.org/{z}/{x}/{y}.png; got ${options.tileUrl}`,
     );
   }
-  const assets = findAssets(options.assetsDir);
+  // Looked up at the first page request, so the API works (and is tested) without a built app.
+  let assetsDir: string | undefined;
+  const assets = (): string => (assetsDir ??= findAssets(options.assetsDir));
   const store = options.store;
   // Cursors issued here are only ever read back here: a per-process secret is enough.
   const service = new LocationService(store, { cursorSecret: randomBytes(32).toString('hex') });
@@ -254,7 +256,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     }
     const type = TYPES[asset.slice(asset.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
     res.writeHead(200, { 'content-type': type, 'cache-control': 'no-cache', 'content-security-policy': csp });
-    res.end(req.method === 'HEAD' ? undefined : readFileSync(`${assets}/${asset}`));
+    res.end(req.method === 'HEAD' ? undefined : readFileSync(`${assets()}/${asset}`));
   }
 
   const server: Server = createServer((req, res) => {
