@@ -255,7 +255,8 @@ export function WorldMap(props: Props) {
         role="application"
         aria-roledescription="map"
         aria-label={props.label}
-        tabIndex={0}
+        // Lower case: on an SVG element Preact sets attributes verbatim, and only `tabindex` makes it focusable.
+        tabindex={0}
         onKeyDown={onKey}
         onWheel={(e) => {
           e.preventDefault();

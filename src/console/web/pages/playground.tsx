@@ -81,6 +81,14 @@ export function PlaygroundPage({ config, draft, setDraft }: Props) {
     markers.push({ lat: Number(draft.centerLat), lon: Number(draft.centerLon), label: 'distance centre' });
   if (draft.serves === 'point' && draft.pointLat !== '' && draft.pointLon !== '')
     markers.push({ lat: Number(draft.pointLat), lon: Number(draft.pointLon), label: 'serves point' });
+  // After a search, frame its results and circle; before, the whole dataset.
+  const resultPositions = (answer?.response.locations ?? []).flatMap((l) =>
+    l.geo === undefined ? [] : [[l.geo.longitude, l.geo.latitude] as [number, number]],
+  );
+  const fit =
+    answer !== null && (resultPositions.length > 0 || answer.circle !== null)
+      ? { key: `answer:${page}:${resultPositions.join(';')}`, positions: [...resultPositions, ...(answer.circle ?? [])] }
+      : { key: locations === null ? 'none' : 'all', positions: locations === null ? [] : positionsOf(locations) };
   const zones = ['UTC', ...config.timezones.filter((z) => z !== 'UTC')];
 
   return (
@@ -237,7 +245,7 @@ export function PlaygroundPage({ config, draft, setDraft }: Props) {
               : set({ serves: 'point', pointLat: String(lat), pointLon: String(lon) })
           }
           onSelect={(id) => go('why', id)}
-          fit={{ key: locations === null ? 'none' : 'all', positions: locations === null ? [] : positionsOf(locations) }}
+          fit={fit}
         />
         <section aria-labelledby="req-h">
           <h2 id="req-h">The UCP request</h2>
