@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import { ConfigError, causeMessage } from '../../errors.js';
-import { TOKEN_ENV } from '../../console/access.js';
+import { checkAccessSettings, TOKEN_ENV } from '../../console/access.js';
 import { DEFAULT_CONSOLE_HOST, DEFAULT_CONSOLE_PORT, startConsole } from '../../console/server.js';
 import type { LocationStore } from '../../store/store.js';
 import { SqliteLocationStore } from '../../store/sqlite/index.js';
@@ -60,18 +60,19 @@ export function registerConsoleCommand(program: Command): void {
         if (where === undefined) throw new ConfigError('Name the data to open: --db <file> (SQLite) or --store <url> (postgres://…).');
         if (options.store !== undefined && options.db !== undefined) throw new ConfigError('Give either --db or --store, not both.');
         const port = parsePort(options.port);
-        const token = options.token ?? process.env[TOKEN_ENV];
+        const given = options.token ?? process.env[TOKEN_ENV];
+        const token = given === '' ? undefined : given;
+        // Before the store is opened: a refused start must not create a database file.
+        checkAccessSettings(options.host, token);
         store = await openStore(where);
         const running = await startConsole({
           store,
           host: options.host,
           port,
-          ...(token !== undefined && token !== '' ? { token } : {}),
+          ...(token !== undefined ? { token } : {}),
           ...(options.tileUrl !== undefined ? { tileUrl: options.tileUrl } : {}),
         });
-        process.stdout.write(
-          `UCP Location console at ${running.url}${token !== undefined && token !== '' ? ' (open it with ?token=<your token>)' : ''}\n`,
-        );
+        process.stdout.write(`UCP Location console at ${running.url}${token !== undefined ? ' (open it with ?token=<your token>)' : ''}\n`);
         const opened = store;
         const stop = (): void => {
           void running

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { TableHead } from '../table-head.js';
 import { api, type LastImport, type PreviewReport } from '../api.js';
 
 export function ImportPage() {
@@ -81,13 +82,7 @@ export function ImportPage() {
             {report.issues.length > 0 && (
               <table data-testid="import-issues">
                 <caption>Problems (file:line field: message)</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Where</th>
-                    <th scope="col">Field</th>
-                    <th scope="col">Problem</th>
-                  </tr>
-                </thead>
+                <TableHead columns={['Where', 'Field', 'Problem']} />
                 <tbody>
                   {report.issues.slice(0, 200).map((i, n) => (
                     <tr key={n}>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { TableHead } from '../table-head.js';
 import { api, type ConsoleConfig, type Explanation } from '../api.js';
 import { pointsOf, positionsOf, useMapLocations } from '../locations.js';
 import { WorldMap } from '../map.js';
@@ -92,13 +93,7 @@ export function WhyPage({ config, draft, initialId }: { config: ConsoleConfig; d
             </p>
             <table data-testid="verdicts">
               <caption>Each predicate of the request, as the engine decides it</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Predicate</th>
-                  <th scope="col">Verdict</th>
-                  <th scope="col">Why</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Predicate', 'Verdict', 'Why']} />
               <tbody>
                 {result.verdicts.map((v) => (
                   <tr key={v.predicate} data-predicate={v.predicate} data-pass={String(v.pass)}>
