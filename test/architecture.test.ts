@@ -71,8 +71,9 @@ const LAYERS: Readonly<Record<string, LayerRule>> = {
       'transport',
     ],
   },
-  // Not written yet (ARCHITECTURE.md): an operator console over the service.
-  console: { side: 'business', imports: [...CORE, STORE_PORT, 'service', 'config'] },
+  // The operator console (ucp-location console): pages and a JSON API over the same service the
+  // transports call, and the CLI's own import path (data/) for the import page.
+  console: { side: 'business', imports: [...CORE, STORE_PORT, 'service', 'config', 'data'] },
   // ── platform side ──
   client: { side: 'platform', imports: ['errors', 'protocol', 'domain'] },
   conformance: { side: 'platform', imports: ['errors', 'protocol', 'domain', 'client'] },
