@@ -196,6 +196,7 @@ export async function startStdioServer(options: StdioServerOptions = {}): Promis
   const runtime = await openRuntime(options, config, logger);
   const app = buildUcpApp(runtime.parts, normaliseBaseUrl(options.baseUrl ?? 'http://localhost'));
   const session = await serveStdio(app.mcp, {
+    maxLineBytes: config.maxBodyBytes,
     ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
     ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
   });
