@@ -31,19 +31,21 @@ export interface StdioOptions {
 
 export async function serveStdio(app: McpApp, options: StdioOptions): Promise<StdioSession> {
   const stdin = options.stdin ?? process.stdin;
+  // The session's id stands for a request id on every line it logs (one client, one session).
+  const requestId = `stdio-${randomUUID()}`;
   const gate = new JsonLineGate(options.maxLineBytes, (refused) => {
-    app.logger.warn({ reason: refused.reason }, 'stdio message refused before parsing');
+    app.logger.warn({ requestId, reason: refused.reason }, 'stdio message refused before parsing');
     // id null: the id of a message that was not parsed cannot be known (JSON-RPC 2.0 §5).
     const reply = { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${refused.message}` } };
     transport.send(reply as unknown as JSONRPCMessage).catch(() => undefined);
   });
   stdin.pipe(gate);
   const transport = new StdioServerTransport(gate, options.stdout ?? process.stdout);
-  const server = createMcpServer(app, { requestId: `stdio-${randomUUID()}`, clientIp: undefined });
+  const server = createMcpServer(app, { requestId, clientIp: undefined });
   transport.onerror = (err) => {
     const code = err instanceof SyntaxError ? ErrorCode.ParseError : err.name === 'ZodError' ? ErrorCode.InvalidRequest : undefined;
     if (code === undefined) {
-      app.logger.warn({ err }, 'stdio transport error');
+      app.logger.warn({ requestId, err }, 'stdio transport error');
       return;
     }
     const message =
