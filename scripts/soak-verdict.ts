@@ -13,7 +13,10 @@ export interface SoakSummary {
   errors: number;
   timeouts: number;
   non2xx: number;
-  /** Server RSS at start, at the end of the warm-up and at the end (undefined where unreadable). */
+  /**
+   * Server RSS: at start, then medians of once-a-second readings right after the warm-up and over
+   * the last part of the run, as long as the warm-up (undefined where unreadable).
+   */
   rssBytes: { start: number | undefined; warm: number | undefined; end: number | undefined };
   warmUpS: number;
   maxRssGrowthPct: number;

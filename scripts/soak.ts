@@ -10,8 +10,9 @@
  * for programs, progress lines on stderr).
  *
  * Verdict: any network error, timeout or non-2xx answer is a failure; so is RSS growth of more than
- * `--max-rss-growth` percent (default 10) from the end of the warm-up (the first 20% of the run,
- * when the JIT, caches and pools settle) to the end. Exit 0 = passed, 1 = failed, 2 = usage.
+ * `--max-rss-growth` percent (default 10) after the warm-up (the first 20% of the run, when the
+ * JIT, caches and pools settle): the median of once-a-second readings over the last 20% of the
+ * run against the median over the 20% right after the warm-up. Exit 0 = passed, 1 = failed, 2 = usage.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -179,6 +180,12 @@ function parseOptions(argv: readonly string[]): Options | string {
   return { duration, connections, maxRssGrowthPct, json: values.json === true };
 }
 
+function median(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
 const mb = (bytes: number | undefined): string => (bytes === undefined ? '?' : `${(bytes / 1024 / 1024).toFixed(0)} MB`);
 
 async function soak(options: Options): Promise<SoakSummary> {
@@ -197,8 +204,10 @@ async function soak(options: Options): Promise<SoakSummary> {
 
     let interval = { latencies: [] as number[], errors: 0, non2xx: 0 };
     const latencies: number[] = [];
-    let rssWarm: number | undefined;
     const rssStart = rssOf(pid);
+    // RSS follows the garbage collector's saw-tooth (±30% within seconds), so single readings are
+    // compared through medians: once a second, the window after the warm-up against the last one.
+    const rssSamples: { at: number; bytes: number }[] = [];
     const startedAt = Date.now();
     let finish!: (outcome: { error: Error | null; result: LoadResult }) => void;
     const finished = new Promise<{ error: Error | null; result: LoadResult }>((resolve) => (finish = resolve));
@@ -212,7 +221,10 @@ async function soak(options: Options): Promise<SoakSummary> {
       if (status < 200 || status > 299) interval.non2xx++;
     });
     instance.on('reqError', () => interval.errors++);
-    const warmUpTimer = setTimeout(() => (rssWarm = rssOf(pid)), options.duration * 1000 * WARM_UP_SHARE);
+    const sampler = setInterval(() => {
+      const bytes = rssOf(pid);
+      if (bytes !== undefined) rssSamples.push({ at: (Date.now() - startedAt) / 1000, bytes });
+    }, 1000);
     const report = (): void => {
       const seconds = (Date.now() - startedAt) / 1000;
       const n = interval.latencies.length;
@@ -225,8 +237,14 @@ async function soak(options: Options): Promise<SoakSummary> {
     const { error, result } = await finished;
     if (error !== null) throw error;
     clearInterval(reporter);
-    clearTimeout(warmUpTimer);
-    const rssEnd = rssOf(pid);
+    clearInterval(sampler);
+    const window = options.duration * WARM_UP_SHARE;
+    // A run of a few seconds may have no reading in a window: then the nearest one stands in.
+    const rssWarm =
+      median(rssSamples.filter((r) => r.at >= window && r.at < 2 * window).map((r) => r.bytes)) ??
+      rssSamples.find((r) => r.at >= window)?.bytes;
+    const rssEnd =
+      median(rssSamples.filter((r) => r.at >= options.duration - window).map((r) => r.bytes)) ?? rssOf(pid) ?? rssSamples.at(-1)?.bytes;
     return {
       durationS: (Date.now() - startedAt) / 1000,
       connections: options.connections,
@@ -266,7 +284,7 @@ async function main(): Promise<number> {
       [
         `calls ${summary.calls} in ${summary.durationS.toFixed(0)} s (${summary.requestsPerSecond} req/s), latency p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms, max ${summary.latencyMs.max} ms`,
         `errors ${summary.errors}, timeouts ${summary.timeouts}, non-2xx ${summary.non2xx}`,
-        `server RSS: ${mb(summary.rssBytes.start)} at start, ${mb(summary.rssBytes.warm)} after the ${summary.warmUpS} s warm-up, ${mb(summary.rssBytes.end)} at the end (growth ${growth}, limit ${summary.maxRssGrowthPct}%)`,
+        `server RSS: ${mb(summary.rssBytes.start)} at start; median ${mb(summary.rssBytes.warm)} in the ${summary.warmUpS} s after the warm-up, ${mb(summary.rssBytes.end)} in the last ${summary.warmUpS} s (growth ${growth}, limit ${summary.maxRssGrowthPct}%)`,
         verdict.passed ? 'soak: passed' : `soak: FAILED: ${verdict.failures.join('; ')}`,
       ].join('\n') + '\n',
     );
