@@ -17,13 +17,12 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { freePort } from '../bench/lib/free-port.js';
 
 import { DEMO_PLATFORM_PROFILE_URL } from '../src/server.js';
 import { percentile, soakVerdict } from './soak-verdict.js';
@@ -90,14 +89,6 @@ function rotation(): Call[] {
 }
 
 // ───────────────────────── the server ─────────────────────────
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 async function startServerChild(configFile: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
