@@ -89,8 +89,12 @@ describe.concurrent('ucp-location serve', () => {
   });
 
   it('refuses an http --base-url for a non-loopback host, naming the https origin to pass instead (R-D2, exit 2)', async () => {
-    for (const transport of [[], ['--stdio']]) {
-      const run = await cli(['--port', '0', '--db', storeFile.path, '--base-url', 'http://shop.example.com', ...transport]);
+    const runs = await Promise.all(
+      [[], ['--stdio']].map((transport) =>
+        cli(['--port', '0', '--db', storeFile.path, '--base-url', 'http://shop.example.com', ...transport]),
+      ),
+    );
+    for (const run of runs) {
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('UCP endpoints must be https');
       expect(run.stderr).toContain('--base-url https://shop.example.com');
