@@ -120,9 +120,14 @@ export function withRequestId<T>(requestId: string, work: () => T): T {
   return requestScope.run(requestId, work);
 }
 
-function requestIdMixin(): Record<string, unknown> {
+function requestIdMixin(_merge: object, _level: number, logger: Logger): Record<string, unknown> {
   const requestId = requestScope.getStore();
-  return requestId === undefined ? {} : { requestId };
+  // A fresh object each time: pino merges the line's fields into what the mixin returns.
+  if (requestId === undefined) return {};
+  // A child logger bound to the id already writes it (REST's is): a second copy would be a
+  // duplicate key in the JSON line. Its bindings are kept serialised, so a substring test is cheap.
+  const bound = (logger as unknown as Record<symbol, unknown>)[pino.symbols.chindingsSym];
+  return typeof bound === 'string' && bound.includes('"requestId":') ? {} : { requestId };
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {

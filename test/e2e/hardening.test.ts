@@ -242,9 +242,12 @@ describe('every log line of a request carries its request id', () => {
       const response = await send({ 'request-id': requestId });
       expect(response.headers['request-id'], name).toBe(requestId);
       await new Promise((resolve) => setTimeout(resolve, 20)); // the log sink is a stream
-      const lines = logLines.slice(from).map((l) => JSON.parse(l) as { requestId?: string; msg: string });
+      const raw = logLines.slice(from);
+      const lines = raw.map((l) => JSON.parse(l) as { requestId?: string; msg: string });
       expect(lines.length, `${name} logs at least one line at debug level`).toBeGreaterThan(0);
       for (const line of lines) expect(line.requestId, `${name}: "${line.msg}"`).toBe(requestId);
+      // Once per line: a child logger bound to the id and the request scope must not both write it.
+      for (const line of raw) expect(line.match(/"requestId":/g), line).toHaveLength(1);
     }
   });
 });
