@@ -20,7 +20,7 @@ import type { LocationRecord } from '../domain/location.js';
 import type { ImportProgress, ImportResult, LocationStore } from '../store/store.js';
 import { IssueCollector } from './issues.js';
 import { checkedBatches, PassOne, type FileSummary, type Plan } from './pipeline.js';
-import { assertReadableFile, detectFormat, openSource } from './sources.js';
+import { assertReadableFile, detectFormat, inputFiles, openSource } from './sources.js';
 import { defaultWorkers, parallelNdjsonOutcomes, recordsFromWorker } from './workers.js';
 
 export type { FileSummary } from './pipeline.js';
@@ -50,11 +50,16 @@ export interface ValidationReport {
   issues: DataIssue[];
   /** All issues found, including any beyond the cap. */
   issueCount: number;
+  /** Warnings kept (capped like issues): what the sources said that the records cannot carry. */
+  warnings: DataIssue[];
+  warningCount: number;
 }
 
 export interface ImportReport extends ImportResult {
   files: FileSummary[];
   records: number;
+  warnings: DataIssue[];
+  warningCount: number;
 }
 
 const PROGRESS_EVERY = 500;
@@ -72,10 +77,12 @@ async function workersFor(bytes: number, options: ImportOptions): Promise<number
 async function plan(files: readonly string[], format: string | undefined): Promise<Plan[]> {
   if (files.length === 0) throw new ConfigError('no input file given');
   const plans: Plan[] = [];
-  for (const file of files) {
-    const f = detectFormat(file, format);
-    await assertReadableFile(file);
-    plans.push({ file, format: f });
+  for (const path of files) {
+    const f = detectFormat(path, format);
+    for (const file of await inputFiles(path, f)) {
+      await assertReadableFile(file);
+      plans.push({ file, format: f });
+    }
   }
   return plans;
 }
@@ -98,6 +105,7 @@ export async function* readRecords(files: readonly string[], options: Pick<Impor
 export async function validateFiles(files: readonly string[], options: ImportOptions = {}): Promise<ValidationReport> {
   const plans = await plan(files, options.format);
   const issues = new IssueCollector();
+  const warnings = new IssueCollector();
   const summaries: FileSummary[] = [];
   let read = 0;
   const progress = options.onProgress;
@@ -105,7 +113,7 @@ export async function validateFiles(files: readonly string[], options: ImportOpt
     read += 1;
     if (progress !== undefined && read % PROGRESS_EVERY === 0) progress({ phase: 'reading', done: read });
   };
-  const pass = new PassOne(issues, tick);
+  const pass = new PassOne(issues, tick, warnings);
   for (const { file, format } of plans) {
     const summary: FileSummary = { file, format, records: 0 };
     summaries.push(summary);
@@ -132,6 +140,8 @@ export async function validateFiles(files: readonly string[], options: ImportOpt
     publicRecords: pass.publicRecords,
     issues: issues.list(),
     issueCount: issues.total,
+    warnings: warnings.list(),
+    warningCount: warnings.total,
   };
 }
 
@@ -179,5 +189,5 @@ export async function writeValidated(store: LocationStore, checked: ValidationRe
   const progress = options.onProgress;
   const onProgress = progress === undefined ? undefined : (p: ImportProgress): void => progress(p.phase === 'writing' && p.total === undefined ? { ...p, total: expected } : p);
   const result = await store.replaceAll(secondPass(), onProgress);
-  return { ...result, files: checked.files, records: checked.records };
+  return { ...result, files: checked.files, records: checked.records, warnings: checked.warnings, warningCount: checked.warningCount };
 }

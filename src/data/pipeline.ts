@@ -78,6 +78,8 @@ export class PassOne {
   constructor(
     private readonly issues: IssueCollector,
     private readonly onRecord: () => void,
+    /** Where warnings go (see issues.ts); without one they are dropped (pass 2 already had them in pass 1). */
+    private readonly warnings?: IssueCollector,
   ) {}
 
   /** Issues name fields as the author of their file's format knows them (CSV column, …). */
@@ -92,6 +94,7 @@ export class PassOne {
   /** Validates one decoded entry; returns the record when it is valid. */
   entry(entry: RawEntry, summary: FileSummary): LocationRecord | undefined {
     if (entry.issues.length > 0) this.report(entry.issues.map((i) => atPosition(entry.pos, i)));
+    if (entry.warnings !== undefined) this.warnings?.addAt(entry.pos, entry.warnings);
     if (entry.envelope === true) return undefined;
     summary.records += 1;
     this.onRecord();

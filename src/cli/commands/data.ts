@@ -57,10 +57,19 @@ function printIssues(issues: readonly DataIssue[], total: number, verb: string):
   if (total > SHOWN_ISSUES) print(`  … and ${total - SHOWN_ISSUES} more (use --json for the full list)`);
 }
 
+/** Warnings never fail a command; shown after its summary, capped like issues. */
+function printWarnings(warnings: readonly DataIssue[], total: number): void {
+  if (total === 0) return;
+  print(`${total} warning(s) (imported anyway; see docs/data-format.md for what each format cannot express):`);
+  for (const w of warnings.slice(0, SHOWN_ISSUES)) print(`  ${formatDataIssue(w)}`);
+  if (total > SHOWN_ISSUES) print(`  … and ${total - SHOWN_ISSUES} more (use --json for the full list)`);
+}
+
 /** Data rejected by validation: the issues, exit status 1. */
 function reportRejected(command: string, report: ValidationReport, options: CommonOptions, verb: string): number {
   if (options.json === true) {
-    printJson({ ok: false, command, files: report.files, records: report.records, issueCount: report.issueCount, issues: report.issues });
+    const { files, records, issueCount, issues, warningCount, warnings } = report;
+    printJson({ ok: false, command, files, records, issueCount, issues, warningCount, warnings });
   } else {
     printIssues(report.issues, report.issueCount, verb);
   }
@@ -133,9 +142,9 @@ export function registerDataCommands(program: Command): void {
   const importCmd = program
     .command('import')
     .description(
-      'validate location files (NDJSON, GeoJSON, CSV) and replace the dataset atomically; nothing is written unless every record is valid',
+      'validate location files (NDJSON, GeoJSON, CSV; schema.org JSON-LD, Google Business Profile sheets) and replace the dataset atomically; nothing is written unless every record is valid',
     )
-    .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv)')
+    .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv, .jsonld; a directory with --format jsonld)')
     .option('--db <path>', 'SQLite database file', DEFAULT_DB)
     .option('--store <url>', 'write to a PostgreSQL store instead (postgres://…; run `ucp-location migrate` first)')
     .option('--json', 'print one machine-readable JSON report')
@@ -166,6 +175,7 @@ export function registerDataCommands(program: Command): void {
             `Imported ${report.locations.toLocaleString('en-US')} location(s) (${report.publicLocations.toLocaleString('en-US')} public) into ${target(options)} in ${seconds(ms)} (${perSecond(report.records, ms)}); ${report.availability.toLocaleString('en-US')} item availability row(s); generation ${report.generation}`,
           );
           for (const line of fileLines(report.files)) print(line);
+          printWarnings(report.warnings, report.warningCount);
         }
         return EXIT_OK;
       } finally {
@@ -176,8 +186,8 @@ export function registerDataCommands(program: Command): void {
 
   const validateCmd = program
     .command('validate')
-    .description('check location files (NDJSON, GeoJSON, CSV) without writing anything')
-    .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv)')
+    .description('check location files (NDJSON, GeoJSON, CSV, JSON-LD, Business Profile sheets) without writing anything')
+    .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv, .jsonld; a directory with --format jsonld)')
     .option('--json', 'print one machine-readable JSON report')
     .option('--quiet', 'no progress and no summary on success');
   formatOption(validateCmd, DATA_FORMATS);
@@ -197,6 +207,7 @@ export function registerDataCommands(program: Command): void {
           `OK: ${report.records.toLocaleString('en-US')} record(s) valid (${report.publicRecords.toLocaleString('en-US')} public) in ${seconds(ms)} (${perSecond(report.records, ms)})`,
         );
         for (const line of fileLines(report.files)) print(line);
+        printWarnings(report.warnings, report.warningCount);
       }
       return EXIT_OK;
     });
