@@ -423,6 +423,14 @@ export function tightRateLimit(): BrokenServerOptions {
   return { config: tightRateLimitConfig() };
 }
 
+/**
+ * A per-address budget a whole run cannot exhaust: for faults that make the checker send far more
+ * calls than usual (an endless walk), so the budget's 429s do not blur the fault under test.
+ */
+export function roomyRateLimit(): BrokenServerOptions {
+  return { config: { ...DEFAULT_CONFIG, rateLimits: { ...DEFAULT_CONFIG.rateLimits, perIp: { limit: 100_000, windowSeconds: 60 } } } };
+}
+
 /** Cursor value the stalling server hands out once a browse has really ended. */
 const STALL_CURSOR = 'stall';
 
