@@ -7,12 +7,7 @@
  * maps it to 127.0.0.1, so nothing leaves the machine.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ResponseValidationError,
-  UcpLocationClient,
-  buildPlatformProfile,
-  type DiscoverOptions,
-} from '../../src/client/index.js';
+import { ResponseValidationError, UcpLocationClient, buildPlatformProfile, type DiscoverOptions } from '../../src/client/index.js';
 import type { Resolver } from '../../src/protocol/safe-fetch.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION, type CapabilityEntity } from '../../src/protocol/types.js';
 import { buildBusinessProfile } from '../../src/transport/business-profile.js';
