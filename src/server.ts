@@ -142,6 +142,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       `--allow-loopback-profiles is only honoured when the server listens on a loopback address (127.0.0.1, ::1, localhost); it listens on ${host}. Remove the flag, or listen on 127.0.0.1.`,
     );
   }
+  if (options.baseUrl === undefined && !isLoopbackHost(host)) {
+    // The default base URL is http://<host>:<port>: fine for a server only this machine reaches,
+    // but a reachable one would publish http endpoints, which UCP forbids (seed 002).
+    throw new ConfigError(
+      `--host ${host} makes the server reachable from other machines, so its profile must publish https endpoints; pass the public https origin your TLS-terminating proxy serves, e.g. --base-url https://stores.example.com, or listen on 127.0.0.1.`,
+    );
+  }
   const baseUrl = options.baseUrl === undefined ? undefined : normaliseBaseUrl(options.baseUrl);
   const config = await resolveConfig(options.config);
   const logger = options.logger ?? createLogger({ level: config.logLevel, destination: 'stdout' });
@@ -189,6 +196,7 @@ export async function startStdioServer(options: StdioServerOptions = {}): Promis
   const runtime = await openRuntime(options, config, logger);
   const app = buildUcpApp(runtime.parts, normaliseBaseUrl(options.baseUrl ?? 'http://localhost'));
   const session = await serveStdio(app.mcp, {
+    maxLineBytes: config.maxBodyBytes,
     ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
     ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
   });

@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
 import type { BindingName, CorsConfig } from '../config.js';
 import { ForbiddenError } from '../errors.js';
+import { withRequestId } from '../logging.js';
 import type { Logger } from '../logging.js';
 import { MCP_PATH, PROFILE_PATH, REST_LOOKUP_PATH, REST_SEARCH_PATH } from './business-profile.js';
 import type { LocationCapability } from './business-profile.js';
@@ -166,7 +167,7 @@ export class UcpHttpServer {
       });
       // The id is chosen here, not in #handle, so that even this last-resort path logs it.
       const requestId = pickRequestId(req.headers['request-id']);
-      this.#handle(app, req, res, requestId).catch((err: unknown) => {
+      withRequestId(requestId, () => this.#handle(app, req, res, requestId)).catch((err: unknown) => {
         app.logger.error({ requestId, err }, 'unhandled error in request handler');
         if (res.headersSent) {
           res.destroy(); // half an answer is already out: only closing tells the client it is incomplete
