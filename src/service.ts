@@ -144,9 +144,11 @@ export class LocationService {
     const cursor: CursorState | null = cursorToken === undefined ? null : decodeCursor(cursorToken, fingerprintOf(), this.cursorSecret);
     const pageSize = Math.min(request.pagination?.limit ?? this.limits.defaultPageSize, this.limits.maxPageSize);
 
-    await this.syncGeneration();
-    const locality = await this.localityTarget(plan);
-    const unknownItems = await this.unknownItems(plan.items);
+    const pinned = await this.store.pin?.(cursor?.snapshot);
+    const store = pinned?.store ?? this.store;
+    await this.syncGeneration(store);
+    const locality = await this.localityTarget(store, plan);
+    const unknownItems = await this.unknownItems(store, plan.items);
     if (unknownItems.length > 0) {
       return {
         locations: [],
@@ -164,9 +166,9 @@ export class LocationService {
     const bracket = center === null ? null : new GeodesicBracket(center);
 
     const browse = isBoundedBrowse(plan);
-    const ranked = browse ? await this.browseSet(query, plan) : this.survivors(await this.store.findCandidates(query), plan, bracket);
+    const ranked = browse ? await this.browseSet(store, query, plan) : this.survivors(await store.findCandidates(query), plan, bracket);
     // R-C1/R-C2: context only orders the set already chosen, never changes it.
-    await this.rankByContext(ranked, request.context, center !== null);
+    await this.rankByContext(store, ranked, request.context, center !== null);
 
     // R-S2: across all pages a browse reaches at most browseCap Locations.
     const served = cursor?.served ?? 0;
@@ -178,7 +180,7 @@ export class LocationService {
     const servedAfter = served + page.items.length;
     const hasNext = page.following > page.items.length && page.items.length > 0 && servedAfter < cap;
 
-    const locations = await this.store.getLocations(page.items.map((r) => r.key));
+    const locations = await store.getLocations(page.items.map((r) => r.key));
     const last = page.items[page.items.length - 1];
     const result: SearchResult = {
       locations,
@@ -188,20 +190,22 @@ export class LocationService {
       const position: RankKey = { relevance: last.relevance, distance: last.distance, id: last.id };
       if (last.tier !== undefined) position.tier = last.tier;
       if (last.tieBreak !== undefined) position.tieBreak = last.tieBreak;
-      result.pagination.cursor = encodeCursor({ position, served: servedAfter }, fingerprintOf(), this.cursorSecret);
+      const state: CursorState = { position, served: servedAfter };
+      if (pinned !== undefined) state.snapshot = pinned.snapshot;
+      result.pagination.cursor = encodeCursor(state, fingerprintOf(), this.cursorSecret);
     }
     return result;
   }
 
   /** Up to browseCap survivors of the best-ranked rows (relevance, then id; no center exists). */
-  private async browseSet(query: CandidateQuery, plan: PredicatePlan): Promise<Survivor[]> {
+  private async browseSet(store: LocationStore, query: CandidateQuery, plan: PredicatePlan): Promise<Survivor[]> {
     const cap = this.limits.browseCap;
     // Most of a store call's cost is finding and ordering the driving rows, not their number, so
     // one slightly larger call beats a second one (browse + open_at at 10k: 2.1 → 1.1 calls per
     // search, -22% time in a side-by-side run).
     let limit = plan.openAtMs !== null ? cap * 4 : cap;
     for (;;) {
-      const rows = await this.store.findCandidates({ ...query, limit });
+      const rows = await store.findCandidates({ ...query, limit });
       const kept = this.survivors(rows, plan, null);
       if (kept.length >= cap || rows.length < limit || limit >= cap * BROWSE_SCAN_FACTOR) {
         // Without a center every distance is exactly 0: plain rank order.
@@ -219,14 +223,19 @@ export class LocationService {
    * docs/ranking.md): as the primary key when no center orders the results, else only as the
    * tie-break after distance. Without readable context nothing is set and the order is unchanged.
    */
-  private async rankByContext(ranked: Survivor[], context: Record<string, unknown> | undefined, hasCenter: boolean): Promise<void> {
+  private async rankByContext(
+    store: LocationStore,
+    ranked: Survivor[],
+    context: Record<string, unknown> | undefined,
+    hasCenter: boolean,
+  ): Promise<void> {
     if (ranked.length === 0) return;
     const buyer = buyerLocality(context);
     const ref = savedLocationRef(context);
     if (buyer === null && ref === null) return;
     // Only public Locations resolve, so a private or unknown id/alias is ignored.
-    const saved = new Set(ref === null ? [] : ((await this.store.resolveIds([ref])).get(ref) ?? []));
-    if (buyer !== null) await this.loadAddresses(ranked);
+    const saved = new Set(ref === null ? [] : ((await store.resolveIds([ref])).get(ref) ?? []));
+    if (buyer !== null) await this.loadAddresses(store, ranked);
     for (const r of ranked) {
       const tier = saved.has(r.key)
         ? LOCALITY_TIER.savedLocation
@@ -239,12 +248,12 @@ export class LocationService {
   }
 
   /** Reads (once per data generation) the address of each result not yet known. */
-  private async loadAddresses(results: readonly Survivor[]): Promise<void> {
+  private async loadAddresses(store: LocationStore, results: readonly Survivor[]): Promise<void> {
     const missing = results.filter((r) => !this.addresses.has(r.key));
     if (this.addresses.size + missing.length > COMPILED_CACHE_LIMIT) this.addresses.clear();
     for (let i = 0; i < missing.length; i += ADDRESS_BATCH) {
       const batch = missing.slice(i, i + ADDRESS_BATCH);
-      const docs = new Map((await this.store.getLocations(batch.map((r) => r.key))).map((d) => [d.id, d.address]));
+      const docs = new Map((await store.getLocations(batch.map((r) => r.key))).map((d) => [d.id, d.address]));
       for (const r of batch) {
         const locality = addressLocality(docs.get(r.id));
         this.addresses.set(r.key, locality);
@@ -276,9 +285,10 @@ export class LocationService {
       );
     }
 
-    await this.syncGeneration();
-    const locality = await this.localityTarget(plan);
-    const unknownItems = await this.unknownItems(plan.items);
+    const store = (await this.store.pin?.())?.store ?? this.store;
+    await this.syncGeneration(store);
+    const locality = await this.localityTarget(store, plan);
+    const unknownItems = await this.unknownItems(store, plan.items);
     for (const item of unknownItems) {
       messages.push(info('item_not_found', `Item ${item} is not known to this Business, so no Location can provide it.`));
     }
@@ -286,7 +296,7 @@ export class LocationService {
     // Resolve (canonical ids, then aliases) and correlate: key → inputs, in order of first input.
     const inputsByKey = new Map<number, { id: string }[]>();
     if (unknownItems.length === 0) {
-      const resolved = await this.store.resolveIds(processed);
+      const resolved = await store.resolveIds(processed);
       for (const id of processed) {
         for (const key of resolved.get(id) ?? []) {
           const inputs = inputsByKey.get(key);
@@ -302,11 +312,9 @@ export class LocationService {
     query.keys = keys;
     const center = plan.distance?.center ?? plan.servesPoint;
     const bracket = center === null ? null : new GeodesicBracket(center);
-    const kept = new Map(
-      this.survivors(keys.length === 0 ? [] : await this.store.findCandidates(query), plan, bracket).map((r) => [r.key, r]),
-    );
+    const kept = new Map(this.survivors(keys.length === 0 ? [] : await store.findCandidates(query), plan, bracket).map((r) => [r.key, r]));
     const keptKeys = keys.filter((k) => kept.has(k));
-    const docs = new Map((await this.store.getLocations(keptKeys)).map((loc) => [loc.id, loc]));
+    const docs = new Map((await store.getLocations(keptKeys)).map((loc) => [loc.id, loc]));
 
     const locations: LookupLocation[] = [];
     const answered = new Set<string>();
@@ -330,8 +338,8 @@ export class LocationService {
   // ───────────────────────── shared steps ─────────────────────────
 
   /** Drop compiled caches when the store's data changed (another process may have written). */
-  private async syncGeneration(): Promise<void> {
-    const g = await this.store.generation();
+  private async syncGeneration(store: LocationStore): Promise<void> {
+    const g = await store.generation();
     if (g === this.cacheGeneration) return;
     this.cacheGeneration = g;
     this.schedules.clear();
@@ -340,16 +348,16 @@ export class LocationService {
     this.addresses.clear();
   }
 
-  private async localityTarget(plan: PredicatePlan): Promise<LocalityTarget | null> {
+  private async localityTarget(store: LocationStore, plan: PredicatePlan): Promise<LocalityTarget | null> {
     if (plan.servesAddress === null) return null;
-    this.localityModelCache ??= await this.store.localityModel();
+    this.localityModelCache ??= await store.localityModel();
     return normalizeLocalityTarget(plan.servesAddress, this.localityModelCache);
   }
 
   /** R-S8: item ids the Business does not know at all, in request order. */
-  private async unknownItems(items: readonly string[]): Promise<string[]> {
+  private async unknownItems(store: LocationStore, items: readonly string[]): Promise<string[]> {
     if (items.length === 0) return [];
-    const known = await this.store.knownItems(items);
+    const known = await store.knownItems(items);
     return items.filter((i) => !known.has(i));
   }
 

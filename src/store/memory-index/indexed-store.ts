@@ -1,0 +1,270 @@
+/**
+ * IndexedLocationStore: a LocationStore that answers every read from an in-memory index of the
+ * wrapped store (the system of record), one immutable index per dataset generation.
+ *
+ *  - Opening builds the first index from the store (`exportIndex`); a server opens it before it
+ *    listens, so no call ever meets an index that is not ready.
+ *  - Writes go to the store. An inventory batch is applied to the live index in place once the
+ *    store committed it (no rebuild). A replaceAll builds the next index; it replaces the live
+ *    one in a single assignment, so a reader sees the old index or the new one, never a mix.
+ *  - Changes made by other processes are noticed through `generation()` (every request asks):
+ *    inventory is reloaded before that request is answered, a new dataset is built in the
+ *    background while the old index keeps answering. PostgreSQL notifications (`onChange`) start
+ *    that work as soon as another instance commits.
+ *  - `pin()` gives the engine one index for a whole request; a cursor names the index it was
+ *    issued from, and the index a swap replaced stays readable for `retainMs` so a walk that
+ *    started on it finishes on it.
+ */
+import { StoreError } from '../../errors.js';
+import type { Location, LocationRecord } from '../../domain/location.js';
+import type {
+  Candidate,
+  CandidateQuery,
+  ImportProgress,
+  ImportResult,
+  IndexSink,
+  InventoryRow,
+  LocationStore,
+  PinnedStore,
+  StoreStats,
+} from '../store.js';
+import { type MemoryIndex, MemoryIndexBuilder } from './memory-index.js';
+
+export interface IndexedStoreOptions {
+  /** How long a replaced index stays readable for cursor walks begun on it, ms. Default 60 000. */
+  retainMs?: number;
+  /** Told when a background refresh fails (the previous index keeps answering). */
+  onError?: (error: unknown) => void;
+}
+
+type ExportingStore = LocationStore & Required<Pick<LocationStore, 'exportIndex' | 'exportAvailability'>>;
+
+interface ChangeSource {
+  onChange(listener: (counters: { generation: number; dataset: number }) => void): () => void;
+}
+
+function hasChangeSource(store: LocationStore): store is LocationStore & ChangeSource {
+  return typeof (store as Partial<ChangeSource>).onChange === 'function';
+}
+
+async function buildIndex(store: ExportingStore): Promise<MemoryIndex> {
+  const builder = new MemoryIndexBuilder();
+  const counters = await store.exportIndex(builder);
+  return builder.build(counters);
+}
+
+/** The read half of the port over one index; writes go to the indexed store. */
+class IndexView implements LocationStore {
+  readonly kind: string;
+  constructor(
+    private readonly index: MemoryIndex,
+    private readonly owner: IndexedLocationStore,
+  ) {
+    this.kind = owner.kind;
+  }
+  async findCandidates(query: CandidateQuery): Promise<Candidate[]> {
+    return this.index.findCandidates(query);
+  }
+  async getLocations(keys: readonly number[]): Promise<Location[]> {
+    return this.index.getLocations(keys);
+  }
+  async resolveIds(ids: readonly string[]): Promise<Map<string, number[]>> {
+    return this.index.resolveIds(ids);
+  }
+  async knownItems(items: readonly string[]): Promise<Set<string>> {
+    return this.index.knownItems(items);
+  }
+  async amenityIds(limit: number): Promise<string[]> {
+    return this.index.amenityIds(limit);
+  }
+  async localityModel(): Promise<{ postalCountries: Set<string>; regionCountries: Set<string> }> {
+    return this.index.localityModel();
+  }
+  async generation(): Promise<number> {
+    return this.index.generation;
+  }
+  replaceAll(
+    records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
+    onProgress?: (p: ImportProgress) => void,
+  ): Promise<ImportResult> {
+    return this.owner.replaceAll(records, onProgress);
+  }
+  applyInventory(rows: readonly InventoryRow[], file?: string): Promise<{ applied: number; generation: number }> {
+    return this.owner.applyInventory(rows, file);
+  }
+  stats(): Promise<StoreStats> {
+    return this.owner.stats();
+  }
+  async close(): Promise<void> {
+    // A view owns nothing.
+  }
+}
+
+export class IndexedLocationStore implements LocationStore {
+  readonly kind: string;
+  private current: MemoryIndex;
+  private retained: { index: MemoryIndex; until: number } | null = null;
+  private rebuilding: Promise<void> | null = null;
+  private catchingUp: Promise<void> | null = null;
+  private readonly unsubscribe: (() => void) | null;
+  private readonly retainMs: number;
+
+  private constructor(
+    private readonly inner: ExportingStore,
+    first: MemoryIndex,
+    private readonly options: IndexedStoreOptions,
+  ) {
+    this.kind = inner.kind;
+    this.current = first;
+    this.retainMs = options.retainMs ?? 60_000;
+    this.unsubscribe = hasChangeSource(inner)
+      ? inner.onChange(() => void this.sync().catch((e: unknown) => this.options.onError?.(e)))
+      : null;
+  }
+
+  /** Wrap `store`, building its first index before returning. */
+  static async open(store: LocationStore, options: IndexedStoreOptions = {}): Promise<IndexedLocationStore> {
+    if (store.exportIndex === undefined || store.exportAvailability === undefined) {
+      throw new StoreError('open_failed', `The ${store.kind} store cannot feed an in-memory index; use index: store for it.`);
+    }
+    const exporting = store as ExportingStore;
+    return new IndexedLocationStore(exporting, await buildIndex(exporting), options);
+  }
+
+  /** The store of record underneath. */
+  get source(): LocationStore {
+    return this.inner;
+  }
+
+  /** The live index (tests and statistics). */
+  get index(): MemoryIndex {
+    return this.current;
+  }
+
+  /** Wait for a background rebuild, if any, to finish (tests; import commands). */
+  async settled(): Promise<void> {
+    while (this.rebuilding !== null || this.catchingUp !== null) {
+      await this.rebuilding;
+      await this.catchingUp;
+    }
+  }
+
+  /**
+   * Bring the index up to the store's generation: reload availability when only inventory
+   * changed (before returning), start a rebuild when the dataset changed (in the background).
+   */
+  private async sync(): Promise<void> {
+    const g = await this.inner.generation();
+    if (g === this.current.generation || this.rebuilding !== null) return;
+    this.catchingUp ??= this.catchUp().finally(() => {
+      this.catchingUp = null;
+    });
+    await this.catchingUp;
+  }
+
+  private async catchUp(): Promise<void> {
+    const rows: [string, number, boolean][] = [];
+    const sink: Pick<IndexSink, 'availability'> = { availability: (key, item, available) => rows.push([item, key, available]) };
+    const counters = await this.inner.exportAvailability(sink);
+    const index = this.current;
+    if (counters.dataset === index.dataset) {
+      if (counters.generation > index.generation) index.replaceAvailability(rows, counters.generation);
+      return;
+    }
+    void this.startRebuild();
+  }
+
+  private startRebuild(): Promise<void> {
+    this.rebuilding ??= (async () => {
+      try {
+        const next = await buildIndex(this.inner);
+        if (next.generation > this.current.generation || next.dataset !== this.current.dataset) this.swap(next);
+      } catch (error) {
+        this.options.onError?.(error);
+      } finally {
+        this.rebuilding = null;
+      }
+    })();
+    return this.rebuilding;
+  }
+
+  private swap(next: MemoryIndex): void {
+    if (next.dataset !== this.current.dataset) this.retained = { index: this.current, until: Date.now() + this.retainMs };
+    this.current = next;
+  }
+
+  /** One index for a whole request; `snapshot` (from a cursor) selects a retained one. */
+  async pin(snapshot?: number): Promise<PinnedStore> {
+    await this.sync();
+    const retained = this.retained;
+    if (retained !== null && retained.until < Date.now()) this.retained = null;
+    const index = snapshot !== undefined && this.retained?.index.dataset === snapshot ? this.retained.index : this.current;
+    return { store: new IndexView(index, this), snapshot: index.dataset };
+  }
+
+  // ───────────────────────── reads: the live index ─────────────────────────
+
+  async findCandidates(query: CandidateQuery): Promise<Candidate[]> {
+    return this.current.findCandidates(query);
+  }
+  async getLocations(keys: readonly number[]): Promise<Location[]> {
+    return this.current.getLocations(keys);
+  }
+  async resolveIds(ids: readonly string[]): Promise<Map<string, number[]>> {
+    return this.current.resolveIds(ids);
+  }
+  async knownItems(items: readonly string[]): Promise<Set<string>> {
+    return this.current.knownItems(items);
+  }
+  async amenityIds(limit: number): Promise<string[]> {
+    return this.current.amenityIds(limit);
+  }
+  async localityModel(): Promise<{ postalCountries: Set<string>; regionCountries: Set<string> }> {
+    return this.current.localityModel();
+  }
+  async generation(): Promise<number> {
+    await this.sync();
+    return this.current.generation;
+  }
+
+  // ───────────────────────── writes: the store, then the index ─────────────────────────
+
+  async replaceAll(
+    records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
+    onProgress?: (p: ImportProgress) => void,
+  ): Promise<ImportResult> {
+    const result = await this.inner.replaceAll(records, onProgress);
+    // A rebuild already under way may have read the previous dataset: build again after it.
+    await this.rebuilding;
+    await this.startRebuild();
+    return result;
+  }
+
+  async applyInventory(rows: readonly InventoryRow[], file?: string): Promise<{ applied: number; generation: number }> {
+    const result = await this.inner.applyInventory(rows, file);
+    const index = this.current;
+    // In place only when this batch is the one change since the index's generation; otherwise
+    // the next sync reloads availability (or the rebuild under way picks it up).
+    if (result.generation === index.generation + 1 && this.rebuilding === null) index.applyInventory(rows, result.generation);
+    else await this.sync();
+    return result;
+  }
+
+  stats(): Promise<StoreStats> {
+    return this.inner.stats();
+  }
+
+  async exportIndex(sink: IndexSink): Promise<{ generation: number; dataset: number }> {
+    return this.inner.exportIndex(sink);
+  }
+
+  async exportAvailability(sink: Pick<IndexSink, 'availability'>): Promise<{ generation: number; dataset: number }> {
+    return this.inner.exportAvailability(sink);
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe?.();
+    await this.rebuilding;
+    await this.inner.close();
+  }
+}
