@@ -35,6 +35,8 @@ export interface IndexedStoreOptions {
   retainMs?: number;
   /** Told when a background refresh fails (the previous index keeps answering). */
   onError?: (error: unknown) => void;
+  /** Close the wrapped store on close(). Default true. */
+  closeSource?: boolean;
 }
 
 type ExportingStore = LocationStore & Required<Pick<LocationStore, 'exportIndex' | 'exportAvailability'>>;
@@ -265,6 +267,6 @@ export class IndexedLocationStore implements LocationStore {
   async close(): Promise<void> {
     this.unsubscribe?.();
     await this.rebuilding;
-    await this.inner.close();
+    if (this.options.closeSource !== false) await this.inner.close();
   }
 }

@@ -83,7 +83,9 @@ export interface TextQueryPlan {
 
 /**
  * tsquery literals for normalised query tokens and their expansions (one per token, same
- * order). Each token contributes its stem and, from 3 characters on, itself as a prefix; terms
+ * order). Each token contributes its stem and, from 3 characters on, its stem as a prefix (as
+ * SQLite's FTS5 porter tokenizer stems prefix terms: "running" reaches "runner"); variants match
+ * as their own stem, as FTS5 re-stems every phrase. Terms
  * are OR-ed so text only narrows and ranks (R-S1). Null when there are no tokens.
  */
 export function buildTextQuery(expansions: readonly TermExpansion[]): TextQueryPlan | null {
@@ -93,11 +95,11 @@ export function buildTextQuery(expansions: readonly TermExpansion[]): TextQueryP
   const seen = new Set<string>();
   for (const e of expansions) {
     strict.push(quoteLexeme(e.stem));
-    if (e.prefix) strict.push(`${quoteLexeme(e.token)}:*`);
+    if (e.prefix) strict.push(`${quoteLexeme(e.stem)}:*`);
     for (const v of e.fuzzy) {
       if (seen.has(v)) continue;
       seen.add(v);
-      fuzzy.push(quoteLexeme(v));
+      fuzzy.push(quoteLexeme(porterStem(v)));
     }
   }
   const s = strict.join(' | ');
