@@ -56,6 +56,5 @@ describeWith(['postgis'], 'PostgreSQL store', () => {
       if (url === undefined) throw new Error('openPeer: unknown store');
       return IndexedLocationStore.open(await PostgresLocationStore.open(url, { poolMax: 4 }));
     },
-    settle: (store) => (store as IndexedLocationStore).settled(),
   });
 });

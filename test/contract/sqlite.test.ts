@@ -52,5 +52,4 @@ runStoreContract({
     if (path === undefined) throw new Error('openPeer: unknown store');
     return IndexedLocationStore.open(await SqliteLocationStore.open(path));
   },
-  settle: (store) => (store as IndexedLocationStore).settled(),
 });

@@ -8,14 +8,15 @@
  *    store committed it (no rebuild). A replaceAll builds the next index; it replaces the live
  *    one in a single assignment, so a reader sees the old index or the new one, never a mix.
  *  - Changes made by other processes are noticed through `generation()` (every request asks):
- *    inventory is reloaded before that request is answered, a new dataset is built in the
- *    background while the old index keeps answering. PostgreSQL notifications (`onChange`) start
- *    that work as soon as another instance commits.
+ *    inventory is reloaded before that request is answered; for a new dataset the request waits
+ *    for the next index (meanwhile requests already pinned to the old one finish on it).
+ *    PostgreSQL notifications (`onChange`) start that work as soon as another instance commits,
+ *    so usually the next index is ready before any request asks.
  *  - `pin()` gives the engine one index for a whole request; a cursor names the index it was
  *    issued from, and the index a swap replaced stays readable for `retainMs` so a walk that
  *    started on it finishes on it.
  */
-import { StoreError } from '../../errors.js';
+import { StoreError, UcpRequestError } from '../../errors.js';
 import type { Location, LocationRecord } from '../../domain/location.js';
 import type {
   Candidate,
@@ -33,6 +34,8 @@ import { type MemoryIndex, MemoryIndexBuilder } from './memory-index.js';
 export interface IndexedStoreOptions {
   /** How long a replaced index stays readable for cursor walks begun on it, ms. Default 60 000. */
   retainMs?: number;
+  /** At most this many replaced indexes are kept readable (memory bound). Default 2. */
+  maxRetained?: number;
   /** Told when a background refresh fails (the previous index keeps answering). */
   onError?: (error: unknown) => void;
   /** Close the wrapped store on close(). Default true. */
@@ -105,7 +108,8 @@ class IndexView implements LocationStore {
 export class IndexedLocationStore implements LocationStore {
   readonly kind: string;
   private current: MemoryIndex;
-  private retained: { index: MemoryIndex; until: number } | null = null;
+  /** Replaced indexes still readable by cursor walks begun on them, oldest first. */
+  private retained: { index: MemoryIndex; until: number }[] = [];
   private rebuilding: Promise<void> | null = null;
   private catchingUp: Promise<void> | null = null;
   private readonly unsubscribe: (() => void) | null;
@@ -152,16 +156,24 @@ export class IndexedLocationStore implements LocationStore {
   }
 
   /**
-   * Bring the index up to the store's generation: reload availability when only inventory
-   * changed (before returning), start a rebuild when the dataset changed (in the background).
+   * Bring the index up to the store's generation before answering: reload availability when
+   * only inventory changed, wait for the next index when the dataset changed (a request after a
+   * commit never sees older data, as with the store itself). Bounded: a failing rebuild leaves
+   * the previous index answering.
    */
   private async sync(): Promise<void> {
-    const g = await this.inner.generation();
-    if (g === this.current.generation || this.rebuilding !== null) return;
-    this.catchingUp ??= this.catchUp().finally(() => {
-      this.catchingUp = null;
-    });
-    await this.catchingUp;
+    for (let round = 0; round < 3; round++) {
+      const g = await this.inner.generation();
+      if (g <= this.current.generation) return;
+      if (this.rebuilding !== null) {
+        await this.rebuilding;
+        continue;
+      }
+      this.catchingUp ??= this.catchUp().finally(() => {
+        this.catchingUp = null;
+      });
+      await this.catchingUp;
+    }
   }
 
   private async catchUp(): Promise<void> {
@@ -169,11 +181,8 @@ export class IndexedLocationStore implements LocationStore {
     const sink: Pick<IndexSink, 'availability'> = { availability: (key, item, available) => rows.push([item, key, available]) };
     const counters = await this.inner.exportAvailability(sink);
     const index = this.current;
-    if (counters.dataset === index.dataset) {
-      if (counters.generation > index.generation) index.replaceAvailability(rows, counters.generation);
-      return;
-    }
-    void this.startRebuild();
+    if (counters.dataset !== index.dataset) await this.startRebuild();
+    else if (counters.generation > index.generation) index.replaceAvailability(rows, counters.generation);
   }
 
   private startRebuild(): Promise<void> {
@@ -191,16 +200,35 @@ export class IndexedLocationStore implements LocationStore {
   }
 
   private swap(next: MemoryIndex): void {
-    if (next.dataset !== this.current.dataset) this.retained = { index: this.current, until: Date.now() + this.retainMs };
+    if (next.dataset !== this.current.dataset) {
+      this.retained.push({ index: this.current, until: Date.now() + this.retainMs });
+      if (this.retained.length > (this.options.maxRetained ?? 2)) this.retained.shift();
+    }
     this.current = next;
   }
 
-  /** One index for a whole request; `snapshot` (from a cursor) selects a retained one. */
+  /**
+   * One index for a whole request. `snapshot` (from a cursor) selects the index the walk began
+   * on; when that one is no longer held the walk cannot continue without mixing two datasets,
+   * so the cursor is refused (the caller starts the search again).
+   */
   async pin(snapshot?: number): Promise<PinnedStore> {
     await this.sync();
-    const retained = this.retained;
-    if (retained !== null && retained.until < Date.now()) this.retained = null;
-    const index = snapshot !== undefined && this.retained?.index.dataset === snapshot ? this.retained.index : this.current;
+    const now = Date.now();
+    this.retained = this.retained.filter((r) => r.until >= now);
+    let index = this.current;
+    if (snapshot !== undefined && snapshot !== index.dataset) {
+      const held = this.retained.find((r) => r.index.dataset === snapshot);
+      if (held === undefined) {
+        throw new UcpRequestError(
+          'invalid_cursor',
+          'pagination.cursor belongs to a dataset that has since been replaced, so its later pages no longer exist; ' +
+            'send the same request without pagination.cursor to page through the current data from the start.',
+          '/pagination/cursor',
+        );
+      }
+      index = held.index;
+    }
     return { store: new IndexView(index, this), snapshot: index.dataset };
   }
 
