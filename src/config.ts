@@ -101,6 +101,11 @@ export interface ServerConfig {
    */
   maxQueuedRequests: number;
   profileFetch: ProfileFetchConfig;
+  /**
+   * Where searches read from: `memory` (an in-memory index of the store, rebuilt per dataset,
+   * see docs/benchmarks.md) or `store` (SQL on every request). Stores the server opens itself only.
+   */
+  index: 'memory' | 'store';
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -121,6 +126,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   maxBodyBytes: 256 * 1024,
   maxQueuedRequests: 4096,
   profileFetch: { timeoutMs: 5000, maxBytes: 256 * 1024, cacheEntries: 1000 },
+  index: 'memory',
 };
 
 const positiveInt = z.number().int().min(1);
@@ -186,6 +192,7 @@ const schema = z.strictObject({
     .max(16 * 1024 * 1024)
     .optional(),
   maxQueuedRequests: z.number().int().min(1).max(1_000_000).optional(),
+  index: z.enum(['memory', 'store']).optional(),
   profileFetch: z
     .strictObject({
       timeoutMs: z.number().int().min(100).max(60_000).optional(),
@@ -283,6 +290,7 @@ function merge(input: ConfigInput): ServerConfig {
     maxBodyBytes: input.maxBodyBytes ?? d.maxBodyBytes,
     maxQueuedRequests: input.maxQueuedRequests ?? d.maxQueuedRequests,
     profileFetch: { ...d.profileFetch, ...stripUndefined(input.profileFetch ?? {}) },
+    index: input.index ?? d.index,
   };
 }
 

@@ -219,6 +219,7 @@ describe('configuration keys (docs/configuration.md)', () => {
     'rateLimits.itemSearch': { limit: 3, windowSeconds: 4 },
     maxBodyBytes: 100_000,
     maxQueuedRequests: 100,
+    index: 'store',
     'profileFetch.timeoutMs': 1000,
     'profileFetch.maxBytes': 200_000,
     'profileFetch.cacheEntries': 10,
