@@ -109,6 +109,18 @@ export class MemoryIndexBuilder implements IndexSink {
     const schedule: (Content | null)[] = new Array<Content | null>(n);
     const coverage: (Content | null)[] = new Array<Content | null>(n);
     const text = new TextIndexBuilder();
+    // Column texts repeat a lot (localities, regions, amenity descriptions, chain names): tokenise
+    // and stem each distinct one once.
+    const lexemes = new Map<string, string[]>();
+    const lexemesOf = (t: string): string[] => {
+      let l = lexemes.get(t);
+      if (l === undefined) {
+        if (lexemes.size >= 500_000) lexemes.clear();
+        l = documentLexemes(t);
+        lexemes.set(t, l);
+      }
+      return l;
+    };
     let points = 0;
     let extentCount = 0;
     const extentsOf: BBox[][] = new Array<BBox[]>(n);
@@ -134,7 +146,7 @@ export class MemoryIndexBuilder implements IndexSink {
       extentsOf[i] = boxes;
       extentCount += boxes.length;
       const doc = JSON.parse(r.doc) as Location;
-      const columns = searchText(doc).map((t) => documentLexemes(t));
+      const columns = searchText(doc).map(lexemesOf);
       columns[1] = this.keywords.get(r.key) ?? [];
       text.addRow(i, columns);
     });
