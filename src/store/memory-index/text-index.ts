@@ -5,8 +5,8 @@
  *
  *  - each query token gives the phrases FTS5 would see: its stem, its stem as a prefix (tokens of
  *    3+ characters: FTS5's porter tokenizer stems prefix terms too), and — scored separately at
- *    `FUZZY_WEIGHT` — the stems of its typo-tolerant variants (domain `expandToken`, so a change
- *    to expansion flows here too);
+ *    `FUZZY_WEIGHT` — the stems of its typo-tolerant variants (the SQLite store's own
+ *    `IndexVocabulary`, over the domain's `expandToken`, so a change to expansion flows here too);
  *  - bm25 per phrase set: Σ idf·f·(k1+1) / (f + k1·(1 − b + b·|D|/avgdl)), with f the column-weighted
  *    hit count (FTS_WEIGHTS), |D| the row's token count over all columns, avgdl over every public
  *    Location and idf = ln((N − n + 0.5)/(n + 0.5)) floored at 1e-6, evaluated in FTS5's order.
@@ -16,14 +16,13 @@
  * index"). Which Locations match is the same on both.
  */
 import { compareIds } from '../../domain/ranking.js';
-import { expandToken, FuzzyVocabulary, porterStem, type VocabularyEntry } from '../../domain/text.js';
+import { porterStem, type VocabularyEntry } from '../../domain/text.js';
 import { FTS_WEIGHTS } from '../sqlite/schema.js';
 import { FUZZY_WEIGHT } from '../sqlite/candidate-sql.js';
+import { IndexVocabulary } from '../sqlite/text-plan.js';
 
 const K1 = 1.2;
 const B = 0.75;
-/** Cached token expansions per index; beyond this the cache restarts. */
-const EXPANSION_CACHE_LIMIT = 10_000;
 
 /** One matchable phrase: an exact stem, or every indexed term starting with `term`. */
 interface Phrase {
@@ -89,9 +88,9 @@ export class TextIndexBuilder {
 }
 
 export class TextIndex {
-  private readonly fuzzy: FuzzyVocabulary;
+  /** The same vocabulary object the SQLite store expands query tokens with (fuzzy variants, cache). */
+  private readonly vocabulary: IndexVocabulary;
   private readonly avgdl: number;
-  private readonly expansions = new Map<string, ReturnType<typeof expandToken>>();
 
   constructor(
     /** Distinct stems in code-point order. */
@@ -104,7 +103,7 @@ export class TextIndex {
     totalTokens: number,
   ) {
     const entries: VocabularyEntry[] = terms.map((term, i) => ({ term, docs: postings[i]?.ords.length ?? 0 }));
-    this.fuzzy = new FuzzyVocabulary(entries);
+    this.vocabulary = new IndexVocabulary(entries);
     this.avgdl = totalTokens / rows;
   }
 
@@ -120,23 +119,13 @@ export class TextIndex {
     return lo;
   }
 
-  private expand(token: string): ReturnType<typeof expandToken> {
-    let e = this.expansions.get(token);
-    if (e === undefined) {
-      if (this.expansions.size >= EXPANSION_CACHE_LIMIT) this.expansions.clear();
-      e = expandToken(token, this.fuzzy);
-      this.expansions.set(token, e);
-    }
-    return e;
-  }
-
   /** The phrases FTS5 is given for these tokens (sqlite/text-plan.ts planText), strict and fuzzy. */
   private phrases(tokens: readonly string[]): { strict: Phrase[]; fuzzy: Phrase[] } {
     const strict: Phrase[] = [];
     const fuzzy: Phrase[] = [];
     const seen = new Set<string>();
     for (const token of tokens) {
-      const e = this.expand(token);
+      const e = this.vocabulary.expand(token);
       // FTS5 runs every phrase through its porter tokenizer, prefix phrases included.
       strict.push({ term: porterStem(token), prefix: false });
       if (e.prefix) strict.push({ term: porterStem(token), prefix: true });
