@@ -18,7 +18,7 @@
 import Flatbush from 'flatbush';
 import type { Coverage, Geo, Location } from '../../domain/location.js';
 import { compareIds } from '../../domain/ranking.js';
-import { documentLexemes } from '../postgres/text-search.js';
+import { documentLexemes } from '../search-text.js';
 import { coverageExtents } from '../coverage-extents.js';
 import { searchText } from '../record-rows.js';
 import type { BBox, Candidate, CandidateQuery, ExportCounters, IndexLocationRow, IndexSink } from '../store.js';

@@ -8,7 +8,7 @@
  *    `FUZZY_WEIGHT` — the stems of its typo-tolerant variants (the SQLite store's own
  *    `IndexVocabulary`, over the domain's `expandToken`, so a change to expansion flows here too);
  *  - bm25 per phrase set: Σ idf·f·(k1+1) / (f + k1·(1 − b + b·|D|/avgdl)), with f the column-weighted
- *    hit count (FTS_WEIGHTS), |D| the row's token count over all columns, avgdl over every public
+ *    hit count (COLUMN_WEIGHTS), |D| the row's token count over all columns, avgdl over every public
  *    Location and idf = ln((N − n + 0.5)/(n + 0.5)) floored at 1e-6, evaluated in FTS5's order.
  *
  * The PostgreSQL store ranks with `ts_rank` instead, so over PostgreSQL the index orders text
@@ -17,9 +17,7 @@
  */
 import { compareIds } from '../../domain/ranking.js';
 import { porterStem, type VocabularyEntry } from '../../domain/text.js';
-import { FTS_WEIGHTS } from '../sqlite/schema.js';
-import { FUZZY_WEIGHT } from '../sqlite/candidate-sql.js';
-import { IndexVocabulary } from '../sqlite/text-plan.js';
+import { COLUMN_WEIGHTS, FUZZY_WEIGHT, IndexVocabulary } from '../search-text.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -46,7 +44,7 @@ export class TextIndexBuilder {
     const weighted = new Map<number, number>();
     let length = 0;
     columns.forEach((stems, column) => {
-      const w = FTS_WEIGHTS[column] ?? 1;
+      const w = COLUMN_WEIGHTS[column] ?? 1;
       length += stems.length;
       for (const stem of stems) {
         let id = this.termIds.get(stem);
