@@ -17,7 +17,7 @@
 import { createRequire } from 'node:module';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Amenities, Coverage, DailyHour, Day, ExceptionHour, LocationRecord } from '../src/domain/location.js';
+import type { Amenities, Coverage, DailyHour, Day, ExceptionHour, LocalizedStrings, LocationRecord } from '../src/domain/location.js';
 import { DAYS } from '../src/domain/location.js';
 import { DatasetChecker } from '../src/data/dataset-checks.js';
 import { validateRecord } from '../src/data/validate-record.js';
@@ -1575,7 +1575,7 @@ function generateStores(): LocationRecord[] {
       if (chance(0.1)) serves.areas = [{ type: 'Polygon', coordinates: [squareAround(geo, 0.05)] }];
       const exceptions = holidays(city.custom, format);
       // A few stores close for a refit after the holidays: hours stay, a closure is added (R-H4).
-      if (chance(0.05)) exceptions.push(closed('2027-01-11', '2027-01-17', 'Closed for refit'));
+      if (chance(0.05)) exceptions.push(closed('2027-01-11', '2027-01-17', REFIT[LANGUAGE[city.custom]]));
       const record: LocationRecord = {
         id: `loc_${slug(city.locality)}_${slug(hood)}`.replace(/-/g, '_'),
         name: `${FORMAT_NAME[format]} ${hood}`,
@@ -1786,6 +1786,97 @@ function generateSpecials(): LocationRecord[] {
   ];
 }
 
+// ───────────────────────────── languages and translations (R-C3) ─────────────────────────────
+
+type Lang = 'en' | 'de' | 'fr' | 'es' | 'ja';
+
+const REFIT: Record<Lang, string> = {
+  en: 'Closed for refit',
+  de: 'Wegen Umbau geschlossen',
+  fr: 'Fermé pour travaux',
+  es: 'Cerrado por reformas',
+  ja: '改装のため休業',
+};
+
+/** Each row is one exception title in the languages it is written or translated in. */
+const TITLES: readonly Partial<Record<Lang, string>>[] = [
+  { en: 'Thanksgiving', de: 'Thanksgiving', fr: 'Thanksgiving', ja: '感謝祭' },
+  { en: 'Christmas Eve', de: 'Heiligabend', fr: 'Réveillon de Noël', ja: 'クリスマスイブ' },
+  { en: 'Christmas Day', de: 'Erster Weihnachtstag', fr: 'Noël', ja: 'クリスマス' },
+  { en: 'Christmas', de: 'Weihnachten' },
+  { en: "New Year's Eve", de: 'Silvester', fr: 'Saint-Sylvestre', ja: '大晦日' },
+  { en: "New Year's Day", de: 'Neujahr', fr: "Jour de l'an", ja: '元日' },
+  { en: 'New Year holidays', ja: '正月休み' },
+  { en: 'Epiphany', de: 'Heilige Drei Könige' },
+  REFIT,
+];
+
+/** Japanese names of the New York stores (the brand and district names in katakana). */
+const JA_BRAND = 'メリディアン・マーケット';
+const JA_FORMAT: Record<string, string> = { Express: 'エクスプレス', Late: 'レイト', '24/7': '24/7' };
+const JA_NEW_YORK: Record<string, string> = {
+  Chelsea: 'チェルシー',
+  'East Village': 'イースト・ヴィレッジ',
+  Harlem: 'ハーレム',
+  "Hell's Kitchen": 'ヘルズ・キッチン',
+  Midtown: 'ミッドタウン',
+  'Murray Hill': 'マレー・ヒル',
+  SoHo: 'ソーホー',
+  'Union Square': 'ユニオン・スクエア',
+  'Upper West Side': 'アッパー・ウエスト・サイド',
+};
+
+function japaneseName(name: string): string {
+  const m = /^Meridian Market(?: (Express|Late|24\/7))? (.+)$/.exec(name);
+  const hood = m?.[2] === undefined ? undefined : JA_NEW_YORK[m[2]];
+  if (m === null || hood === undefined) throw new Error(`no Japanese name for ${name}`);
+  return [JA_BRAND, ...(m[1] === undefined ? [] : [JA_FORMAT[m[1]]]), hood].join(' ');
+}
+
+function translateTitle(title: string, from: Lang, to: Lang): string {
+  const row = TITLES.find((t) => t[from] === title);
+  const text = row?.[to];
+  if (text === undefined) throw new Error(`no ${to} translation of the ${from} title ${title}`);
+  return text;
+}
+
+/** The record's strings in `to` (its own language is `from`): the name (in katakana for Japanese), amenities and exception titles. */
+function translation(record: LocationRecord, from: Lang, to: Lang): LocalizedStrings {
+  const out: LocalizedStrings = { name: to === 'ja' ? japaneseName(record.name) : record.name };
+  if (record.amenities !== undefined) {
+    out.amenities = Object.fromEntries(
+      Object.keys(record.amenities).map((id) => {
+        const text = AMENITY_TEXT[id]?.[to];
+        if (text === undefined) throw new Error(`no ${to} text for amenity ${id}`);
+        return [id, { description: text }];
+      }),
+    );
+  }
+  const titles: Record<string, { title: string }> = {};
+  for (const e of record.exception_hours ?? [])
+    if (e.title !== undefined) titles[e.valid_from] = { title: translateTitle(e.title, from, to) };
+  if (Object.keys(titles).length > 0) out.exception_hours = titles;
+  return out;
+}
+
+/**
+ * Every generated public store says the language of its own strings; the German, French and
+ * Japanese stores carry English translations, and the New York stores German, French and Japanese
+ * ones. The seed example records stay exactly as the seed has them. No random draws here, so the
+ * rest of the dataset is unchanged by this pass.
+ */
+function addLanguages(records: LocationRecord[]): LocationRecord[] {
+  const byCountry = new Map(CITIES.map((c) => [c.country, LANGUAGE[c.custom]]));
+  return records.map((r) => {
+    if (r.visibility === 'private' || r === DOWNTOWN || r === VALLEY_GROCERS) return r;
+    const own = byCountry.get(r.address?.address_country ?? '') ?? 'en';
+    const targets: Lang[] =
+      own === 'de' || own === 'fr' || own === 'ja' ? ['en'] : r.id.startsWith('loc_new_york_') ? ['de', 'fr', 'ja'] : [];
+    const localized = Object.fromEntries(targets.map((to) => [to, translation(r, own, to)]));
+    return { ...r, language: own, ...(targets.length > 0 ? { localized } : {}) };
+  });
+}
+
 function validate(records: readonly LocationRecord[]): void {
   const dataset = new DatasetChecker();
   const problems: string[] = [];
@@ -1821,7 +1912,7 @@ function inventory(records: readonly LocationRecord[]): string {
 
 function main(): void {
   const outDir = process.argv[2] ?? 'data';
-  const records = [VALLEY_GROCERS, DOWNTOWN, ...generateStores(), ...generateSpecials(), ...generateHubs()];
+  const records = addLanguages([VALLEY_GROCERS, DOWNTOWN, ...generateStores(), ...generateSpecials(), ...generateHubs()]);
   validate(records);
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'demo.ndjson'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { canonicalLanguageTag } from './domain/localize.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from './protocol/types.js';
 import type { UcpProfile } from './protocol/types.js';
 import { DEFAULT_LIMITS } from './service.js';
@@ -34,7 +35,7 @@ export interface TrustedProfileFile {
   url?: string;
 }
 
-/** A fixed-window budget: at most `limit` units per `windowSeconds`. */
+/** A sliding-window budget: at most `limit` units in any span of `windowSeconds`. */
 export interface RateBudget {
   limit: number;
   windowSeconds: number;
@@ -43,15 +44,28 @@ export interface RateBudget {
 export interface RateLimitConfig {
   /** false disables every limit (benchmarks, trusted single-tenant deployments). */
   enabled: boolean;
-  /** Per client IP address (socket peer), across both tools and both bindings. */
+  /**
+   * Per client IP address (socket peer): every request to a binding endpoint, charged before its
+   * body is read (so invalid requests count too), and each further message of a JSON-RPC batch.
+   */
   perIp: RateBudget;
-  /** Per Platform profile URL, across every IP it calls from. */
+  /**
+   * Per Platform profile URL, shared by every client address naming it — except that each client
+   * address keeps `clientShare` of it for itself, which no other address can spend.
+   */
   perProfile: RateBudget;
   /**
    * Extra, stricter budget for searches that carry `filters.items` (availability probing,
    * R-P2), charged per profile and per IP on top of the budgets above.
    */
   itemSearch: RateBudget;
+  /**
+   * Fraction (0–1) of each per-profile budget (`perProfile`, and the per-profile part of
+   * `itemSearch`) reserved to every client address: a caller that stays within
+   * `ceil(limit × clientShare)` calls per window naming a profile is never refused by that
+   * profile's budget, however much other addresses spent of it. 0 reserves nothing.
+   */
+  clientShare: number;
 }
 
 export interface CorsConfig {
@@ -80,6 +94,8 @@ export interface ServerConfig {
    * when absent a random key is generated at start (cursors then die with the process).
    */
   cursorSecret: string | undefined;
+  /** BCP 47 tag of the strings of records that do not name their own `language` (R-C3); canonical form. */
+  dataLanguage: string | undefined;
   /** Pre-approved Platform profiles by profile URL; used instead of fetching (R-G2). */
   trustedPlatforms: Record<string, UcpProfile>;
   /**
@@ -113,6 +129,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   capabilities: [SEARCH_CAPABILITY, LOOKUP_CAPABILITY],
   limits: { ...DEFAULT_LIMITS },
   cursorSecret: undefined,
+  dataLanguage: undefined,
   trustedPlatforms: {},
   trustedPlatformProfiles: [],
   transports: [...BINDINGS],
@@ -122,6 +139,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
     perIp: { limit: 600, windowSeconds: 60 },
     perProfile: { limit: 3000, windowSeconds: 60 },
     itemSearch: { limit: 60, windowSeconds: 60 },
+    clientShare: 0.1,
   },
   maxBodyBytes: 256 * 1024,
   maxQueuedRequests: 4096,
@@ -150,6 +168,10 @@ const schema = z.strictObject({
     })
     .optional(),
   cursorSecret: z.string().min(32, 'use at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+  dataLanguage: z
+    .string()
+    .refine((tag) => canonicalLanguageTag(tag) !== null, 'expected a BCP 47 language tag such as "en" or "de-CH"')
+    .optional(),
   trustedPlatforms: z
     .record(z.string().refine(isHttpUrl, 'expected an absolute http(s) profile URL'), z.looseObject({ ucp: z.looseObject({}) }))
     .optional(),
@@ -183,6 +205,7 @@ const schema = z.strictObject({
       perIp: budget.optional(),
       perProfile: budget.optional(),
       itemSearch: budget.optional(),
+      clientShare: z.number().min(0).max(1).optional(),
     })
     .optional(),
   maxBodyBytes: z
@@ -280,6 +303,7 @@ function merge(input: ConfigInput): ServerConfig {
     capabilities: input.capabilities ?? [...d.capabilities],
     limits: { ...d.limits, ...stripUndefined(input.limits ?? {}) },
     cursorSecret: input.cursorSecret ?? d.cursorSecret,
+    dataLanguage: input.dataLanguage === undefined ? d.dataLanguage : (canonicalLanguageTag(input.dataLanguage) ?? undefined),
     trustedPlatforms: (input.trustedPlatforms ?? {}) as Record<string, UcpProfile>,
     trustedPlatformProfiles: (input.trustedPlatformProfiles ?? []).map((t) =>
       t.url === undefined ? { file: t.file } : { file: t.file, url: t.url },

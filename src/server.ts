@@ -254,7 +254,11 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
         'cursorSecret is not configured: pagination cursors are sealed with a per-process key (they stop working after a restart, and across instances)',
       );
     }
-    const service: LocationOperations = new LocationService(data.store, { limits: config.limits, cursorSecret });
+    const service: LocationOperations = new LocationService(data.store, {
+      limits: config.limits,
+      cursorSecret,
+      ...(config.dataLanguage === undefined ? {} : { defaultLanguage: config.dataLanguage }),
+    });
     const fromFiles = await loadTrustedProfiles(config.trustedPlatformProfiles);
     let trusted = withTrustedFiles(config.trustedPlatforms, fromFiles);
     if (data.demo) trusted = withDemoPlatform(trusted, logger);
@@ -271,6 +275,8 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
         totalTimeoutMs: config.profileFetch.timeoutMs,
         maxBodyBytes: config.profileFetch.maxBytes,
         cacheEntries: config.profileFetch.cacheEntries,
+        // `rateLimits.enabled: false` turns off every budget, the discovery budget included.
+        ...(config.rateLimits.enabled ? {} : { newOriginRate: null }),
         onBackgroundError: (error, url) => logger.warn({ reason: error.reason, url }, 'background refresh of a platform profile failed'),
         ...(options.resolveHost === undefined ? {} : { resolve: options.resolveHost }),
         ...(options.profileCa === undefined ? {} : { ca: options.profileCa }),

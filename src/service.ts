@@ -19,11 +19,12 @@ import {
 import { decodeCursor, encodeCursor, requestFingerprint, type CursorState } from './domain/cursor.js';
 import { isUsableGeo } from './domain/geodesy.js';
 import { compileSchedule, isOpenCompiled, type CompiledSchedule } from './domain/hours.js';
-import type { Coverage, Geo, LookupLocation, Schedule } from './domain/location.js';
+import { canonicalLanguageTag, localizeLocation, requestedLanguages } from './domain/localize.js';
+import type { Coverage, Geo, Location, LookupLocation, RecordLanguages, Schedule } from './domain/location.js';
 import { isBoundedBrowse, planPredicates, type PredicatePlan } from './domain/predicates.js';
 import { GeodesicBracket } from './domain/proximity.js';
 import { compareRank, selectPage, type Bracketed, type RankKey } from './domain/ranking.js';
-import type { LookupRequest, LookupResult, Message, SearchRequest, SearchResult } from './domain/requests.js';
+import type { LookupRequest, LookupResult, Message, PresentationOptions, SearchRequest, SearchResult } from './domain/requests.js';
 import {
   compileCoverage,
   coverageContainsPoint,
@@ -60,6 +61,8 @@ export interface ServiceOptions {
   limits?: Partial<EngineLimits>;
   /** Secret the cursor keys are derived from; instances sharing a store must share it. */
   cursorSecret: string;
+  /** BCP 47 tag of the strings of records that do not name their `language` (config `dataLanguage`). */
+  defaultLanguage?: string;
 }
 
 /**
@@ -111,12 +114,15 @@ function checkLimits(limits: EngineLimits): void {
 export class LocationService {
   readonly limits: EngineLimits;
   private readonly cursorSecret: string;
+  private readonly defaultLanguage: string | undefined;
   private cacheGeneration: number | null = null;
   private readonly schedules = new Map<number, CompiledSchedule>();
   private readonly coverages = new Map<number, CompiledCoverage | null>();
   private localityModelCache: LocalityModel | null = null;
   /** Public Location key → its address's country / region / postal code, resolved (context ranking). */
   private readonly addresses = new Map<number, AddressLocality>();
+  /** Public Location key → its own language and translations (null: none), read once per generation. */
+  private readonly languages = new Map<number, RecordLanguages | null>();
 
   constructor(
     readonly store: LocationStore,
@@ -130,12 +136,18 @@ export class LocationService {
       );
     }
     this.cursorSecret = options.cursorSecret;
+    if (options.defaultLanguage !== undefined) {
+      const tag = canonicalLanguageTag(options.defaultLanguage);
+      if (tag === null)
+        throw new ConfigError(`defaultLanguage ${JSON.stringify(options.defaultLanguage)} is not a BCP 47 language tag (e.g. "en")`);
+      this.defaultLanguage = tag;
+    }
   }
 
   // ───────────────────────── search ─────────────────────────
 
   /** Throws UcpRequestError for requests the Business cannot honour. */
-  async search(request: SearchRequest): Promise<SearchResult> {
+  async search(request: SearchRequest, presentation: PresentationOptions = {}): Promise<SearchResult> {
     const plan = planPredicates(request, this.limits);
     // The fingerprint is only needed to open or issue a cursor; most searches fit on one page.
     let fingerprint: string | undefined;
@@ -180,12 +192,14 @@ export class LocationService {
     const servedAfter = served + page.items.length;
     const hasNext = page.following > page.items.length && page.items.length > 0 && servedAfter < cap;
 
-    const locations = await store.getLocations(page.items.map((r) => r.key));
+    const keys = page.items.map((r) => r.key);
+    const localized = await this.localize(store, await store.getLocations(keys), page.items, request, presentation);
     const last = page.items[page.items.length - 1];
     const result: SearchResult = {
-      locations,
+      locations: localized.locations,
       pagination: { has_next_page: hasNext, total_count: ranked.length },
     };
+    if (localized.languages.length > 0) result.contentLanguage = localized.languages;
     if (hasNext && last !== undefined) {
       const position: RankKey = { relevance: last.relevance, distance: last.distance, id: last.id };
       if (last.tier !== undefined) position.tier = last.tier;
@@ -263,7 +277,7 @@ export class LocationService {
 
   // ───────────────────────── lookup ─────────────────────────
 
-  async lookup(request: LookupRequest): Promise<LookupResult> {
+  async lookup(request: LookupRequest, presentation: PresentationOptions = {}): Promise<LookupResult> {
     const plan = planPredicates(request, this.limits);
     const messages: Message[] = [];
 
@@ -314,7 +328,9 @@ export class LocationService {
     const bracket = center === null ? null : new GeodesicBracket(center);
     const kept = new Map(this.survivors(keys.length === 0 ? [] : await store.findCandidates(query), plan, bracket).map((r) => [r.key, r]));
     const keptKeys = keys.filter((k) => kept.has(k));
-    const docs = new Map((await store.getLocations(keptKeys)).map((loc) => [loc.id, loc]));
+    const keptRows = keptKeys.map((k) => kept.get(k)).filter((r) => r !== undefined);
+    const localized = await this.localize(store, await store.getLocations(keptKeys), keptRows, request, presentation);
+    const docs = new Map(localized.locations.map((loc) => [loc.id, loc]));
 
     const locations: LookupLocation[] = [];
     const answered = new Set<string>();
@@ -332,7 +348,41 @@ export class LocationService {
     }
     const result: LookupResult = { locations };
     if (messages.length > 0) result.messages = messages;
+    if (localized.languages.length > 0) result.contentLanguage = localized.languages;
     return result;
+  }
+
+  /**
+   * R-C3: the documents' name, amenity descriptions and exception titles in the request's language
+   * (`context.language`, else Accept-Language; RFC 4647 lookup, then the record's own strings), and
+   * the languages the answer ended up in. Presentation only: the set and its order are already fixed.
+   */
+  private async localize(
+    store: LocationStore,
+    docs: Location[],
+    rows: readonly { key: number; id: string }[],
+    request: SearchRequest | LookupRequest,
+    presentation: PresentationOptions,
+  ): Promise<{ locations: Location[]; languages: string[] }> {
+    if (docs.length === 0) return { locations: docs, languages: [] };
+    const ranges = requestedLanguages(request.context, presentation.acceptLanguage);
+    // Translations are read (and parsed) once per data generation: pages repeat popular Locations.
+    const missing = rows.map((r) => r.key).filter((k) => !this.languages.has(k));
+    if (missing.length > 0) {
+      const read = await store.getLanguages(missing);
+      if (this.languages.size + missing.length > COMPILED_CACHE_LIMIT) this.languages.clear();
+      for (const k of missing) this.languages.set(k, read.get(k) ?? null);
+    }
+    const keyOf = new Map(rows.map((r) => [r.id, r.key]));
+    const languages: string[] = [];
+    const locations = docs.map((doc) => {
+      const key = keyOf.get(doc.id);
+      const strings = key === undefined ? undefined : (this.languages.get(key) ?? undefined);
+      const out = localizeLocation(doc, strings, ranges, this.defaultLanguage);
+      for (const tag of out.languages) if (!languages.includes(tag)) languages.push(tag);
+      return out.location;
+    });
+    return { locations, languages };
   }
 
   // ───────────────────────── shared steps ─────────────────────────
@@ -346,6 +396,7 @@ export class LocationService {
     this.coverages.clear();
     this.localityModelCache = null;
     this.addresses.clear();
+    this.languages.clear();
   }
 
   private async localityTarget(store: LocationStore, plan: PredicatePlan): Promise<LocalityTarget | null> {

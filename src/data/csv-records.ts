@@ -17,6 +17,7 @@ import {
   type Parsed,
 } from './compact-syntax.js';
 import { csvRow } from './csv.js';
+import { localizedCell, localizedColumn, localizedColumnOf, readLocalizedCell, type LocalizedColumn } from './csv-languages.js';
 import { ADDRESS_FIELDS } from './validate-record.js';
 import type { FieldIssue } from './issues.js';
 
@@ -38,6 +39,7 @@ export const CSV_COLUMNS = [
   'serves_regions',
   'serves_postal_codes',
   'visibility',
+  'language',
 ] as const;
 
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -65,8 +67,8 @@ const READERS: Partial<Record<CsvColumn, (text: string) => Parsed<unknown>>> = {
 };
 
 export interface CsvHeader {
-  /** Column name per position; null for a column that is not ours (already reported). */
-  columns: (CsvColumn | null)[];
+  /** Column name per position (a translation column `name@de` as its parts); null for a column that is not ours (already reported). */
+  columns: (CsvColumn | LocalizedColumn | null)[];
   issues: FieldIssue[];
   /** The id or name column is missing: rows cannot be read meaningfully. */
   unusable: boolean;
@@ -77,13 +79,17 @@ export function readHeader(fields: readonly string[]): CsvHeader {
   const seen = new Set<string>();
   const columns = fields.map((f) => {
     const name = f.trim().toLowerCase();
-    if (!(CSV_COLUMNS as readonly string[]).includes(name)) {
-      issues.push({ field: f, message: `unknown column ${JSON.stringify(f)}; the columns are: ${CSV_COLUMNS.join(', ')}` });
+    const translation = localizedColumn(name);
+    if (translation === null && !(CSV_COLUMNS as readonly string[]).includes(name)) {
+      issues.push({
+        field: f,
+        message: `unknown column ${JSON.stringify(f)}; the columns are: ${CSV_COLUMNS.join(', ')}, and translations as name@<language>, amenities@<language>, exception_hours@<language>`,
+      });
       return null;
     }
     if (seen.has(name)) issues.push({ field: name, message: `column ${JSON.stringify(name)} appears twice` });
     seen.add(name);
-    return name as CsvColumn;
+    return translation ?? (name as CsvColumn);
   });
   let unusable = false;
   for (const required of ['id', 'name'] as const) {
@@ -110,6 +116,11 @@ export function rowToRaw(header: CsvHeader, fields: readonly string[]): { raw: R
   header.columns.forEach((column, i) => {
     const text = (fields[i] as string).trim();
     if (column === null || text === '') return;
+    if (typeof column === 'object') {
+      const error = readLocalizedCell(column, text, raw);
+      if (error !== null) issues.push({ field: column.name, message: error });
+      return;
+    }
     const read = READERS[column];
     if (read === undefined) {
       cells.set(column, text);
@@ -119,7 +130,7 @@ export function rowToRaw(header: CsvHeader, fields: readonly string[]): { raw: R
     if ('error' in parsed) issues.push({ field: column, message: `${column}: ${parsed.error}` });
     else cells.set(column, parsed.value);
   });
-  for (const key of ['id', 'name', 'aliases', 'timezone', 'hours', 'exception_hours', 'amenities', 'keywords', 'items', 'visibility'] as const) {
+  for (const key of ['id', 'name', 'aliases', 'timezone', 'hours', 'exception_hours', 'amenities', 'keywords', 'items', 'visibility', 'language'] as const) {
     if (cells.has(key)) raw[key] = cells.get(key);
   }
   const address: Record<string, unknown> = {};
@@ -147,6 +158,8 @@ export function rowToRaw(header: CsvHeader, fields: readonly string[]): { raw: R
 
 /** Maps a record field path to the CSV column that holds it, for messages. */
 export function csvColumnOf(field: string): string {
+  const translation = localizedColumnOf(field);
+  if (translation !== null) return translation;
   const [first = '', second = ''] = field.split(/[.[]/);
   if (first === 'geo') return field.includes('longitude') ? 'longitude' : 'latitude';
   if (first === 'address') return second === '' ? ADDRESS_FIELDS[0] : second;
@@ -166,8 +179,8 @@ export interface CsvExportOptions {
   dropAreas?: boolean;
 }
 
-/** The CSV row of one valid record, in CSV_COLUMNS order. */
-export function recordToRow(record: LocationRecord, options: CsvExportOptions = {}): string {
+/** The CSV row of one valid record, in CSV_COLUMNS order, then `translations` (see csvHeaderRow). */
+export function recordToRow(record: LocationRecord, options: CsvExportOptions = {}, translations: readonly LocalizedColumn[] = []): string {
   if (record.serves?.areas !== undefined && record.serves.areas.length > 0 && options.dropAreas !== true) {
     throw new CsvExportError(`location ${JSON.stringify(record.id)} has serves.areas, which CSV cannot hold; export it as NDJSON or GeoJSON (or drop the areas explicitly)`);
   }
@@ -195,9 +208,11 @@ export function recordToRow(record: LocationRecord, options: CsvExportOptions = 
   if (s?.regions !== undefined) cell.serves_regions = formatPerCountry(s.regions);
   if (s?.postal_codes !== undefined) cell.serves_postal_codes = formatPerCountry(s.postal_codes);
   if (record.visibility !== undefined) cell.visibility = record.visibility;
-  return csvRow(CSV_COLUMNS.map((c) => cell[c]));
+  if (record.language !== undefined) cell.language = record.language;
+  return csvRow([...CSV_COLUMNS.map((c) => cell[c]), ...translations.map((t) => localizedCell(record, t))]);
 }
 
-export function csvHeaderRow(): string {
-  return csvRow(CSV_COLUMNS);
+/** The header: every CSV column, then the translation columns the records use (localizedColumnsOf). */
+export function csvHeaderRow(translations: readonly LocalizedColumn[] = []): string {
+  return csvRow([...CSV_COLUMNS, ...translations.map((t) => t.name)]);
 }

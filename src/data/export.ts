@@ -4,6 +4,7 @@
  * without coverage `areas`, which it cannot hold).
  */
 import type { LocationRecord } from '../domain/location.js';
+import { localizedColumnsOf } from './csv-languages.js';
 import { csvHeaderRow, recordToRow, type CsvExportOptions } from './csv-records.js';
 
 export { CsvExportError, type CsvExportOptions } from './csv-records.js';
@@ -35,7 +36,9 @@ export function toGeoJSON(records: Iterable<LocationRecord>): FeatureCollection 
 
 /** Header plus one row per record, LF line ends. Throws CsvExportError for records with areas unless `dropAreas`. */
 export function toCsv(records: Iterable<LocationRecord>, options: CsvExportOptions = {}): string {
-  const lines = [csvHeaderRow()];
-  for (const r of records) lines.push(recordToRow(r, options));
+  const all = [...records];
+  const translations = localizedColumnsOf(all);
+  const lines = [csvHeaderRow(translations)];
+  for (const r of all) lines.push(recordToRow(r, options, translations));
   return `${lines.join('\n')}\n`;
 }

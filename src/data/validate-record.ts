@@ -23,6 +23,7 @@ import { validateCoverage } from '../domain/serves.js';
 import { isReverseDomainName } from '../protocol/names.js';
 import { describeType, identifierProblem, isPlainObject, nonEmptyStringProblem, unknownFieldMessage } from './fields.js';
 import { atPosition, type FieldIssue, type SourcePosition } from './issues.js';
+import { checkLanguages } from './validate-languages.js';
 
 export const RECORD_FIELDS = [
   'id',
@@ -38,6 +39,8 @@ export const RECORD_FIELDS = [
   'keywords',
   'serves',
   'items',
+  'language',
+  'localized',
 ] as const;
 
 export const ADDRESS_FIELDS = [
@@ -235,6 +238,12 @@ export function validateRecord(raw: unknown, pos: SourcePosition): RecordValidat
   if (v['keywords'] !== undefined) assign(record, 'keywords', stringList(v['keywords'], 'keywords', out));
   if (v['serves'] !== undefined) assign(record, 'serves', checkCoverage(v['serves'], v['geo'] !== undefined, out));
   if (v['items'] !== undefined) assign(record, 'items', stringList(v['items'], 'items', out));
+  if (v['language'] !== undefined || v['localized'] !== undefined) {
+    const languages = checkLanguages(v);
+    for (const issue of languages.issues) out.add(issue.field, issue.message);
+    assign(record, 'language', languages.language);
+    assign(record, 'localized', languages.localized);
+  }
   return done(record);
 }
 

@@ -131,6 +131,27 @@ export interface Coverage {
 export type Visibility = 'public' | 'private';
 
 /**
+ * The buyer-facing strings of one Location in one other language (R-C3): any of the name, amenity
+ * descriptions (by amenity id, which the record must have) and exception titles (by the
+ * `valid_from` date of the record's exception entries). A string left out falls back.
+ */
+export interface LocalizedStrings {
+  name?: string;
+  amenities?: Record<string, { description: string }>;
+  exception_hours?: Record<string, { title: string }>;
+}
+
+/** Translations keyed by canonical BCP 47 language tag (`Intl.getCanonicalLocales` form). */
+export type Localizations = Record<string, LocalizedStrings>;
+
+/** What a store keeps of a record for localisation: never part of the public Location document. */
+export interface RecordLanguages {
+  /** Canonical BCP 47 tag of the record's own strings. */
+  language?: string;
+  localized?: Localizations;
+}
+
+/**
  * The canonical import record (NDJSON line): the public Location fields plus
  * business-private data that is never returned by search or lookup.
  */
@@ -144,10 +165,14 @@ export interface LocationRecord extends Location {
   serves?: Coverage;
   /** Item ids currently providable here (initial availability; the inventory feed updates it). */
   items?: string[];
+  /** BCP 47 tag of the record's own strings (name, amenity descriptions, exception titles). */
+  language?: string;
+  /** The same strings in other languages, chosen per request (R-C3). */
+  localized?: Localizations;
 }
 
 /** Private record fields, stripped before a record is emitted as a Location. */
-export const PRIVATE_RECORD_FIELDS = ['aliases', 'visibility', 'keywords', 'serves', 'items'] as const;
+export const PRIVATE_RECORD_FIELDS = ['aliases', 'visibility', 'keywords', 'serves', 'items', 'language', 'localized'] as const;
 
 /** Public wire projection of a record: the fields the seed defines, in a stable order. */
 export function toPublicLocation(record: LocationRecord): Location {

@@ -68,16 +68,29 @@ export interface UcpResponseMeta {
   capabilities?: Record<string, { version: string; [k: string]: unknown }[]>;
 }
 
+/** How the answer is presented, beside the request body: what only a binding's headers say. */
+export interface PresentationOptions {
+  /** The REST `Accept-Language` header; `context.language` takes precedence over it (R-C3). */
+  acceptLanguage?: string;
+}
+
 /** Result of the engine before the transport adds the `ucp` envelope. */
 export interface SearchResult {
   locations: Location[];
   pagination: PaginationResponse;
   messages?: Message[];
+  /**
+   * Not part of the payload: the languages of the answer's strings (R-C3), which a transport sends
+   * as REST `Content-Language`. Absent or empty when no string's language is known.
+   */
+  contentLanguage?: string[];
 }
 
 export interface LookupResult {
   locations: LookupLocation[];
   messages?: Message[];
+  /** As in SearchResult: not part of the payload. */
+  contentLanguage?: string[];
 }
 
 export interface SearchResponse extends SearchResult {

@@ -1,4 +1,4 @@
-import type { Location } from '../domain/location.js';
+import type { Location, RecordLanguages } from '../domain/location.js';
 
 /**
  * Public Location documents (stored as JSON text) in the order of `keys`, skipping keys that have no
@@ -12,5 +12,12 @@ export function documentsInKeyOrder(keys: readonly number[], rows: readonly { ke
     const doc = byKey.get(k);
     if (doc !== undefined) out.push(JSON.parse(doc) as Location);
   }
+  return out;
+}
+
+/** `getLanguages` rows (key, RecordLanguages JSON) as the map the port returns. */
+export function languagesByKey(rows: readonly { key: number | string; json: string }[]): Map<number, RecordLanguages> {
+  const out = new Map<number, RecordLanguages>();
+  for (const r of rows) out.set(Number(r.key), JSON.parse(r.json) as RecordLanguages);
   return out;
 }

@@ -22,6 +22,8 @@ export interface DerivedRow {
   coverage: string | null;
   /** Public Location JSON, byte-identical to JSON.stringify(toPublicLocation(record)). */
   doc: string;
+  /** JSON RecordLanguages {language?, localized?} kept beside the doc (never in it); null when the record has neither. */
+  languages: string | null;
   aliases: string[];
   amenities: string[];
   /** Items available at import (record.items), distinct. */
@@ -150,6 +152,10 @@ export function deriveRow(record: LocationRecord): DerivedRow {
     schedule,
     coverage,
     doc,
+    languages:
+      record.language === undefined && record.localized === undefined
+        ? null
+        : JSON.stringify({ language: record.language, localized: record.localized }),
     aliases: record.aliases === undefined ? [] : distinct(record.aliases.filter((a) => a !== record.id)),
     amenities: amenityKeys,
     items: record.items === undefined ? [] : distinct(record.items),

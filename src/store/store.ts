@@ -10,7 +10,7 @@
  *    opening hours, ranking and pagination.
  * All methods are async because the PostgreSQL adapter is.
  */
-import type { BBox, Geo, Location, LocationRecord } from '../domain/location.js';
+import type { BBox, Geo, Location, LocationRecord, RecordLanguages } from '../domain/location.js';
 
 export type { BBox };
 
@@ -141,6 +141,8 @@ export interface IndexSink {
   keywordTerm(key: number, stem: string, count: number): void;
   /** An availability row of a public Location. */
   availability(key: number, item: string, available: boolean): void;
+  /** The JSON of a public Location's own language and translations (as getLanguages reads it). */
+  languages(key: number, json: string): void;
 }
 
 /** The counters an export was read at: `generation` as generation(), `dataset` bumped by replaceAll only. */
@@ -178,6 +180,12 @@ export interface LocationStore {
 
   /** Public Location documents for these keys, in the order given (missing keys skipped). */
   getLocations(keys: readonly number[]): Promise<Location[]>;
+
+  /**
+   * The own language and translations (R-C3) of these public Locations, for those that have any.
+   * Kept apart from the documents so that they never appear in a returned Location.
+   */
+  getLanguages(keys: readonly number[]): Promise<Map<number, RecordLanguages>>;
 
   /**
    * Resolve request identifiers (canonical ids first, then aliases) to keys of *public*

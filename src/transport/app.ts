@@ -76,6 +76,7 @@ export function buildHttpApp(app: UcpApp, parts: UcpAppParts, baseUrl: string): 
     baseUrl,
     capabilities: parts.config.capabilities,
     transports: parts.config.transports,
+    limiter: parts.limiter,
     ...(parts.readiness === undefined ? {} : { readiness: parts.readiness }),
   };
 }

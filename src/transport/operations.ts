@@ -2,13 +2,14 @@
  * One UCP Location operation, transport-neutral: the MCP tool handler and the REST route both call
  * `executeOperation`, so the two bindings return byte-for-byte the same payload for the same query.
  *
- * Order, cheapest refusal first: validate the domain request (local, R-M3; done by each binding,
- * because each has its own envelope and pointer base) → charge the rate
+ * Order, cheapest refusal first: the client address's budget (charged by the HTTP server before
+ * the body is even read) → validate the domain request (local, R-M3; done by each binding,
+ * because each has its own envelope and pointer base) → charge the profile and item-search
  * budgets (R-P2; before any discovery fetch, so a flood cannot amplify into profile fetches) →
  * negotiate with the Platform profile (R-G1…R-G4) → run the use case → wrap in the `ucp` envelope
  * holding only this operation's capability (R-G6).
  */
-import type { LookupRequest, LookupResult, Message, SearchRequest, SearchResult } from '../domain/requests.js';
+import type { LookupRequest, LookupResult, Message, PresentationOptions, SearchRequest, SearchResult } from '../domain/requests.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from '../protocol/types.js';
 import type { LocationCapability } from './business-profile.js';
 import type { ErrorResponse } from './error-response.js';
@@ -24,8 +25,8 @@ export const CAPABILITY_OF: Readonly<Record<Operation, LocationCapability>> = {
 
 /** The use cases (src/service.ts `LocationService` satisfies this). */
 export interface LocationOperations {
-  search(request: SearchRequest): Promise<SearchResult>;
-  lookup(request: LookupRequest): Promise<LookupResult>;
+  search(request: SearchRequest, presentation?: PresentationOptions): Promise<SearchResult>;
+  lookup(request: LookupRequest, presentation?: PresentationOptions): Promise<LookupResult>;
 }
 
 /** Schema validation (R-M3); each throws UcpRequestError with a JSON pointer. */
@@ -63,10 +64,18 @@ export interface OperationCall {
   /** The domain request, already validated by the binding (`validateRequest` or `toolArguments`). */
   request: SearchRequest | LookupRequest;
   clientIp: string | undefined;
+  /** What the binding's headers ask of the answer's form (REST `Accept-Language`). */
+  presentation?: PresentationOptions;
 }
 
 export type OperationResult =
-  | { outcome: 'success'; payload: Record<string, unknown>; resultCount: number }
+  | {
+      outcome: 'success';
+      payload: Record<string, unknown>;
+      resultCount: number;
+      /** Languages of the answer's strings (R-C3), for REST `Content-Language`; never in the payload. */
+      contentLanguage?: string[];
+    }
   | { outcome: 'capabilities_incompatible'; payload: ErrorResponse; resultCount: 0 };
 
 /** The bare request validated for `operation`; throws UcpRequestError (pointer relative to it). */
@@ -81,10 +90,14 @@ export async function executeOperation(deps: OperationDeps, call: OperationCall)
   await deps.limiter.admit({ clientIp: call.clientIp, profileUrl: call.profileUrl, itemSearch });
 
   const capability = CAPABILITY_OF[call.operation];
-  const negotiated = await deps.negotiator.negotiate(call.profileUrl, capability);
+  const negotiated = await deps.negotiator.negotiate(call.profileUrl, capability, call.clientIp);
   if (!negotiated.compatible) return { outcome: 'capabilities_incompatible', payload: negotiated.response, resultCount: 0 };
 
-  const result = call.operation === 'search' ? await deps.service.search(request) : await deps.service.lookup(request as LookupRequest);
+  const presentation = call.presentation ?? {};
+  const { contentLanguage, ...result } =
+    call.operation === 'search'
+      ? await deps.service.search(request, presentation)
+      : await deps.service.lookup(request as LookupRequest, presentation);
   // Judged after negotiation: a member a negotiated extension declares is not unknown.
   const extensions = Object.keys(negotiated.ucp.capabilities ?? {}).filter((name) => name !== capability);
   const warnings = deps.validate.unknownMembers?.(call.operation, request, extensions) ?? [];
@@ -92,5 +105,10 @@ export async function executeOperation(deps: OperationDeps, call: OperationCall)
   const messages = warnings.length === 0 ? result.messages : [...warnings, ...(result.messages ?? [])];
   // `ucp` first: it is what a reader (and a streaming parser) wants to see before the data.
   const payload = { ucp: negotiated.ucp, ...result, ...(messages === undefined ? {} : { messages }) };
-  return { outcome: 'success', payload, resultCount: result.locations.length };
+  return {
+    outcome: 'success',
+    payload,
+    resultCount: result.locations.length,
+    ...(contentLanguage === undefined ? {} : { contentLanguage }),
+  };
 }

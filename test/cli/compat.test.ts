@@ -207,6 +207,7 @@ describe('configuration keys (docs/configuration.md)', () => {
     'limits.browseCap': 30,
     'limits.lookupBatchMax': 20,
     cursorSecret: 'a-secret-of-at-least-thirty-two-characters',
+    dataLanguage: 'de-CH',
     trustedPlatforms: { [profileUrl]: profile },
     // Read at start, not when the file is loaded: an absolute path stays as written.
     trustedPlatformProfiles: [{ file: '/srv/ucp/platform-profile.json', url: 'https://platform.example/profiles/ours.json' }],
@@ -217,6 +218,7 @@ describe('configuration keys (docs/configuration.md)', () => {
     'rateLimits.perIp': { limit: 10, windowSeconds: 1 },
     'rateLimits.perProfile': { limit: 20, windowSeconds: 2 },
     'rateLimits.itemSearch': { limit: 3, windowSeconds: 4 },
+    'rateLimits.clientShare': 0.5,
     maxBodyBytes: 100_000,
     maxQueuedRequests: 100,
     index: 'store',

@@ -125,6 +125,12 @@ export function fixtureRecords(): LocationRecord[] {
       amenities: { [AMENITY.wifi]: { description: 'Free Wi-Fi' } },
       items: ['sku_milk'],
       serves: { radius_m: 3000, postal_codes: { US: ['10005', '10004'] } },
+      language: 'en',
+      localized: {
+        de: { amenities: { [AMENITY.wifi]: { description: 'Kostenloses WLAN' } } },
+        fr: { amenities: { [AMENITY.wifi]: { description: 'Wi-Fi gratuit' } } },
+        'fr-CA': { name: 'Magasin du centre-ville' },
+      },
     },
     ...la,
     {
@@ -287,8 +293,10 @@ export function fixtureRecords(): LocationRecord[] {
       address: { address_locality: 'Berlin', postal_code: '10115', address_country: 'DE' },
       timezone: 'Europe/Berlin',
       hours: every(ALL_DAYS, '00:00', '23:59'),
-      exception_hours: [{ title: 'Christmas', valid_from: '2026-12-25', valid_through: '2026-12-25' }],
+      exception_hours: [{ title: 'Weihnachten', valid_from: '2026-12-25', valid_through: '2026-12-25' }],
       serves: { countries: ['DE'], postal_codes: { DE: ['10115'] } },
+      language: 'de',
+      localized: { en: { name: 'Berlin Corner Shop', exception_hours: { '2026-12-25': { title: 'Christmas Day' } } } },
     },
   ];
 }

@@ -19,6 +19,7 @@ import { LocationService, type EngineLimits } from '../../src/service.js';
 import type { LocationStore } from '../../src/store/store.js';
 import { buyerLocality, localityTier } from '../../src/domain/context-rank.js';
 import { AMENITY, fixtureRecords, GEO, PRIVATE_ALIASES, PRIVATE_IDS } from './fixture.js';
+import { localizationContract } from './localization-contract.js';
 
 export interface StoreContractOptions {
   name: string;
@@ -110,6 +111,8 @@ export function runStoreContract(opts: StoreContractOptions): void {
     afterAll(async () => {
       await store?.close();
     });
+
+    localizationContract(() => service, test);
 
     // ─────────────────────────── text ───────────────────────────
     describe('search: free text (R-S1)', () => {

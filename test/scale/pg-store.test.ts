@@ -11,6 +11,7 @@ import { createLogger } from '../../src/logging.js';
 import { PG_SCHEMA_VERSION, PostgresLocationStore } from '../../src/store/postgres/index.js';
 import { createTestDatabase, withSchema, type TestDatabase } from './support/pg.js';
 import { describeWith, type ServiceName } from '../support/services.js';
+import { fixtureRecords } from '../contract/fixture.js';
 
 const NEEDS: ServiceName[] = ['postgis'];
 
@@ -67,13 +68,30 @@ describeWith(NEEDS, 'migrations', () => {
   it('is idempotent and safe to run concurrently: exactly one run applies each migration', async () => {
     const url = withSchema(db.url, 'concurrent');
     const results = await Promise.all([1, 2, 3].map(() => PostgresLocationStore.migrate(url)));
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 0, 1]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 0, PG_SCHEMA_VERSION]);
     for (const r of results) expect(r.to).toBe(PG_SCHEMA_VERSION);
     const again = await PostgresLocationStore.migrate(url);
     expect(again).toMatchObject({ from: PG_SCHEMA_VERSION, to: PG_SCHEMA_VERSION, applied: [] });
     const store = await PostgresLocationStore.open(url);
     expect(await store.readiness()).toMatchObject({ ready: true, reason: 'ok' });
     await store.close();
+  });
+
+  it('migration 2 adds the languages table to a version-1 schema; the next import keeps translations (R-C3)', async () => {
+    const url = withSchema(db.url, 'from_v1');
+    await PostgresLocationStore.migrate(url);
+    await sql('DROP TABLE from_v1.languages; DELETE FROM from_v1.schema_migrations WHERE version = 2');
+    await expect(openError(url)).resolves.toMatchObject({ code: 'schema_outdated' });
+    const upgrade = await PostgresLocationStore.migrate(url);
+    expect(upgrade).toMatchObject({ from: 1, to: PG_SCHEMA_VERSION, applied: [expect.objectContaining({ version: 2 })] });
+    const store = await PostgresLocationStore.open(url);
+    try {
+      await store.replaceAll(fixtureRecords());
+      const keys = (await store.resolveIds(['loc_berlin'])).get('loc_berlin') ?? [];
+      expect([...(await store.getLanguages(keys)).values()]).toEqual([expect.objectContaining({ language: 'de' })]);
+    } finally {
+      await store.close();
+    }
   });
 
   it('refuses a schema migrated by a newer release, and readiness says why', async () => {

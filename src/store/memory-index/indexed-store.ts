@@ -17,7 +17,7 @@
  *    started on it finishes on it.
  */
 import { StoreError, UcpRequestError } from '../../errors.js';
-import type { Location, LocationRecord } from '../../domain/location.js';
+import type { Location, LocationRecord, RecordLanguages } from '../../domain/location.js';
 import type {
   Candidate,
   CandidateQuery,
@@ -72,6 +72,9 @@ class IndexView implements LocationStore {
   }
   async getLocations(keys: readonly number[]): Promise<Location[]> {
     return this.index.getLocations(keys);
+  }
+  async getLanguages(keys: readonly number[]): Promise<Map<number, RecordLanguages>> {
+    return this.index.getLanguages(keys);
   }
   async resolveIds(ids: readonly string[]): Promise<Map<string, number[]>> {
     return this.index.resolveIds(ids);
@@ -239,6 +242,9 @@ export class IndexedLocationStore implements LocationStore {
   }
   async getLocations(keys: readonly number[]): Promise<Location[]> {
     return this.current.getLocations(keys);
+  }
+  async getLanguages(keys: readonly number[]): Promise<Map<number, RecordLanguages>> {
+    return this.current.getLanguages(keys);
   }
   async resolveIds(ids: readonly string[]): Promise<Map<string, number[]>> {
     return this.current.resolveIds(ids);

@@ -16,7 +16,7 @@
  * changed afterwards except for availability.
  */
 import Flatbush from 'flatbush';
-import type { Coverage, Geo, Location } from '../../domain/location.js';
+import type { Coverage, Geo, Location, RecordLanguages } from '../../domain/location.js';
 import { compareIds } from '../../domain/ranking.js';
 import { documentLexemes } from '../search-text.js';
 import { coverageExtents } from '../coverage-extents.js';
@@ -75,6 +75,7 @@ export class MemoryIndexBuilder implements IndexSink {
   private readonly localities: [string, number][] = [];
   private readonly keywords = new Map<number, string[]>();
   private readonly items: [string, number, boolean][] = [];
+  private readonly languageJson = new Map<number, string>();
 
   location(row: IndexLocationRow): void {
     this.rows.push(row);
@@ -95,6 +96,9 @@ export class MemoryIndexBuilder implements IndexSink {
   }
   availability(key: number, item: string, available: boolean): void {
     this.items.push([item, key, available]);
+  }
+  languages(key: number, json: string): void {
+    this.languageJson.set(key, json);
   }
 
   build(counters: ExportCounters): MemoryIndex {
@@ -189,6 +193,11 @@ export class MemoryIndexBuilder implements IndexSink {
       m.set(o, available);
     }
     const docs = rows.map((r) => r.doc);
+    const languages = new Map<number, string>();
+    for (const [key, json] of this.languageJson) {
+      const o = ordinalOf.get(key);
+      if (o !== undefined) languages.set(o, json);
+    }
     const ids = rows.map((r) => r.id);
     return new MemoryIndex({
       counters,
@@ -199,6 +208,7 @@ export class MemoryIndexBuilder implements IndexSink {
       lat,
       lon,
       docs,
+      languages,
       schedule,
       coverage,
       pointTree,
@@ -225,6 +235,8 @@ interface IndexParts {
   lat: Float64Array;
   lon: Float64Array;
   docs: string[];
+  /** Ordinal → JSON of its own language and translations (R-C3), for those that have any. */
+  languages: Map<number, string>;
   schedule: (Content | null)[];
   coverage: (Content | null)[];
   pointTree: Flatbush;
@@ -443,6 +455,16 @@ export class MemoryIndex {
     for (const k of keys) {
       const o = this.parts.ordinalOf.get(k);
       if (o !== undefined) out.push(JSON.parse(this.parts.docs[o] as string) as Location);
+    }
+    return out;
+  }
+
+  getLanguages(keys: readonly number[]): Map<number, RecordLanguages> {
+    const out = new Map<number, RecordLanguages>();
+    for (const k of keys) {
+      const o = this.parts.ordinalOf.get(k);
+      const json = o === undefined ? undefined : this.parts.languages.get(o);
+      if (json !== undefined) out.set(k, JSON.parse(json) as RecordLanguages);
     }
     return out;
   }

@@ -21,6 +21,7 @@
 export const DATASET_TABLES = [
   'locations',
   'docs',
+  'languages',
   'aliases',
   'amenities',
   'availability',
@@ -51,6 +52,9 @@ export function datasetTablesDdl(suffix: string): string[] {
     // Public Location JSON, read only for the page being returned. text, not jsonb: the
     // document is returned byte for byte as imported (jsonb would reorder keys).
     `CREATE TABLE docs${s} (key bigint NOT NULL, doc text NOT NULL)`,
+    // RecordLanguages JSON (own language, translations) of public Locations that have any (R-C3):
+    // apart from the doc, so that it can never leak into a returned Location.
+    `CREATE TABLE languages${s} (key bigint NOT NULL, json text NOT NULL)`,
     `CREATE TABLE aliases${s} (alias text COLLATE "C" NOT NULL, key bigint NOT NULL)`,
     `CREATE TABLE amenities${s} (amenity text COLLATE "C" NOT NULL, key bigint NOT NULL)`,
     `CREATE TABLE availability${s} (item text COLLATE "C" NOT NULL, key bigint NOT NULL, available boolean NOT NULL)`,
@@ -79,6 +83,7 @@ const INDEXES: readonly [name: string, ddl: string][] = [
   ['locations_geo', 'CREATE INDEX locations_geo{s} ON locations{s} USING gist ((geog::geometry)) WHERE public'],
   ['locations_tsv', 'CREATE INDEX locations_tsv{s} ON locations{s} USING gin (tsv) WHERE public'],
   ['docs_key', 'CREATE UNIQUE INDEX docs_key{s} ON docs{s} (key)'],
+  ['languages_key', 'CREATE UNIQUE INDEX languages_key{s} ON languages{s} (key)'],
   ['aliases_alias', 'CREATE INDEX aliases_alias{s} ON aliases{s} (alias, key)'],
   ['amenities_amenity_key', 'CREATE UNIQUE INDEX amenities_amenity_key{s} ON amenities{s} (amenity, key)'],
   ['availability_item_key', 'CREATE UNIQUE INDEX availability_item_key{s} ON availability{s} (item, key)'],

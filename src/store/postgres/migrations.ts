@@ -31,6 +31,15 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       ...datasetIndexesDdl(''),
     ],
   },
+  {
+    version: 2,
+    describe: 'record languages and translations beside the public documents',
+    // A schema created at version 1 has no such table; a new one got it from version 1's DDL.
+    statements: [
+      'CREATE TABLE IF NOT EXISTS languages (key bigint NOT NULL, json text NOT NULL)',
+      'CREATE UNIQUE INDEX IF NOT EXISTS languages_key ON languages (key)',
+    ],
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

@@ -17,7 +17,7 @@
 import pg from 'pg';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { createHash } from 'node:crypto';
-import type { Location, LocationRecord } from '../../domain/location.js';
+import type { Location, LocationRecord, RecordLanguages } from '../../domain/location.js';
 import { causeMessage, DataValidationError, ServiceUnavailableError, StoreError, type DataIssue } from '../../errors.js';
 import type { TermExpansion, VocabularyEntry } from '../../domain/text.js';
 import type {
@@ -32,7 +32,7 @@ import type {
   StoreStats,
 } from '../store.js';
 import { deriveUniqueRow } from '../record-rows.js';
-import { documentsInKeyOrder } from '../documents.js';
+import { documentsInKeyOrder, languagesByKey } from '../documents.js';
 import { buildPgCandidateSql } from './candidate-sql.js';
 import { ChangeListener, type Counters } from './change-listener.js';
 import {
@@ -121,6 +121,8 @@ class Batch {
   tsvs: (string | null)[] = [];
   docKeys: number[] = [];
   docs: string[] = [];
+  languageKeys: number[] = [];
+  languages: string[] = [];
   pairs = new Map<string, [string[], number[]]>();
   regions: [string[], string[], number[]] = [[], [], []];
   postals: [string[], string[], number[]] = [[], [], []];
@@ -407,6 +409,17 @@ export class PostgresLocationStore implements LocationStore {
     return documentsInKeyOrder(keys, rows);
   }
 
+  async getLanguages(keys: readonly number[]): Promise<Map<number, RecordLanguages>> {
+    if (keys.length === 0) return new Map();
+    const rows = await this.read('document read', () =>
+      this.q<{ key: string; json: string }>(
+        'SELECT g.key, g.json FROM languages g JOIN locations l ON l.key = g.key WHERE g.key = ANY($1::bigint[]) AND l.public',
+        [keys],
+      ),
+    );
+    return languagesByKey(rows);
+  }
+
   async resolveIds(ids: readonly string[]): Promise<Map<string, number[]>> {
     const out = new Map<string, number[]>();
     if (ids.length === 0) return out;
@@ -562,6 +575,7 @@ export class PostgresLocationStore implements LocationStore {
            FROM locations l, unnest(l.tsv) u WHERE l.public AND 'B' = ANY(u.weights)`,
       );
       for (const r of keywords) sink.keywordTerm(Number(r.key), r.lexeme, r.n);
+      for (const r of await query<{ key: number; json: string }>('SELECT key, json FROM languages')) sink.languages(Number(r.key), r.json);
       await PostgresLocationStore.exportAvailabilityRows(query, sink);
       return counters;
     });
@@ -705,6 +719,10 @@ export class PostgresLocationStore implements LocationStore {
         batch.tsvs.push(tsvectorLiteral(row.text));
         batch.docKeys.push(key);
         batch.docs.push(row.doc);
+        if (row.languages !== null) {
+          batch.languageKeys.push(key);
+          batch.languages.push(row.languages);
+        }
         for (const a of row.aliases) batch.pair('aliases', a, key);
         for (const a of row.amenities) batch.pair('amenities', a, key);
         for (const c of row.countries) batch.pair('cov_country', c, key);
@@ -888,6 +906,9 @@ async function writeBatch(w: Writer, b: Batch): Promise<void> {
     [b.keys, b.ids, b.publics, b.lats, b.lons, b.schedules, b.coverages, b.tsvs],
   );
   if (b.docKeys.length > 0) await w('INSERT INTO docs_next (key, doc) SELECT * FROM unnest($1::bigint[], $2::text[])', [b.docKeys, b.docs]);
+  if (b.languageKeys.length > 0) {
+    await w('INSERT INTO languages_next (key, json) SELECT * FROM unnest($1::bigint[], $2::text[])', [b.languageKeys, b.languages]);
+  }
   const pairColumns: Record<string, string> = {
     aliases: 'alias, key',
     amenities: 'amenity, key',

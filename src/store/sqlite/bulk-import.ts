@@ -266,6 +266,7 @@ export async function bulkLoad(
     schedule: batch('INSERT INTO schedules_next(sid, json)', 2),
     coverage: batch('INSERT INTO coverages_next(cid, json)', 2),
     doc: batch('INSERT INTO docs_next(key, doc)', 2),
+    languages: batch('INSERT INTO languages_next(key, json)', 2),
     alias: batch('INSERT OR IGNORE INTO aliases_next(alias, key)', 2),
     amenityKey: batch('INSERT INTO amenity_keys_next(aid, amenity)', 2),
     amenity: batch('INSERT INTO amenities_next(aid, key)', 2),
@@ -320,6 +321,7 @@ export async function bulkLoad(
       // Only public Locations enter the search and lookup indexes (R-S11).
       publicCount++;
       ins.doc.add(key, row.doc);
+      if (row.languages !== null) ins.languages.add(key, row.languages);
       for (const a of row.aliases) ins.alias.add(a, key);
       let amask = 0;
       for (const a of row.amenities) {

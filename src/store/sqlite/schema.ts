@@ -48,6 +48,9 @@ export function datasetTablesDdl(suffix: string): string[] {
     `CREATE TABLE coverages${s} (cid INTEGER PRIMARY KEY, json TEXT NOT NULL)`,
     // Public Location JSON, read only for the page being returned.
     `CREATE TABLE docs${s} (key INTEGER PRIMARY KEY, doc TEXT NOT NULL)`,
+    // RecordLanguages JSON (own language, translations) of public Locations that have any (R-C3):
+    // apart from the doc, so that it can never leak into a returned Location.
+    `CREATE TABLE languages${s} (key INTEGER PRIMARY KEY, json TEXT NOT NULL)`,
     `CREATE TABLE aliases${s} (alias TEXT NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (alias, key)) WITHOUT ROWID`,
     // Amenity and item ids are interned: the per-Location rows are then a few bytes each.
     // An amenity's bit in geo_points.amask is (aid rank in this table − 1) mod 53.
@@ -88,6 +91,7 @@ export const DATASET_TABLES = [
   'schedules',
   'coverages',
   'docs',
+  'languages',
   'aliases',
   'amenity_keys',
   'amenities',
@@ -127,6 +131,14 @@ const MIGRATIONS: readonly Migration[] = [
       db.exec("INSERT INTO meta(name, value) VALUES ('generation', 0), ('dataset', 0), ('next_key', 1)");
       for (const ddl of datasetTablesDdl('')) db.exec(ddl);
       for (const ddl of DATASET_INDEXES_DDL) db.exec(ddl);
+    },
+  },
+  {
+    version: 2,
+    describe: 'record languages and translations beside the public documents',
+    up(db) {
+      // A file created at version 1 has no such table; a new one got it from version 1's DDL.
+      db.exec('CREATE TABLE IF NOT EXISTS languages (key INTEGER PRIMARY KEY, json TEXT NOT NULL)');
     },
   },
 ];

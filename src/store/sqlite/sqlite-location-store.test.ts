@@ -44,6 +44,29 @@ describe('SqliteLocationStore: files and schema', () => {
     await b.close();
   });
 
+  it('migrates a version-1 file: the languages table appears, the data stays, the next import keeps translations (R-C3)', async () => {
+    const path = file();
+    const a = await SqliteLocationStore.open(path);
+    await a.replaceAll(fixtureRecords());
+    await a.close();
+    const raw = new Database(path);
+    raw.exec('DROP TABLE languages');
+    raw.pragma('user_version = 1');
+    raw.close();
+
+    const b = await SqliteLocationStore.open(path);
+    const key = (await b.resolveIds(['loc_berlin'])).get('loc_berlin') ?? [];
+    expect(key).toHaveLength(1);
+    expect(await b.getLanguages(key)).toEqual(new Map());
+    await b.replaceAll(fixtureRecords());
+    const fresh = (await b.resolveIds(['loc_berlin'])).get('loc_berlin') ?? [];
+    expect([...(await b.getLanguages(fresh)).values()]).toEqual([expect.objectContaining({ language: 'de' })]);
+    await b.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    check.close();
+  });
+
   it('refuses a file written by a newer release, saying what to do', async () => {
     const path = file();
     const raw = new Database(path);

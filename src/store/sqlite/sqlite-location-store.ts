@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Location, LocationRecord } from '../../domain/location.js';
+import type { Location, LocationRecord, RecordLanguages } from '../../domain/location.js';
 import type { VocabularyEntry } from '../../domain/text.js';
 import { causeMessage, DataValidationError, StoreError, type DataIssue } from '../../errors.js';
 import type {
@@ -29,7 +29,7 @@ import { buildCandidateSql, TEXT_DRIVER_MAX_ESTIMATE, type BrowsePlan } from './
 import { AMENITY_BITS, bulkLoad } from './bulk-import.js';
 import { DATASET_INDEXES_DDL, DATASET_TABLES, datasetTablesDdl, migrate, SCHEMA_VERSION, schemaVersion } from './schema.js';
 import { IndexVocabulary, planText } from './text-plan.js';
-import { documentsInKeyOrder } from '../documents.js';
+import { documentsInKeyOrder, languagesByKey } from '../documents.js';
 
 export interface SqliteStoreOptions {
   /** How long a statement waits for another connection's lock, ms. Default 5000. */
@@ -399,6 +399,16 @@ export class SqliteLocationStore implements LocationStore {
     return documentsInKeyOrder(keys, rows);
   }
 
+  async getLanguages(keys: readonly number[]): Promise<Map<number, RecordLanguages>> {
+    this.refresh();
+    if (keys.length === 0) return new Map();
+    const rows = this.stmt<[string], { key: number; json: string }>(
+      'SELECT g.key AS key, g.json AS json FROM json_each(?) j CROSS JOIN languages g ON g.key = j.value ' +
+        'CROSS JOIN locations l ON l.key = g.key WHERE l.public = 1',
+    ).all(JSON.stringify(keys));
+    return languagesByKey(rows);
+  }
+
   async resolveIds(ids: readonly string[]): Promise<Map<string, number[]>> {
     this.refresh();
     const out = new Map<string, number[]>();
@@ -525,6 +535,9 @@ export class SqliteLocationStore implements LocationStore {
         "SELECT doc, term, count(*) FROM temp.fts_instances WHERE col = 'keywords' GROUP BY doc, term",
       ).raw(true);
       for (const [key, term, count] of keywords.iterate()) sink.keywordTerm(key, term, count);
+      for (const [key, json] of this.stmt<[], [number, string]>('SELECT key, json FROM languages').raw(true).iterate()) {
+        sink.languages(key, json);
+      }
       this.exportAvailabilityRows(sink);
       return counters;
     })();

@@ -112,6 +112,7 @@ export function describeTool(spec: Pick<ToolSpec, 'operation' | 'description'>, 
     `- filters.amenities: amenity ids; a Location must have every one (exact ids, no prefixes).${amenities.length === 0 ? '' : ` Ids this business uses: ${amenities.join(', ')}.`}`,
     '- filters.items: item ids; every one must be available at the Location.',
     '- context, signals: hints only; they never filter.',
+    '- context.language: a BCP 47 tag such as "en" or "fr-CA"; names, amenity descriptions and exception titles come in that language where this business has them (fr-CA falls back to fr, then to the Location\'s own language).',
   ];
   const lines =
     spec.operation === 'search'

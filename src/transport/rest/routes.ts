@@ -54,7 +54,21 @@ export class RestEndpoint {
       summary = summarizeRequest(body.value);
       const profileUrl = parseUcpAgent(req.headers['ucp-agent'], exampleProfileUrl(this.operations.announcedProfileUrls ?? []));
       const request = validateRequest(this.operations, operation, body.value);
-      const result = await executeOperation(this.operations, { operation, profileUrl, request, clientIp: ctx.clientIp });
+      const acceptLanguage = req.headers['accept-language'];
+      const result = await executeOperation(this.operations, {
+        operation,
+        profileUrl,
+        request,
+        clientIp: ctx.clientIp,
+        ...(acceptLanguage === undefined ? {} : { presentation: { acceptLanguage } }),
+      });
+      // R-C3: the languages the answer's strings are in (RFC 9110 §8.5 lists them comma-separated);
+      // the answer depends on Accept-Language, which Vary says to any cache on the way.
+      if (result.outcome === 'success' && result.contentLanguage !== undefined && result.contentLanguage.length > 0) {
+        res.setHeader('Content-Language', result.contentLanguage.join(', '));
+      }
+      const vary = res.getHeader('Vary');
+      res.setHeader('Vary', vary === undefined ? 'Accept-Language' : `${String(vary)}, Accept-Language`);
       writeJson(res, 200, result.payload);
       log.info(
         { durationMs: elapsedMs(started), status: 200, outcome: result.outcome, results: result.resultCount, request: summary },
