@@ -140,22 +140,9 @@ export class IndexedLocationStore implements LocationStore {
     return new IndexedLocationStore(exporting, await buildIndex(exporting), options);
   }
 
-  /** The store of record underneath. */
-  get source(): LocationStore {
-    return this.inner;
-  }
-
   /** The live index (tests and statistics). */
   get index(): MemoryIndex {
     return this.current;
-  }
-
-  /** Wait for a background rebuild, if any, to finish (tests; import commands). */
-  async settled(): Promise<void> {
-    while (this.rebuilding !== null || this.catchingUp !== null) {
-      await this.rebuilding;
-      await this.catchingUp;
-    }
   }
 
   /**
