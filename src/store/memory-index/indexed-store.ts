@@ -117,6 +117,11 @@ export class IndexedLocationStore implements LocationStore {
   private catchingUp: Promise<void> | null = null;
   private readonly unsubscribe: (() => void) | null;
   private readonly retainMs: number;
+  /**
+   * The store's own readiness check when it has one (PostgreSQL: reachable and migrated): every
+   * request asks the store for its generation, so the store's health is this store's health.
+   */
+  readonly readiness?: () => Promise<unknown>;
 
   private constructor(
     private readonly inner: ExportingStore,
@@ -126,6 +131,8 @@ export class IndexedLocationStore implements LocationStore {
     this.kind = inner.kind;
     this.current = first;
     this.retainMs = options.retainMs ?? 60_000;
+    const own = inner as { readiness?: () => Promise<unknown> };
+    if (typeof own.readiness === 'function') this.readiness = () => (own.readiness as () => Promise<unknown>).call(inner);
     this.unsubscribe = hasChangeSource(inner)
       ? inner.onChange(() => void this.sync().catch((e: unknown) => this.options.onError?.(e)))
       : null;
