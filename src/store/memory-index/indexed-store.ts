@@ -58,35 +58,45 @@ async function buildIndex(store: ExportingStore): Promise<MemoryIndex> {
   return builder.build(counters);
 }
 
+/** The read half of the port over an index (which one is the subclass's choice). */
+abstract class IndexReads {
+  protected abstract readIndex(): MemoryIndex;
+
+  async findCandidates(query: CandidateQuery): Promise<Candidate[]> {
+    return this.readIndex().findCandidates(query);
+  }
+  async getLocations(keys: readonly number[]): Promise<Location[]> {
+    return this.readIndex().getLocations(keys);
+  }
+  async getLanguages(keys: readonly number[]): Promise<Map<number, RecordLanguages>> {
+    return this.readIndex().getLanguages(keys);
+  }
+  async resolveIds(ids: readonly string[]): Promise<Map<string, number[]>> {
+    return this.readIndex().resolveIds(ids);
+  }
+  async knownItems(items: readonly string[]): Promise<Set<string>> {
+    return this.readIndex().knownItems(items);
+  }
+  async amenityIds(limit: number): Promise<string[]> {
+    return this.readIndex().amenityIds(limit);
+  }
+  async localityModel(): Promise<{ postalCountries: Set<string>; regionCountries: Set<string> }> {
+    return this.readIndex().localityModel();
+  }
+}
+
 /** The read half of the port over one index; writes go to the indexed store. */
-class IndexView implements LocationStore {
+class IndexView extends IndexReads implements LocationStore {
   readonly kind: string;
   constructor(
     private readonly index: MemoryIndex,
     private readonly owner: IndexedLocationStore,
   ) {
+    super();
     this.kind = owner.kind;
   }
-  async findCandidates(query: CandidateQuery): Promise<Candidate[]> {
-    return this.index.findCandidates(query);
-  }
-  async getLocations(keys: readonly number[]): Promise<Location[]> {
-    return this.index.getLocations(keys);
-  }
-  async getLanguages(keys: readonly number[]): Promise<Map<number, RecordLanguages>> {
-    return this.index.getLanguages(keys);
-  }
-  async resolveIds(ids: readonly string[]): Promise<Map<string, number[]>> {
-    return this.index.resolveIds(ids);
-  }
-  async knownItems(items: readonly string[]): Promise<Set<string>> {
-    return this.index.knownItems(items);
-  }
-  async amenityIds(limit: number): Promise<string[]> {
-    return this.index.amenityIds(limit);
-  }
-  async localityModel(): Promise<{ postalCountries: Set<string>; regionCountries: Set<string> }> {
-    return this.index.localityModel();
+  protected readIndex(): MemoryIndex {
+    return this.index;
   }
   async generation(): Promise<number> {
     return this.index.generation;
@@ -108,7 +118,7 @@ class IndexView implements LocationStore {
   }
 }
 
-export class IndexedLocationStore implements LocationStore {
+export class IndexedLocationStore extends IndexReads implements LocationStore {
   readonly kind: string;
   private current: MemoryIndex;
   /** Replaced indexes still readable by cursor walks begun on them, oldest first. */
@@ -128,6 +138,7 @@ export class IndexedLocationStore implements LocationStore {
     first: MemoryIndex,
     private readonly options: IndexedStoreOptions,
   ) {
+    super();
     this.kind = inner.kind;
     this.current = first;
     this.retainMs = options.retainMs ?? 60_000;
@@ -231,26 +242,8 @@ export class IndexedLocationStore implements LocationStore {
 
   // ───────────────────────── reads: the live index ─────────────────────────
 
-  async findCandidates(query: CandidateQuery): Promise<Candidate[]> {
-    return this.current.findCandidates(query);
-  }
-  async getLocations(keys: readonly number[]): Promise<Location[]> {
-    return this.current.getLocations(keys);
-  }
-  async getLanguages(keys: readonly number[]): Promise<Map<number, RecordLanguages>> {
-    return this.current.getLanguages(keys);
-  }
-  async resolveIds(ids: readonly string[]): Promise<Map<string, number[]>> {
-    return this.current.resolveIds(ids);
-  }
-  async knownItems(items: readonly string[]): Promise<Set<string>> {
-    return this.current.knownItems(items);
-  }
-  async amenityIds(limit: number): Promise<string[]> {
-    return this.current.amenityIds(limit);
-  }
-  async localityModel(): Promise<{ postalCountries: Set<string>; regionCountries: Set<string> }> {
-    return this.current.localityModel();
+  protected readIndex(): MemoryIndex {
+    return this.current;
   }
   async generation(): Promise<number> {
     await this.sync();
