@@ -123,6 +123,11 @@ export interface ServerConfig {
    * over when UCP negotiation fails. Absent: no `continue_url` is sent.
    */
   continueUrl: string | undefined;
+  /**
+   * Where searches read from: `memory` (an in-memory index of the store, rebuilt per dataset,
+   * see docs/benchmarks.md) or `store` (SQL on every request). Stores the server opens itself only.
+   */
+  index: 'memory' | 'store';
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -146,6 +151,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   maxQueuedRequests: 4096,
   profileFetch: { timeoutMs: 5000, maxBytes: 256 * 1024, cacheEntries: 1000 },
   continueUrl: undefined,
+  index: 'memory',
 };
 
 const positiveInt = z.number().int().min(1);
@@ -216,6 +222,7 @@ const schema = z.strictObject({
     .max(16 * 1024 * 1024)
     .optional(),
   maxQueuedRequests: z.number().int().min(1).max(1_000_000).optional(),
+  index: z.enum(['memory', 'store']).optional(),
   profileFetch: z
     .strictObject({
       timeoutMs: z.number().int().min(100).max(60_000).optional(),
@@ -319,6 +326,7 @@ function merge(input: ConfigInput): ServerConfig {
     maxQueuedRequests: input.maxQueuedRequests ?? d.maxQueuedRequests,
     profileFetch: { ...d.profileFetch, ...stripUndefined(input.profileFetch ?? {}) },
     continueUrl: input.continueUrl ?? d.continueUrl,
+    index: input.index ?? d.index,
   };
 }
 

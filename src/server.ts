@@ -235,7 +235,7 @@ const VALIDATORS: RequestValidators = {
 const AMENITY_EXAMPLES = 30;
 
 async function openRuntime(options: ServerOptions, config: ServerConfig, logger: Logger): Promise<Runtime> {
-  const data = await openStore(options, logger);
+  const data = await withIndex(await openStore(options, logger), config, logger);
   let shared: SharedState | undefined;
   let closed = false;
   const close = async (): Promise<void> => {
@@ -427,6 +427,27 @@ async function openStore(options: ServerOptions, logger: Logger): Promise<Opened
   }
   const demo = files !== options.data;
   return { store, owned: true, description: demo ? 'demo dataset' : files.join(', '), demo };
+}
+
+/**
+ * With `index: memory`, put an in-memory index in front of a store the server opened (built
+ * here, before anything listens, so no call ever meets an index that is not ready).
+ */
+async function withIndex(data: OpenedStore, config: ServerConfig, logger: Logger): Promise<OpenedStore> {
+  if (config.index !== 'memory' || !data.owned || data.store.exportIndex === undefined) return data;
+  const { IndexedLocationStore } = await import('./store/memory-index/index.js');
+  const started = performance.now();
+  let store;
+  try {
+    store = await IndexedLocationStore.open(data.store, {
+      onError: (err) => logger.warn({ err }, 'rebuilding the in-memory index failed; the previous one keeps answering'),
+    });
+  } catch (err) {
+    await data.store.close();
+    throw err;
+  }
+  logger.info({ locations: store.index.size, ms: Math.round(performance.now() - started) }, 'in-memory index built');
+  return { ...data, store };
 }
 
 let version: string | undefined;

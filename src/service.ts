@@ -177,9 +177,11 @@ export class LocationService {
     const cursor: CursorState | null = cursorToken === undefined ? null : decodeCursor(cursorToken, fingerprintOf(), this.cursorSecret);
     const pageSize = Math.min(request.pagination?.limit ?? this.limits.defaultPageSize, this.limits.maxPageSize);
 
-    await this.syncGeneration();
-    const locality = await this.localityTarget(plan);
-    const unknownItems = await this.unknownItems(plan.items);
+    const pinned = await this.store.pin?.(cursor?.snapshot);
+    const store = pinned?.store ?? this.store;
+    await this.syncGeneration(store);
+    const locality = await this.localityTarget(store, plan);
+    const unknownItems = await this.unknownItems(store, plan.items);
     if (unknownItems.length > 0) {
       return {
         locations: [],
@@ -191,19 +193,17 @@ export class LocationService {
     }
 
     const typed = request.query === undefined ? [] : queryTerms(request.query);
-    const terms = typed.length === 0 ? typed : (await this.amenityLexicon()).expand(typed);
+    const terms = typed.length === 0 ? typed : (await this.amenityLexicon(store)).expand(typed);
     const query: CandidateQuery = this.candidateQuery(plan, locality);
     if (terms.length > 0) query.text = { raw: request.query ?? '', terms };
     const center = plan.distance?.center ?? plan.servesPoint;
     const bracket = center === null ? null : new GeodesicBracket(center);
 
     const browse = isBoundedBrowse(plan);
-    const buyer = await this.readContext(request.context);
-    const ranked = browse
-      ? await this.browseSet(query, plan, buyer)
-      : this.survivors(await this.store.findCandidates(query), plan, bracket);
+    const buyer = await this.readContext(store, request.context);
+    const ranked = browse ? await this.browseSet(store, query, plan, buyer) : this.survivors(await store.findCandidates(query), plan, bracket);
     // R-C1/R-C2: context orders the set; it chose it only for a browse over the cap (browseSet).
-    if (buyer !== null) await this.rankByContext(ranked, buyer, center !== null);
+    if (buyer !== null) await this.rankByContext(store, ranked, buyer, center !== null);
 
     // R-S2: across all pages a browse reaches at most browseCap Locations.
     const served = cursor?.served ?? 0;
@@ -217,8 +217,8 @@ export class LocationService {
 
     // R-C5: the Locations as they stand at the request instant, with the draft's closure warnings;
     // then in the buyer's language (after, so Content-Language names only strings still present).
-    const { locations, warnings } = presentAt(await this.store.getLocations(page.items.map((r) => r.key)), this.now());
-    const localized = await this.localize(locations, page.items, request, presentation);
+    const { locations, warnings } = presentAt(await store.getLocations(page.items.map((r) => r.key)), this.now());
+    const localized = await this.localize(store, locations, page.items, request, presentation);
     const last = page.items[page.items.length - 1];
     const result: SearchResult = {
       locations: localized.locations,
@@ -230,7 +230,9 @@ export class LocationService {
       const position: RankKey = { relevance: last.relevance, distance: last.distance, id: last.id };
       if (last.tier !== undefined) position.tier = last.tier;
       if (last.tieBreak !== undefined) position.tieBreak = last.tieBreak;
-      result.pagination.cursor = encodeCursor({ position, served: servedAfter }, fingerprintOf(), this.cursorSecret);
+      const state: CursorState = { position, served: servedAfter };
+      if (pinned !== undefined) state.snapshot = pinned.snapshot;
+      result.pagination.cursor = encodeCursor(state, fingerprintOf(), this.cursorSecret);
     }
     return result;
   }
@@ -242,17 +244,17 @@ export class LocationService {
    * relevance, id) among the first `browseCap × BROWSE_SCAN_FACTOR` rows by (relevance, id). When
    * the matches fit under the cap, the set is the same as without context.
    */
-  private async browseSet(query: CandidateQuery, plan: PredicatePlan, buyer: BuyerContext | null): Promise<Survivor[]> {
+  private async browseSet(store: LocationStore, query: CandidateQuery, plan: PredicatePlan, buyer: BuyerContext | null): Promise<Survivor[]> {
     const cap = this.limits.browseCap;
     // Most of a store call's cost is finding and ordering the driving rows, not their number, so
     // one slightly larger call beats a second one (browse + open_at at 10k: 2.1 → 1.1 calls per
     // search, -22% time in a side-by-side run).
     let limit = buyer !== null ? cap * BROWSE_SCAN_FACTOR : plan.openAtMs !== null ? cap * 4 : cap;
     for (;;) {
-      const rows = await this.store.findCandidates({ ...query, limit });
+      const rows = await store.findCandidates({ ...query, limit });
       const kept = this.survivors(rows, plan, null);
       if (kept.length >= cap || rows.length < limit || limit >= cap * BROWSE_SCAN_FACTOR) {
-        if (buyer !== null && kept.length > cap) await this.rankByContext(kept, buyer, false);
+        if (buyer !== null && kept.length > cap) await this.rankByContext(store, kept, buyer, false);
         // Without a center every distance is exactly 0: plain rank order (tiers when set above).
         kept.sort((a, b) =>
           compareRank(
@@ -271,11 +273,11 @@ export class LocationService {
    * readable. `context.location` resolves among public Locations only, so a private or unknown
    * id/alias is ignored.
    */
-  private async readContext(context: Record<string, unknown> | undefined): Promise<BuyerContext | null> {
+  private async readContext(store: LocationStore, context: Record<string, unknown> | undefined): Promise<BuyerContext | null> {
     const locality = buyerLocality(context);
     const ref = savedLocationRef(context);
     if (locality === null && ref === null) return null;
-    const saved = new Set(ref === null ? [] : ((await this.store.resolveIds([ref])).get(ref) ?? []));
+    const saved = new Set(ref === null ? [] : ((await store.resolveIds([ref])).get(ref) ?? []));
     if (locality === null && saved.size === 0) return null;
     return { locality, saved };
   }
@@ -284,10 +286,10 @@ export class LocationService {
    * Sets each result's locality tier from the buyer's context (see docs/ranking.md): as the
    * primary key when no center orders the results, else only as the tie-break after distance.
    */
-  private async rankByContext(ranked: Survivor[], buyer: BuyerContext, hasCenter: boolean): Promise<void> {
+  private async rankByContext(store: LocationStore, ranked: Survivor[], buyer: BuyerContext, hasCenter: boolean): Promise<void> {
     if (ranked.length === 0) return;
     const locality = buyer.locality;
-    if (locality !== null) await this.loadAddresses(ranked);
+    if (locality !== null) await this.loadAddresses(store, ranked);
     for (const r of ranked) {
       const tier = buyer.saved.has(r.key)
         ? LOCALITY_TIER.savedLocation
@@ -300,12 +302,12 @@ export class LocationService {
   }
 
   /** Reads (once per data generation) the address of each result not yet known. */
-  private async loadAddresses(results: readonly Survivor[]): Promise<void> {
+  private async loadAddresses(store: LocationStore, results: readonly Survivor[]): Promise<void> {
     const missing = results.filter((r) => !this.addresses.has(r.key));
     if (this.addresses.size + missing.length > COMPILED_CACHE_LIMIT) this.addresses.clear();
     for (let i = 0; i < missing.length; i += ADDRESS_BATCH) {
       const batch = missing.slice(i, i + ADDRESS_BATCH);
-      const docs = new Map((await this.store.getLocations(batch.map((r) => r.key))).map((d) => [d.id, d.address]));
+      const docs = new Map((await store.getLocations(batch.map((r) => r.key))).map((d) => [d.id, d.address]));
       for (const r of batch) {
         const locality = addressLocality(docs.get(r.id));
         this.addresses.set(r.key, locality);
@@ -337,9 +339,10 @@ export class LocationService {
       );
     }
 
-    await this.syncGeneration();
-    const locality = await this.localityTarget(plan);
-    const unknownItems = await this.unknownItems(plan.items);
+    const store = (await this.store.pin?.())?.store ?? this.store;
+    await this.syncGeneration(store);
+    const locality = await this.localityTarget(store, plan);
+    const unknownItems = await this.unknownItems(store, plan.items);
     for (const item of unknownItems) {
       messages.push(info('item_not_found', `Item ${item} is not known to this Business, so no Location can provide it.`));
     }
@@ -347,7 +350,7 @@ export class LocationService {
     // Resolve (canonical ids, then aliases) and correlate: key → inputs, in order of first input.
     const inputsByKey = new Map<number, { id: string }[]>();
     if (unknownItems.length === 0) {
-      const resolved = await this.store.resolveIds(processed);
+      const resolved = await store.resolveIds(processed);
       for (const id of processed) {
         for (const key of resolved.get(id) ?? []) {
           const inputs = inputsByKey.get(key);
@@ -363,12 +366,10 @@ export class LocationService {
     query.keys = keys;
     const center = plan.distance?.center ?? plan.servesPoint;
     const bracket = center === null ? null : new GeodesicBracket(center);
-    const kept = new Map(
-      this.survivors(keys.length === 0 ? [] : await this.store.findCandidates(query), plan, bracket).map((r) => [r.key, r]),
-    );
+    const kept = new Map(this.survivors(keys.length === 0 ? [] : await store.findCandidates(query), plan, bracket).map((r) => [r.key, r]));
     const keptKeys = keys.filter((k) => kept.has(k));
     const keptRows = keptKeys.map((k) => kept.get(k)).filter((r) => r !== undefined);
-    const localized = await this.localize(await this.store.getLocations(keptKeys), keptRows, request, presentation);
+    const localized = await this.localize(store, await store.getLocations(keptKeys), keptRows, request, presentation);
     const docs = new Map(localized.locations.map((loc) => [loc.id, loc]));
 
     const locations: LookupLocation[] = [];
@@ -399,6 +400,7 @@ export class LocationService {
    * the languages the answer ended up in. Presentation only: the set and its order are already fixed.
    */
   private async localize(
+    store: LocationStore,
     docs: Location[],
     rows: readonly { key: number; id: string }[],
     request: SearchRequest | LookupRequest,
@@ -409,7 +411,7 @@ export class LocationService {
     // Translations are read (and parsed) once per data generation: pages repeat popular Locations.
     const missing = rows.map((r) => r.key).filter((k) => !this.languages.has(k));
     if (missing.length > 0) {
-      const read = await this.store.getLanguages(missing);
+      const read = await store.getLanguages(missing);
       if (this.languages.size + missing.length > COMPILED_CACHE_LIMIT) this.languages.clear();
       for (const k of missing) this.languages.set(k, read.get(k) ?? null);
     }
@@ -428,8 +430,8 @@ export class LocationService {
   // ───────────────────────── shared steps ─────────────────────────
 
   /** Drop compiled caches when the store's data changed (another process may have written). */
-  private async syncGeneration(): Promise<void> {
-    const g = await this.store.generation();
+  private async syncGeneration(store: LocationStore): Promise<void> {
+    const g = await store.generation();
     if (g === this.cacheGeneration) return;
     this.cacheGeneration = g;
     this.schedules.clear();
@@ -446,13 +448,13 @@ export class LocationService {
    * `LEXICON_SAMPLE` public Locations (by id) that have it. A store without `amenityIds` gives an
    * empty lexicon (queries then match amenities by id words and own-language descriptions only).
    */
-  private amenityLexicon(): Promise<AmenityLexicon> {
+  private amenityLexicon(store: LocationStore): Promise<AmenityLexicon> {
     this.lexicon ??= (async () => {
-      const ids = (await this.store.amenityIds?.(LEXICON_AMENITIES)) ?? [];
+      const ids = (await store.amenityIds?.(LEXICON_AMENITIES)) ?? [];
       const entries: AmenityDescriptions[] = [];
       for (const id of ids) {
-        const rows = await this.store.findCandidates({ amenities: [id], limit: LEXICON_SAMPLE });
-        const docs = await this.store.getLocations(rows.map((r) => r.key));
+        const rows = await store.findCandidates({ amenities: [id], limit: LEXICON_SAMPLE });
+        const docs = await store.getLocations(rows.map((r) => r.key));
         const descriptions = new Set<string>();
         for (const d of docs) {
           const text = d.amenities?.[id]?.description;
@@ -468,16 +470,16 @@ export class LocationService {
     return this.lexicon;
   }
 
-  private async localityTarget(plan: PredicatePlan): Promise<LocalityTarget | null> {
+  private async localityTarget(store: LocationStore, plan: PredicatePlan): Promise<LocalityTarget | null> {
     if (plan.servesAddress === null) return null;
-    this.localityModelCache ??= await this.store.localityModel();
+    this.localityModelCache ??= await store.localityModel();
     return normalizeLocalityTarget(plan.servesAddress, this.localityModelCache);
   }
 
   /** R-S8: item ids the Business does not know at all, in request order. */
-  private async unknownItems(items: readonly string[]): Promise<string[]> {
+  private async unknownItems(store: LocationStore, items: readonly string[]): Promise<string[]> {
     if (items.length === 0) return [];
-    const known = await this.store.knownItems(items);
+    const known = await store.knownItems(items);
     return items.filter((i) => !known.has(i));
   }
 

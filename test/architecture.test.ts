@@ -36,7 +36,7 @@ interface LayerRule {
 
 /** The public faces of store/: the port, and each adapter's entry point. Nothing else outside store/ may import store internals. */
 const STORE_PORT = 'store/store.ts';
-const STORE_ADAPTERS = ['store/sqlite/index.ts', 'store/postgres/index.ts'];
+const STORE_ADAPTERS = ['store/sqlite/index.ts', 'store/postgres/index.ts', 'store/memory-index/index.ts'];
 const CORE = ['errors', 'logging', 'protocol', 'domain'];
 
 const LAYERS: Readonly<Record<string, LayerRule>> = {

@@ -360,7 +360,7 @@ export interface TermExpansion {
   token: string;
   /** Its Porter stem (equal to `token` when stemming does not apply). */
   stem: string;
-  /** Also match indexed words starting with the token (only for tokens of ≥ 3 characters). */
+  /** Also match indexed words starting with the token's stem (only for tokens of ≥ 3 characters). */
   prefix: boolean;
   /** Vocabulary terms close to the token or its stem (typo tolerance), best first. */
   fuzzy: string[];

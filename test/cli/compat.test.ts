@@ -221,6 +221,7 @@ describe('configuration keys (docs/configuration.md)', () => {
     'rateLimits.clientShare': 0.5,
     maxBodyBytes: 100_000,
     maxQueuedRequests: 100,
+    index: 'store',
     'profileFetch.timeoutMs': 1000,
     'profileFetch.maxBytes': 200_000,
     'profileFetch.cacheEntries': 10,
