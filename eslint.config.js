@@ -56,6 +56,11 @@ export default tseslint.config(
     },
   },
   {
+    // The console's web app runs in the browser (bundled by scripts/build-console.mjs).
+    files: ['src/console/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
   },

@@ -1,7 +1,8 @@
 /**
  * Child process for the end-to-end benchmark: either our business server over an SQLite store
- * (`mcp`), or a bare JSON-RPC echo endpoint on the same node:http stack (`echo`), the transport
- * floor. Runs in its own process so the load generator (autocannon, in the parent) does not share
+ * (`mcp`), or a bare node:http server (`direct`) that answers the same JSON-RPC body by calling
+ * the same in-process service over the same store (memory index included) and sends the UCP
+ * payload once — no MCP, no validation, no negotiation: the floor a transport could reach. Runs in its own process so the load generator (autocannon, in the parent) does not share
  * its event loop.
  *
  * Protocol with the parent, one JSON object per stdout line prefixed `BENCH `:
@@ -9,12 +10,16 @@
  *   {"maxRssKiB": n}                      after SIGTERM, just before exiting
  *
  *   node --import tsx bench/e2e-server.ts mcp <store.db>
- *   node --import tsx bench/e2e-server.ts echo
+ *   node --import tsx bench/e2e-server.ts direct <store.db>
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_CONFIG, type ServerConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
+import type { SearchRequest } from '../src/domain/requests.js';
+import { LocationService } from '../src/service.js';
+import { IndexedLocationStore } from '../src/store/memory-index/index.js';
+import { SqliteLocationStore } from '../src/store/sqlite/index.js';
 import { BENCH_CURSOR_SECRET } from './lib/contenders/engine.js';
 import { BENCH_PLATFORM_URL, benchPlatformProfile } from './lib/platform.js';
 
@@ -23,28 +28,31 @@ function say(value: unknown): void {
 }
 
 /** Same server timeouts as src/transport/http.ts, so both stacks differ only in what they do per request. */
-function echoServer(): Promise<{ url: string; close(): Promise<void> }> {
+async function directServer(db: string): Promise<{ url: string; close(): Promise<void> }> {
+  const store = await IndexedLocationStore.open(await SqliteLocationStore.open(db, { readonly: true }));
+  const service = new LocationService(store, { cursorSecret: BENCH_CURSOR_SECRET });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      let id: unknown;
-      let result: unknown;
-      try {
-        const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: unknown; params?: { arguments?: unknown } };
-        id = message.id ?? null;
-        const args = message.params?.arguments ?? null;
-        // Shaped like a tool result: the payload as structuredContent and as text.
-        result = { content: [{ type: 'text', text: JSON.stringify(args) }], structuredContent: args };
-      } catch {
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
-        return;
-      }
-      const body = JSON.stringify({ jsonrpc: '2.0', id, result });
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-      res.end(body);
+      void (async () => {
+        let body: string;
+        try {
+          const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+            id?: unknown;
+            params?: { arguments?: { location?: SearchRequest } };
+          };
+          const result = await service.search(message.params?.arguments?.location ?? {});
+          body = JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, result });
+        } catch (error) {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32602, message: String(error) } }));
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      })();
     });
   });
   return new Promise((resolve, reject) => {
@@ -55,7 +63,7 @@ function echoServer(): Promise<{ url: string; close(): Promise<void> }> {
         url: `http://127.0.0.1:${port}`,
         close: () =>
           new Promise<void>((done) => {
-            server.close(() => done());
+            server.close(() => void store.close().then(() => done()));
             server.closeAllConnections();
           }),
       });
@@ -66,8 +74,8 @@ function echoServer(): Promise<{ url: string; close(): Promise<void> }> {
 async function main(): Promise<void> {
   const [mode, db] = process.argv.slice(2);
   let running: { url: string; close(): Promise<void> };
-  if (mode === 'echo') {
-    running = await echoServer();
+  if (mode === 'direct' && db !== undefined) {
+    running = await directServer(db);
   } else if (mode === 'mcp' && db !== undefined) {
     const config: ServerConfig = {
       ...DEFAULT_CONFIG,
@@ -80,7 +88,7 @@ async function main(): Promise<void> {
     const server = await startServer({ host: '127.0.0.1', port: 0, db, config, shutdownGraceMs: 1000 });
     running = { url: server.url, close: () => server.close() };
   } else {
-    process.stderr.write('usage: e2e-server.ts mcp <store.db> | echo\n');
+    process.stderr.write('usage: e2e-server.ts mcp <store.db> | direct <store.db>\n');
     process.exit(2);
   }
   process.once('SIGTERM', () => {

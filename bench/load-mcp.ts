@@ -16,13 +16,12 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { freePort } from './lib/free-port.js';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const PROFILE_URL = 'https://bench.platform.example/profile.json';
@@ -89,15 +88,6 @@ function body(location: Record<string, unknown>, id: number): string {
     method: 'tools/call',
     params: { name: 'search_locations', arguments: { meta: { 'ucp-agent': { profile: PROFILE_URL } }, location } },
   });
-}
-
-/** A port that was free a moment ago (the child binds it right after). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 async function startChildServer(configFile: string, logLevel: string): Promise<{ url: string; child: ChildProcess }> {

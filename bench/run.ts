@@ -1,14 +1,16 @@
 /**
  * `npm run bench`: datasets at several sizes, the query mix against every contender side by side,
- * import rate and peak RSS, end-to-end MCP vs echo, and the report (bench/results/latest.*).
+ * import rate and peak RSS, end-to-end MCP vs a bare server doing the same search, and the report (bench/results/latest.*).
  * See docs/benchmarks.md. Run `npm run bench -- --help` for options.
  */
 import type * as PostgresStoreModule from '../src/store/postgres/index.js';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { SqliteLocationStore } from '../src/store/sqlite/index.js';
+import { IndexedLocationStore } from '../src/store/memory-index/index.js';
 import type { SearchRequest } from '../src/domain/requests.js';
 import type { LocationStore } from '../src/store/store.js';
 import { importFiles } from '../src/data/import.js';
@@ -19,7 +21,7 @@ import { NaiveScan } from './lib/contenders/naive.js';
 import { connectPg, loadPostgis, PostgisContender, postgisSchema, vacuumSchema } from './lib/contenders/postgis.js';
 import { ensureDataset, GENERATOR_VERSION } from './lib/dataset.js';
 import { runEndToEnd } from './lib/e2e.js';
-import { measureQuery } from './lib/measure.js';
+import { measureQuery, perInstanceMedians } from './lib/measure.js';
 import { parseOptions, USAGE, type BenchOptions } from './lib/options.js';
 import { keepMainThreadProfile, profileContender, topInclusive, topSelfTime, type CpuProfile } from './lib/profile.js';
 import { HEADLINE_QUERY, makeInstances, QUERIES } from './lib/queries.js';
@@ -41,16 +43,16 @@ const CONTENDERS: BenchResults['contenders'] = [
   {
     name: 'engine-sqlite',
     description:
-      'our LocationService over the SQLite store (R*Tree + FTS5), in-process; the reference every other answer is checked against',
+      'our LocationService over the in-memory index of the SQLite store (the serve default), in-process; every answer is checked against the same service over the SQLite store itself (R*Tree + FTS5)',
   },
   {
     name: 'engine-postgres',
-    description: 'our LocationService over the PostgreSQL store (PostGIS GiST prefilter), same process, local socket',
+    description: 'our LocationService over the in-memory index loaded from the PostgreSQL store (the serve default), same process',
   },
   {
     name: 'naive',
     description:
-      'every Location in memory, each query a full scan applying our exact predicates (Karney distance, hours evaluator, amenity keys, coverage) and our ranking; no index',
+      'every Location in memory, each query a competent linear scan: bounding-box reject, then our exact predicates (Karney distance, hours evaluator, amenity keys, coverage) and our ranking; no index',
   },
   {
     name: 'floor',
@@ -194,7 +196,22 @@ async function openEnginePostgres(
       await admin.end();
     }
   }
-  return new EngineContender('engine-postgres', store);
+  const t1 = performance.now();
+  const indexed = await IndexedLocationStore.open(store);
+  log(`engine-postgres ${sizeLabel(size)}: in-memory index loaded from PostgreSQL in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+  return new EngineContender('engine-postgres', indexed);
+}
+
+/** The commit this run measured, with `-dirty` when the work tree had uncommitted changes. */
+function measuredCommit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${head}-dirty` : head;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
 }
 
 async function main(): Promise<void> {
@@ -238,7 +255,13 @@ async function main(): Promise<void> {
 
     const contenders: Contender[] = [];
     const sqlite = await SqliteLocationStore.open(db, { readonly: true });
-    const engine = new EngineContender('engine-sqlite', sqlite);
+    // The engine as `serve` runs it: the in-memory index in front of the store. The reference
+    // answers come from the same service over the store itself (SQL), an independent path.
+    const indexStarted = performance.now();
+    const indexed = await IndexedLocationStore.open(sqlite, { closeSource: false });
+    setup.indexBuildSeconds = (performance.now() - indexStarted) / 1000;
+    log(`engine-sqlite ${sizeLabel(size)}: in-memory index built in ${setup.indexBuildSeconds.toFixed(1)} s`);
+    const engine = new EngineContender('engine-sqlite', indexed);
     const reference = new ReferenceEngine(sqlite);
     contenders.push(engine);
 
@@ -325,7 +348,10 @@ async function main(): Promise<void> {
       for (const c of cells) {
         const row: LatencyRow = { size, query: query.name, contender: c.contender, status: c.status };
         if (c.reason !== undefined) row.reason = c.reason;
-        if (c.summary !== undefined) Object.assign(row, { n: c.summary.n, p50: c.summary.p50, p99: c.summary.p99, mean: c.summary.mean });
+        if (c.summary !== undefined) {
+          Object.assign(row, { n: c.summary.n, p50: c.summary.p50, p99: c.summary.p99, mean: c.summary.mean });
+          row.perInstance = perInstanceMedians(c);
+        }
         latency.push(row);
         if (c.status === 'ok' && c.summary !== undefined) parts.push(`${c.contender} ${fmt(c.summary.p50)} (n=${c.summary.n})`);
         else if (c.status !== 'skipped') parts.push(`${c.contender} ${c.status.toUpperCase()}`);
@@ -355,7 +381,7 @@ async function main(): Promise<void> {
         const ref = await (headlineRefs.get(i) ?? reference.answer(inst));
         if (ref.op === 'search') mix.push({ request: inst.request, firstPage: ref.ids.slice(0, 10) });
       }
-      log(`e2e @ ${sizeLabel(size)}: MCP vs echo, ${o.connections} connections, ${o.e2eSeconds} s each`);
+      log(`e2e @ ${sizeLabel(size)}: MCP vs direct, ${o.connections} connections, ${o.e2eSeconds} s each`);
       try {
         const serverProfile = o.cpuProf ? join(o.cacheDir, 'profiles', `mcp-server-${size}.cpuprofile`) : undefined;
         if (serverProfile !== undefined) mkdirSync(join(o.cacheDir, 'profiles'), { recursive: true });
@@ -374,7 +400,7 @@ async function main(): Promise<void> {
           for (const t of profile.server.inclusive.slice(0, 10)) log(`  server incl ${t.selfPercent.toFixed(1)}%  ${t.fn}  ${t.where}`);
         }
         log(
-          `e2e: MCP ${e2e.mcp.requestsPerSecond.toFixed(0)} req/s, echo ${e2e.echo.requestsPerSecond.toFixed(0)} req/s${e2e.failure === null ? '' : ` — NOT COUNTED: ${e2e.failure}`}`,
+          `e2e: MCP ${e2e.mcp.requestsPerSecond.toFixed(0)} req/s, direct ${e2e.direct.requestsPerSecond.toFixed(0)} req/s${e2e.failure === null ? '' : ` — NOT COUNTED: ${e2e.failure}`}`,
         );
       } catch (error) {
         e2e = { skipped: `end-to-end failed: ${(error as Error).message}` };
@@ -390,6 +416,7 @@ async function main(): Promise<void> {
   const results: BenchResults = {
     machine: machine(),
     generatedAt: new Date().toISOString(),
+    commit: measuredCommit(),
     mode: o.mode,
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     seed: o.seed,

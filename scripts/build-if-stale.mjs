@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const marker = join(root, 'dist', 'cli', 'main.js');
+// The console's bundled web app (scripts/build-console.mjs) is part of the build too.
+const consoleBundle = join(root, 'dist', 'console', 'web', 'app.js');
 
 /** Newest modification time of the files the build reads (tests excluded: they are not built). */
 function newestInput() {
@@ -19,7 +21,7 @@ function newestInput() {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== 'test-support') visit(path);
-      } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+      } else if (/\.(ts|tsx|css|html)$/.test(entry.name) && !entry.name.endsWith('.test.ts')) {
         newest = Math.max(newest, statSync(path).mtimeMs);
       }
     }
@@ -29,11 +31,12 @@ function newestInput() {
   return newest;
 }
 
-const reason = !existsSync(marker)
-  ? 'dist/ is missing'
-  : statSync(marker).mtimeMs < newestInput()
-    ? 'src/ changed since the last build'
-    : undefined;
+const reason =
+  !existsSync(marker) || !existsSync(consoleBundle)
+    ? 'dist/ is missing'
+    : Math.min(statSync(marker).mtimeMs, statSync(consoleBundle).mtimeMs) < newestInput()
+      ? 'src/ changed since the last build'
+      : undefined;
 if (reason === undefined) process.exit(0);
 
 let tsc;
@@ -54,5 +57,10 @@ const build = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build
 if (build.status !== 0) {
   process.stderr.write('the build failed (see above); fix it, or run `npm run build` to see the errors again.\n');
   process.exit(build.status ?? 1);
+}
+const bundle = spawnSync(process.execPath, [join(root, 'scripts', 'build-console.mjs')], { cwd: root, stdio: 'inherit' });
+if (bundle.status !== 0) {
+  process.stderr.write('bundling the console failed (see above); run `npm run build` to see the errors again.\n');
+  process.exit(bundle.status ?? 1);
 }
 process.stderr.write(`built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

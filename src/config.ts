@@ -35,7 +35,7 @@ export interface TrustedProfileFile {
   url?: string;
 }
 
-/** A fixed-window budget: at most `limit` units per `windowSeconds`. */
+/** A sliding-window budget: at most `limit` units in any span of `windowSeconds`. */
 export interface RateBudget {
   limit: number;
   windowSeconds: number;
@@ -44,15 +44,28 @@ export interface RateBudget {
 export interface RateLimitConfig {
   /** false disables every limit (benchmarks, trusted single-tenant deployments). */
   enabled: boolean;
-  /** Per client IP address (socket peer), across both tools and both bindings. */
+  /**
+   * Per client IP address (socket peer): every request to a binding endpoint, charged before its
+   * body is read (so invalid requests count too), and each further message of a JSON-RPC batch.
+   */
   perIp: RateBudget;
-  /** Per Platform profile URL, across every IP it calls from. */
+  /**
+   * Per Platform profile URL, shared by every client address naming it — except that each client
+   * address keeps `clientShare` of it for itself, which no other address can spend.
+   */
   perProfile: RateBudget;
   /**
    * Extra, stricter budget for searches that carry `filters.items` (availability probing,
    * R-P2), charged per profile and per IP on top of the budgets above.
    */
   itemSearch: RateBudget;
+  /**
+   * Fraction (0–1) of each per-profile budget (`perProfile`, and the per-profile part of
+   * `itemSearch`) reserved to every client address: a caller that stays within
+   * `ceil(limit × clientShare)` calls per window naming a profile is never refused by that
+   * profile's budget, however much other addresses spent of it. 0 reserves nothing.
+   */
+  clientShare: number;
 }
 
 export interface CorsConfig {
@@ -104,6 +117,17 @@ export interface ServerConfig {
    */
   maxQueuedRequests: number;
   profileFetch: ProfileFetchConfig;
+  /**
+   * The Business's fallback web page for buyers (draft `continue_url`): returned with discovery and
+   * version failures and the `capabilities_incompatible` outcome, so an agent can hand the buyer
+   * over when UCP negotiation fails. Absent: no `continue_url` is sent.
+   */
+  continueUrl: string | undefined;
+  /**
+   * Where searches read from: `memory` (an in-memory index of the store, rebuilt per dataset,
+   * see docs/benchmarks.md) or `store` (SQL on every request). Stores the server opens itself only.
+   */
+  index: 'memory' | 'store';
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -121,10 +145,13 @@ export const DEFAULT_CONFIG: ServerConfig = {
     perIp: { limit: 600, windowSeconds: 60 },
     perProfile: { limit: 3000, windowSeconds: 60 },
     itemSearch: { limit: 60, windowSeconds: 60 },
+    clientShare: 0.1,
   },
   maxBodyBytes: 256 * 1024,
   maxQueuedRequests: 4096,
   profileFetch: { timeoutMs: 5000, maxBytes: 256 * 1024, cacheEntries: 1000 },
+  continueUrl: undefined,
+  index: 'memory',
 };
 
 const positiveInt = z.number().int().min(1);
@@ -185,6 +212,7 @@ const schema = z.strictObject({
       perIp: budget.optional(),
       perProfile: budget.optional(),
       itemSearch: budget.optional(),
+      clientShare: z.number().min(0).max(1).optional(),
     })
     .optional(),
   maxBodyBytes: z
@@ -194,6 +222,7 @@ const schema = z.strictObject({
     .max(16 * 1024 * 1024)
     .optional(),
   maxQueuedRequests: z.number().int().min(1).max(1_000_000).optional(),
+  index: z.enum(['memory', 'store']).optional(),
   profileFetch: z
     .strictObject({
       timeoutMs: z.number().int().min(100).max(60_000).optional(),
@@ -204,6 +233,10 @@ const schema = z.strictObject({
         .optional(),
       cacheEntries: positiveInt.optional(),
     })
+    .optional(),
+  continueUrl: z
+    .string()
+    .refine(isHttpsUrl, 'expected an absolute https URL (a page where the buyer can continue, e.g. the store locator)')
     .optional(),
 });
 
@@ -292,6 +325,8 @@ function merge(input: ConfigInput): ServerConfig {
     maxBodyBytes: input.maxBodyBytes ?? d.maxBodyBytes,
     maxQueuedRequests: input.maxQueuedRequests ?? d.maxQueuedRequests,
     profileFetch: { ...d.profileFetch, ...stripUndefined(input.profileFetch ?? {}) },
+    continueUrl: input.continueUrl ?? d.continueUrl,
+    index: input.index ?? d.index,
   };
 }
 

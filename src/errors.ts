@@ -175,18 +175,21 @@ export function causeMessage(cause: unknown): string {
 /** One problem found in an import or inventory file. */
 export interface DataIssue {
   file: string;
-  /** 1-based line (NDJSON/CSV) or feature index + 1 (GeoJSON); 0 when not line-bound. */
+  /** 1-based line (NDJSON/CSV), feature index + 1 (GeoJSON) or node number (JSON-LD); 0 when not line-bound. */
   line: number;
   /** Dotted field path inside the record, e.g. `hours[2].closes`; '' for the whole record. */
   field: string;
   message: string;
-  /** What `line` counts: physical lines (default) or GeoJSON features (then `line` = index + 1). */
-  unit?: 'line' | 'feature';
+  /**
+   * What `line` counts: physical lines (default), GeoJSON features (then `line` = index + 1) or
+   * JSON-LD nodes (the objects of the document's top level, arrays and `@graph`, from 1).
+   */
+  unit?: 'line' | 'feature' | 'node';
 }
 
-/** `file:line field: message`, or `file feature N field: message` for GeoJSON features. */
+/** `file:line field: message`, or `file feature N field: message` (GeoJSON), `file node N …` (JSON-LD). */
 export function formatDataIssue(i: DataIssue): string {
-  const where = i.unit === 'feature' ? `${i.file} feature ${i.line}` : `${i.file}:${i.line}`;
+  const where = i.unit === 'feature' || i.unit === 'node' ? `${i.file} ${i.unit} ${i.line}` : `${i.file}:${i.line}`;
   return `${where}${i.field ? ` ${i.field}` : ''}: ${i.message}`;
 }
 

@@ -10,6 +10,7 @@
  * Format: JSON lines for machines (files, pipes, log collectors), or one readable line per entry
  * (pino-pretty) for a person at a terminal. `--log-format` / `UCP_LOG_FORMAT` force either.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import { pino } from 'pino';
 import type { Logger, LevelWithSilent } from 'pino';
@@ -106,6 +107,29 @@ export interface LoggerOptions {
   format?: LogFormat | undefined;
 }
 
+/**
+ * The request a piece of work belongs to. Call sites pass `requestId` where they have it, but a log
+ * line written deep inside a request (the store noticing PostgreSQL is back, a readiness change, a
+ * profile fetch) does not know its request; the logger's mixin reads it from here instead, so every
+ * line a request causes carries its id.
+ */
+const requestScope = new AsyncLocalStorage<string>();
+
+/** Runs `work` with `requestId` attached to every log line it writes, also after awaits. */
+export function withRequestId<T>(requestId: string, work: () => T): T {
+  return requestScope.run(requestId, work);
+}
+
+function requestIdMixin(_merge: object, _level: number, logger: Logger): Record<string, unknown> {
+  const requestId = requestScope.getStore();
+  // A fresh object each time: pino merges the line's fields into what the mixin returns.
+  if (requestId === undefined) return {};
+  // A child logger bound to the id already writes it (REST's is): a second copy would be a
+  // duplicate key in the JSON line. Its bindings are kept serialised, so a substring test is cheap.
+  const bound = (logger as unknown as Record<symbol, unknown>)[pino.symbols.chindingsSym];
+  return typeof bound === 'string' && bound.includes('"requestId":') ? {} : { requestId };
+}
+
 export function createLogger(options: LoggerOptions = {}): Logger {
   const dest = options.destination ?? 'stdout';
   const terminal = isTerminal(dest);
@@ -122,6 +146,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     {
       level: options.level ?? 'info',
       base: { service: 'ucp-location' },
+      // Fields a call site passes win over the mixin's (pino's default merge).
+      mixin: requestIdMixin,
       formatters: { log: (obj) => redactCoordinates(obj) },
     },
     stream,

@@ -142,6 +142,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       `--allow-loopback-profiles is only honoured when the server listens on a loopback address (127.0.0.1, ::1, localhost); it listens on ${host}. Remove the flag, or listen on 127.0.0.1.`,
     );
   }
+  if (options.baseUrl === undefined && !isLoopbackHost(host)) {
+    // The default base URL is http://<host>:<port>: fine for a server only this machine reaches,
+    // but a reachable one would publish http endpoints, which UCP forbids (seed 002).
+    throw new ConfigError(
+      `--host ${host} makes the server reachable from other machines, so its profile must publish https endpoints; pass the public https origin your TLS-terminating proxy serves, e.g. --base-url https://stores.example.com, or listen on 127.0.0.1.`,
+    );
+  }
   const baseUrl = options.baseUrl === undefined ? undefined : normaliseBaseUrl(options.baseUrl);
   const config = await resolveConfig(options.config);
   const logger = options.logger ?? createLogger({ level: config.logLevel, destination: 'stdout' });
@@ -189,6 +196,7 @@ export async function startStdioServer(options: StdioServerOptions = {}): Promis
   const runtime = await openRuntime(options, config, logger);
   const app = buildUcpApp(runtime.parts, normaliseBaseUrl(options.baseUrl ?? 'http://localhost'));
   const session = await serveStdio(app.mcp, {
+    maxLineBytes: config.maxBodyBytes,
     ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
     ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
   });
@@ -227,7 +235,7 @@ const VALIDATORS: RequestValidators = {
 const AMENITY_EXAMPLES = 30;
 
 async function openRuntime(options: ServerOptions, config: ServerConfig, logger: Logger): Promise<Runtime> {
-  const data = await openStore(options, logger);
+  const data = await withIndex(await openStore(options, logger), config, logger);
   let shared: SharedState | undefined;
   let closed = false;
   const close = async (): Promise<void> => {
@@ -275,6 +283,8 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
         totalTimeoutMs: config.profileFetch.timeoutMs,
         maxBodyBytes: config.profileFetch.maxBytes,
         cacheEntries: config.profileFetch.cacheEntries,
+        // `rateLimits.enabled: false` turns off every budget, the discovery budget included.
+        ...(config.rateLimits.enabled ? {} : { newOriginRate: null }),
         onBackgroundError: (error, url) => logger.warn({ reason: error.reason, url }, 'background refresh of a platform profile failed'),
         ...(options.resolveHost === undefined ? {} : { resolve: options.resolveHost }),
         ...(options.profileCa === undefined ? {} : { ca: options.profileCa }),
@@ -417,6 +427,27 @@ async function openStore(options: ServerOptions, logger: Logger): Promise<Opened
   }
   const demo = files !== options.data;
   return { store, owned: true, description: demo ? 'demo dataset' : files.join(', '), demo };
+}
+
+/**
+ * With `index: memory`, put an in-memory index in front of a store the server opened (built
+ * here, before anything listens, so no call ever meets an index that is not ready).
+ */
+async function withIndex(data: OpenedStore, config: ServerConfig, logger: Logger): Promise<OpenedStore> {
+  if (config.index !== 'memory' || !data.owned || data.store.exportIndex === undefined) return data;
+  const { IndexedLocationStore } = await import('./store/memory-index/index.js');
+  const started = performance.now();
+  let store;
+  try {
+    store = await IndexedLocationStore.open(data.store, {
+      onError: (err) => logger.warn({ err }, 'rebuilding the in-memory index failed; the previous one keeps answering'),
+    });
+  } catch (err) {
+    await data.store.close();
+    throw err;
+  }
+  logger.info({ locations: store.index.size, ms: Math.round(performance.now() - started) }, 'in-memory index built');
+  return { ...data, store };
 }
 
 let version: string | undefined;

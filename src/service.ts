@@ -15,6 +15,7 @@ import {
   localityTier,
   savedLocationRef,
   type AddressLocality,
+  type BuyerLocality,
 } from './domain/context-rank.js';
 import { decodeCursor, encodeCursor, requestFingerprint, type CursorState } from './domain/cursor.js';
 import { isUsableGeo } from './domain/geodesy.js';
@@ -33,7 +34,9 @@ import {
   type LocalityModel,
   type LocalityTarget,
 } from './domain/serves.js';
-import { tokenize } from './domain/text.js';
+import { AmenityLexicon, type AmenityDescriptions } from './domain/amenity-text.js';
+import { presentAt } from './domain/closures.js';
+import { queryTerms } from './domain/query-text.js';
 import type { Candidate, CandidateQuery, LocationStore } from './store/store.js';
 
 export interface EngineLimits {
@@ -63,6 +66,11 @@ export interface ServiceOptions {
   cursorSecret: string;
   /** BCP 47 tag of the strings of records that do not name their `language` (config `dataLanguage`). */
   defaultLanguage?: string;
+  /**
+   * The request instant (epoch ms), for what a returned Location says about its schedule now
+   * (R-C5: spent exceptions omitted, closure warnings). Defaults to the system clock.
+   */
+  now?: () => number;
 }
 
 /**
@@ -74,9 +82,19 @@ export interface ServiceOptions {
 const BROWSE_SCAN_FACTOR = 64;
 /** Compiled schedules / coverages kept per generation before the cache restarts. */
 const COMPILED_CACHE_LIMIT = 200_000;
+/** Amenity ids, and Locations per id, whose descriptions feed the query lexicon (amenityLexicon). */
+const LEXICON_AMENITIES = 256;
+const LEXICON_SAMPLE = 64;
 /** Location documents read per store call when collecting addresses for context ranking. */
 const ADDRESS_BATCH = 500;
 const NO_ADDRESS: AddressLocality = { country: null, region: null, postal: null };
+
+/** The readable buyer signals of a request's `context`. */
+interface BuyerContext {
+  locality: BuyerLocality | null;
+  /** Keys of the public Location `context.location` names (empty when it names none). */
+  saved: ReadonlySet<number>;
+}
 
 /**
  * A candidate that passed every predicate, with the values it is ranked by. Its distance to the
@@ -115,10 +133,12 @@ export class LocationService {
   readonly limits: EngineLimits;
   private readonly cursorSecret: string;
   private readonly defaultLanguage: string | undefined;
+  private readonly now: () => number;
   private cacheGeneration: number | null = null;
   private readonly schedules = new Map<number, CompiledSchedule>();
   private readonly coverages = new Map<number, CompiledCoverage | null>();
   private localityModelCache: LocalityModel | null = null;
+  private lexicon: Promise<AmenityLexicon> | null = null;
   /** Public Location key → its address's country / region / postal code, resolved (context ranking). */
   private readonly addresses = new Map<number, AddressLocality>();
   /** Public Location key → its own language and translations (null: none), read once per generation. */
@@ -142,6 +162,7 @@ export class LocationService {
         throw new ConfigError(`defaultLanguage ${JSON.stringify(options.defaultLanguage)} is not a BCP 47 language tag (e.g. "en")`);
       this.defaultLanguage = tag;
     }
+    this.now = options.now ?? Date.now;
   }
 
   // ───────────────────────── search ─────────────────────────
@@ -156,9 +177,11 @@ export class LocationService {
     const cursor: CursorState | null = cursorToken === undefined ? null : decodeCursor(cursorToken, fingerprintOf(), this.cursorSecret);
     const pageSize = Math.min(request.pagination?.limit ?? this.limits.defaultPageSize, this.limits.maxPageSize);
 
-    await this.syncGeneration();
-    const locality = await this.localityTarget(plan);
-    const unknownItems = await this.unknownItems(plan.items);
+    const pinned = await this.store.pin?.(cursor?.snapshot);
+    const store = pinned?.store ?? this.store;
+    await this.syncGeneration(store);
+    const locality = await this.localityTarget(store, plan);
+    const unknownItems = await this.unknownItems(store, plan.items);
     if (unknownItems.length > 0) {
       return {
         locations: [],
@@ -169,16 +192,18 @@ export class LocationService {
       };
     }
 
-    const terms = request.query === undefined ? [] : tokenize(request.query);
+    const typed = request.query === undefined ? [] : queryTerms(request.query);
+    const terms = typed.length === 0 ? typed : (await this.amenityLexicon(store)).expand(typed);
     const query: CandidateQuery = this.candidateQuery(plan, locality);
     if (terms.length > 0) query.text = { raw: request.query ?? '', terms };
     const center = plan.distance?.center ?? plan.servesPoint;
     const bracket = center === null ? null : new GeodesicBracket(center);
 
     const browse = isBoundedBrowse(plan);
-    const ranked = browse ? await this.browseSet(query, plan) : this.survivors(await this.store.findCandidates(query), plan, bracket);
-    // R-C1/R-C2: context only orders the set already chosen, never changes it.
-    await this.rankByContext(ranked, request.context, center !== null);
+    const buyer = await this.readContext(store, request.context);
+    const ranked = browse ? await this.browseSet(store, query, plan, buyer) : this.survivors(await store.findCandidates(query), plan, bracket);
+    // R-C1/R-C2: context orders the set; it chose it only for a browse over the cap (browseSet).
+    if (buyer !== null) await this.rankByContext(store, ranked, buyer, center !== null);
 
     // R-S2: across all pages a browse reaches at most browseCap Locations.
     const served = cursor?.served ?? 0;
@@ -190,37 +215,52 @@ export class LocationService {
     const servedAfter = served + page.items.length;
     const hasNext = page.following > page.items.length && page.items.length > 0 && servedAfter < cap;
 
-    const keys = page.items.map((r) => r.key);
-    const localized = await this.localize(await this.store.getLocations(keys), page.items, request, presentation);
+    // R-C5: the Locations as they stand at the request instant, with the draft's closure warnings;
+    // then in the buyer's language (after, so Content-Language names only strings still present).
+    const { locations, warnings } = presentAt(await store.getLocations(page.items.map((r) => r.key)), this.now());
+    const localized = await this.localize(store, locations, page.items, request, presentation);
     const last = page.items[page.items.length - 1];
     const result: SearchResult = {
       locations: localized.locations,
       pagination: { has_next_page: hasNext, total_count: ranked.length },
     };
+    if (warnings.length > 0) result.messages = warnings;
     if (localized.languages.length > 0) result.contentLanguage = localized.languages;
     if (hasNext && last !== undefined) {
       const position: RankKey = { relevance: last.relevance, distance: last.distance, id: last.id };
       if (last.tier !== undefined) position.tier = last.tier;
       if (last.tieBreak !== undefined) position.tieBreak = last.tieBreak;
-      result.pagination.cursor = encodeCursor({ position, served: servedAfter }, fingerprintOf(), this.cursorSecret);
+      const state: CursorState = { position, served: servedAfter };
+      if (pinned !== undefined) state.snapshot = pinned.snapshot;
+      result.pagination.cursor = encodeCursor(state, fingerprintOf(), this.cursorSecret);
     }
     return result;
   }
 
-  /** Up to browseCap survivors of the best-ranked rows (relevance, then id; no center exists). */
-  private async browseSet(query: CandidateQuery, plan: PredicatePlan): Promise<Survivor[]> {
+  /**
+   * Up to browseCap survivors of the best-ranked rows (no center exists). Without context: by
+   * relevance, then id. With a readable context and more matches than the cap, the cap follows
+   * the context (R-C1 allows it for a bounded browse only): the best `browseCap` by (locality tier,
+   * relevance, id) among the first `browseCap × BROWSE_SCAN_FACTOR` rows by (relevance, id). When
+   * the matches fit under the cap, the set is the same as without context.
+   */
+  private async browseSet(store: LocationStore, query: CandidateQuery, plan: PredicatePlan, buyer: BuyerContext | null): Promise<Survivor[]> {
     const cap = this.limits.browseCap;
     // Most of a store call's cost is finding and ordering the driving rows, not their number, so
     // one slightly larger call beats a second one (browse + open_at at 10k: 2.1 → 1.1 calls per
     // search, -22% time in a side-by-side run).
-    let limit = plan.openAtMs !== null ? cap * 4 : cap;
+    let limit = buyer !== null ? cap * BROWSE_SCAN_FACTOR : plan.openAtMs !== null ? cap * 4 : cap;
     for (;;) {
-      const rows = await this.store.findCandidates({ ...query, limit });
+      const rows = await store.findCandidates({ ...query, limit });
       const kept = this.survivors(rows, plan, null);
       if (kept.length >= cap || rows.length < limit || limit >= cap * BROWSE_SCAN_FACTOR) {
-        // Without a center every distance is exactly 0: plain rank order.
+        if (buyer !== null && kept.length > cap) await this.rankByContext(store, kept, buyer, false);
+        // Without a center every distance is exactly 0: plain rank order (tiers when set above).
         kept.sort((a, b) =>
-          compareRank({ relevance: a.relevance, distance: 0, id: a.id }, { relevance: b.relevance, distance: 0, id: b.id }),
+          compareRank(
+            { tier: a.tier ?? 0, relevance: a.relevance, distance: 0, id: a.id },
+            { tier: b.tier ?? 0, relevance: b.relevance, distance: 0, id: b.id },
+          ),
         );
         return kept.slice(0, cap);
       }
@@ -229,36 +269,45 @@ export class LocationService {
   }
 
   /**
-   * Sets each result's locality tier from `context` (see domain/context-rank.ts and
-   * docs/ranking.md): as the primary key when no center orders the results, else only as the
-   * tie-break after distance. Without readable context nothing is set and the order is unchanged.
+   * The buyer signals of `context` we rank by (see domain/context-rank.ts), or null when none is
+   * readable. `context.location` resolves among public Locations only, so a private or unknown
+   * id/alias is ignored.
    */
-  private async rankByContext(ranked: Survivor[], context: Record<string, unknown> | undefined, hasCenter: boolean): Promise<void> {
-    if (ranked.length === 0) return;
-    const buyer = buyerLocality(context);
+  private async readContext(store: LocationStore, context: Record<string, unknown> | undefined): Promise<BuyerContext | null> {
+    const locality = buyerLocality(context);
     const ref = savedLocationRef(context);
-    if (buyer === null && ref === null) return;
-    // Only public Locations resolve, so a private or unknown id/alias is ignored.
-    const saved = new Set(ref === null ? [] : ((await this.store.resolveIds([ref])).get(ref) ?? []));
-    if (buyer !== null) await this.loadAddresses(ranked);
+    if (locality === null && ref === null) return null;
+    const saved = new Set(ref === null ? [] : ((await store.resolveIds([ref])).get(ref) ?? []));
+    if (locality === null && saved.size === 0) return null;
+    return { locality, saved };
+  }
+
+  /**
+   * Sets each result's locality tier from the buyer's context (see docs/ranking.md): as the
+   * primary key when no center orders the results, else only as the tie-break after distance.
+   */
+  private async rankByContext(store: LocationStore, ranked: Survivor[], buyer: BuyerContext, hasCenter: boolean): Promise<void> {
+    if (ranked.length === 0) return;
+    const locality = buyer.locality;
+    if (locality !== null) await this.loadAddresses(store, ranked);
     for (const r of ranked) {
-      const tier = saved.has(r.key)
+      const tier = buyer.saved.has(r.key)
         ? LOCALITY_TIER.savedLocation
-        : buyer === null
+        : locality === null
           ? LOCALITY_TIER.elsewhere
-          : localityTier(buyer, this.addresses.get(r.key) ?? NO_ADDRESS);
+          : localityTier(locality, this.addresses.get(r.key) ?? NO_ADDRESS);
       if (hasCenter) r.tieBreak = tier;
       else r.tier = tier;
     }
   }
 
   /** Reads (once per data generation) the address of each result not yet known. */
-  private async loadAddresses(results: readonly Survivor[]): Promise<void> {
+  private async loadAddresses(store: LocationStore, results: readonly Survivor[]): Promise<void> {
     const missing = results.filter((r) => !this.addresses.has(r.key));
     if (this.addresses.size + missing.length > COMPILED_CACHE_LIMIT) this.addresses.clear();
     for (let i = 0; i < missing.length; i += ADDRESS_BATCH) {
       const batch = missing.slice(i, i + ADDRESS_BATCH);
-      const docs = new Map((await this.store.getLocations(batch.map((r) => r.key))).map((d) => [d.id, d.address]));
+      const docs = new Map((await store.getLocations(batch.map((r) => r.key))).map((d) => [d.id, d.address]));
       for (const r of batch) {
         const locality = addressLocality(docs.get(r.id));
         this.addresses.set(r.key, locality);
@@ -290,9 +339,10 @@ export class LocationService {
       );
     }
 
-    await this.syncGeneration();
-    const locality = await this.localityTarget(plan);
-    const unknownItems = await this.unknownItems(plan.items);
+    const store = (await this.store.pin?.())?.store ?? this.store;
+    await this.syncGeneration(store);
+    const locality = await this.localityTarget(store, plan);
+    const unknownItems = await this.unknownItems(store, plan.items);
     for (const item of unknownItems) {
       messages.push(info('item_not_found', `Item ${item} is not known to this Business, so no Location can provide it.`));
     }
@@ -300,7 +350,7 @@ export class LocationService {
     // Resolve (canonical ids, then aliases) and correlate: key → inputs, in order of first input.
     const inputsByKey = new Map<number, { id: string }[]>();
     if (unknownItems.length === 0) {
-      const resolved = await this.store.resolveIds(processed);
+      const resolved = await store.resolveIds(processed);
       for (const id of processed) {
         for (const key of resolved.get(id) ?? []) {
           const inputs = inputsByKey.get(key);
@@ -316,12 +366,10 @@ export class LocationService {
     query.keys = keys;
     const center = plan.distance?.center ?? plan.servesPoint;
     const bracket = center === null ? null : new GeodesicBracket(center);
-    const kept = new Map(
-      this.survivors(keys.length === 0 ? [] : await this.store.findCandidates(query), plan, bracket).map((r) => [r.key, r]),
-    );
+    const kept = new Map(this.survivors(keys.length === 0 ? [] : await store.findCandidates(query), plan, bracket).map((r) => [r.key, r]));
     const keptKeys = keys.filter((k) => kept.has(k));
     const keptRows = keptKeys.map((k) => kept.get(k)).filter((r) => r !== undefined);
-    const localized = await this.localize(await this.store.getLocations(keptKeys), keptRows, request, presentation);
+    const localized = await this.localize(store, await store.getLocations(keptKeys), keptRows, request, presentation);
     const docs = new Map(localized.locations.map((loc) => [loc.id, loc]));
 
     const locations: LookupLocation[] = [];
@@ -334,11 +382,13 @@ export class LocationService {
       locations.push({ ...doc, inputs: inputs.map((i) => ({ id: i.id })) });
       for (const i of inputs) answered.add(i.id);
     }
+    const presented = presentAt(locations, this.now());
+    messages.push(...presented.warnings);
     for (const id of processed) {
       if (answered.has(id)) continue;
       messages.push(info('not_found', `Unable to find the location associated with ${id}.`, `$.ids[${firstIndex.get(id) ?? 0}]`));
     }
-    const result: LookupResult = { locations };
+    const result: LookupResult = { locations: presented.locations };
     if (messages.length > 0) result.messages = messages;
     if (localized.languages.length > 0) result.contentLanguage = localized.languages;
     return result;
@@ -350,6 +400,7 @@ export class LocationService {
    * the languages the answer ended up in. Presentation only: the set and its order are already fixed.
    */
   private async localize(
+    store: LocationStore,
     docs: Location[],
     rows: readonly { key: number; id: string }[],
     request: SearchRequest | LookupRequest,
@@ -360,7 +411,7 @@ export class LocationService {
     // Translations are read (and parsed) once per data generation: pages repeat popular Locations.
     const missing = rows.map((r) => r.key).filter((k) => !this.languages.has(k));
     if (missing.length > 0) {
-      const read = await this.store.getLanguages(missing);
+      const read = await store.getLanguages(missing);
       if (this.languages.size + missing.length > COMPILED_CACHE_LIMIT) this.languages.clear();
       for (const k of missing) this.languages.set(k, read.get(k) ?? null);
     }
@@ -379,27 +430,56 @@ export class LocationService {
   // ───────────────────────── shared steps ─────────────────────────
 
   /** Drop compiled caches when the store's data changed (another process may have written). */
-  private async syncGeneration(): Promise<void> {
-    const g = await this.store.generation();
+  private async syncGeneration(store: LocationStore): Promise<void> {
+    const g = await store.generation();
     if (g === this.cacheGeneration) return;
     this.cacheGeneration = g;
     this.schedules.clear();
     this.coverages.clear();
     this.localityModelCache = null;
+    this.lexicon = null;
     this.addresses.clear();
     this.languages.clear();
   }
 
-  private async localityTarget(plan: PredicatePlan): Promise<LocalityTarget | null> {
+  /**
+   * The dataset's amenity descriptions, read once per data generation through the ordinary store
+   * calls: for each of the `LEXICON_AMENITIES` most used amenity ids, the descriptions of the first
+   * `LEXICON_SAMPLE` public Locations (by id) that have it. A store without `amenityIds` gives an
+   * empty lexicon (queries then match amenities by id words and own-language descriptions only).
+   */
+  private amenityLexicon(store: LocationStore): Promise<AmenityLexicon> {
+    this.lexicon ??= (async () => {
+      const ids = (await store.amenityIds?.(LEXICON_AMENITIES)) ?? [];
+      const entries: AmenityDescriptions[] = [];
+      for (const id of ids) {
+        const rows = await store.findCandidates({ amenities: [id], limit: LEXICON_SAMPLE });
+        const docs = await store.getLocations(rows.map((r) => r.key));
+        const descriptions = new Set<string>();
+        for (const d of docs) {
+          const text = d.amenities?.[id]?.description;
+          if (typeof text === 'string') descriptions.add(text);
+        }
+        entries.push({ id, descriptions: [...descriptions] });
+      }
+      return new AmenityLexicon(entries);
+    })().catch((error: unknown) => {
+      this.lexicon = null;
+      throw error;
+    });
+    return this.lexicon;
+  }
+
+  private async localityTarget(store: LocationStore, plan: PredicatePlan): Promise<LocalityTarget | null> {
     if (plan.servesAddress === null) return null;
-    this.localityModelCache ??= await this.store.localityModel();
+    this.localityModelCache ??= await store.localityModel();
     return normalizeLocalityTarget(plan.servesAddress, this.localityModelCache);
   }
 
   /** R-S8: item ids the Business does not know at all, in request order. */
-  private async unknownItems(items: readonly string[]): Promise<string[]> {
+  private async unknownItems(store: LocationStore, items: readonly string[]): Promise<string[]> {
     if (items.length === 0) return [];
-    const known = await this.store.knownItems(items);
+    const known = await store.knownItems(items);
     return items.filter((i) => !known.has(i));
   }
 

@@ -36,7 +36,7 @@ interface LayerRule {
 
 /** The public faces of store/: the port, and each adapter's entry point. Nothing else outside store/ may import store internals. */
 const STORE_PORT = 'store/store.ts';
-const STORE_ADAPTERS = ['store/sqlite/index.ts', 'store/postgres/index.ts'];
+const STORE_ADAPTERS = ['store/sqlite/index.ts', 'store/postgres/index.ts', 'store/memory-index/index.ts'];
 const CORE = ['errors', 'logging', 'protocol', 'domain'];
 
 const LAYERS: Readonly<Record<string, LayerRule>> = {
@@ -71,8 +71,9 @@ const LAYERS: Readonly<Record<string, LayerRule>> = {
       'transport',
     ],
   },
-  // Not written yet (ARCHITECTURE.md): an operator console over the service.
-  console: { side: 'business', imports: [...CORE, STORE_PORT, 'service', 'config'] },
+  // The operator console (ucp-location console): pages and a JSON API over the same service the
+  // transports call, and the CLI's own import path (data/) for the import page.
+  console: { side: 'business', imports: [...CORE, STORE_PORT, 'service', 'config', 'data'] },
   // ── platform side ──
   client: { side: 'platform', imports: ['errors', 'protocol', 'domain'] },
   conformance: { side: 'platform', imports: ['errors', 'protocol', 'domain', 'client'] },

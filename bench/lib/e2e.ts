@@ -1,11 +1,12 @@
 /**
  * End to end: `tools/call search_locations` over HTTP on loopback against our server, versus a
- * bare JSON-RPC echo endpoint on the same node:http stack — what the whole MCP path (body
- * parsing, JSON-RPC checks, SDK server, schema validation, negotiation, the engine, result
- * serialisation) costs on top of the transport floor. Fixed concurrency (64 connections).
+ * bare node:http server answering the same body with the same in-process search (bench/e2e-server.ts
+ * `direct`) — what the MCP path (JSON-RPC and envelope checks, SDK, schema validation,
+ * negotiation, serialising the result as structuredContent and text) costs on top of the search
+ * itself. Fixed concurrency (64 connections).
  *
  * Both servers run in child processes at the same time; autocannon (in this process) loads them
- * in ABBA order (echo, MCP, MCP, echo), each for half the time, so slow drift of the machine
+ * in ABBA order (direct, MCP, MCP, direct), each for half the time, so slow drift of the machine
  * affects both alike. Before the load, one request per body is answered and checked against the
  * engine's reference page; afterwards any non-2xx answer or socket error voids the comparison.
  */
@@ -146,7 +147,7 @@ export async function runEndToEnd(o: E2eOptions): Promise<E2eResult> {
   const profileDir = o.cpuProfileFile === undefined ? undefined : mkdtempSync(join(dirname(o.cpuProfileFile), 'server-'));
   const profileFlags = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
   const mcp = await startTarget(['mcp', o.dbPath], profileFlags);
-  const echo = await startTarget(['echo']).catch(async (error: unknown) => {
+  const echo = await startTarget(['direct', o.dbPath]).catch(async (error: unknown) => {
     await stop(mcp.child);
     throw error;
   });
@@ -155,7 +156,7 @@ export async function runEndToEnd(o: E2eOptions): Promise<E2eResult> {
     const echoUrl = `${echo.url}/ucp/mcp`;
     let failure = await checkMcp(mcpUrl, o.mix);
     const echoCheck = await post(echoUrl, bodies[0] as string);
-    if (failure === null && echoCheck.status !== 200) failure = `echo answered HTTP ${echoCheck.status}`;
+    if (failure === null && echoCheck.status !== 200) failure = `the direct server answered HTTP ${echoCheck.status}`;
     // Warm both (JIT, SQLite page cache, compiled schedules) before anything is measured.
     o.log('e2e: warming up both servers');
     await load(mcpUrl, bodies, o.connections, 2);
@@ -176,12 +177,12 @@ export async function runEndToEnd(o: E2eOptions): Promise<E2eResult> {
       connections: o.connections,
       secondsPerTarget: 2 * half,
       mcp: combine(segs.mcp, mcpRss),
-      echo: combine(segs.echo, echoRss),
+      direct: combine(segs.echo, echoRss),
       failure,
     };
     for (const [name, t] of [
       ['MCP', result.mcp],
-      ['echo', result.echo],
+      ['direct', result.direct],
     ] as const) {
       if (result.failure === null && (t.non2xx > 0 || t.errors > 0 || t.timeouts > 0)) {
         result.failure = `${name} had ${t.non2xx} non-2xx answers, ${t.errors} errors, ${t.timeouts} timeouts under load`;

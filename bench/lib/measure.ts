@@ -24,6 +24,8 @@ export interface Cell {
   summary?: Summary;
   /** Raw samples (ms), kept for the cpu profile/debugging but not written to the report. */
   samples: number[];
+  /** The instance index of each sample (same order as `samples`), for paired ratios. */
+  instances: number[];
 }
 
 export interface MeasureOptions {
@@ -63,6 +65,24 @@ function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
+/** Median sample per instance index of a cell (ms). */
+export function perInstanceMedians(cell: Cell): Record<string, number> {
+  const by = new Map<number, number[]>();
+  cell.samples.forEach((ms, k) => {
+    const i = cell.instances[k] as number;
+    const list = by.get(i);
+    if (list === undefined) by.set(i, [ms]);
+    else list.push(ms);
+  });
+  const out: Record<string, number> = {};
+  for (const [i, list] of [...by].sort(([a], [b]) => a - b)) {
+    list.sort((a, b) => a - b);
+    const mid = (list.length - 1) / 2;
+    out[String(i)] = ((list[Math.floor(mid)] as number) + (list[Math.ceil(mid)] as number)) / 2;
+  }
+  return out;
+}
+
 export async function measureQuery(
   query: QueryDef,
   size: number,
@@ -72,7 +92,14 @@ export async function measureQuery(
 ): Promise<Cell[]> {
   const lanes: Lane[] = contenders.map((contender) => {
     const reason = contender.unsupported(query);
-    const cell: Cell = { contender: contender.name, query: query.name, size, status: reason === null ? 'ok' : 'skipped', samples: [] };
+    const cell: Cell = {
+      contender: contender.name,
+      query: query.name,
+      size,
+      status: reason === null ? 'ok' : 'skipped',
+      samples: [],
+      instances: [],
+    };
     if (reason !== null) cell.reason = reason;
     return { contender, cell, spentMs: 0, active: reason === null, verified: new Map<number, string>() };
   });
@@ -127,7 +154,10 @@ export async function measureQuery(
       const lane = running[(k + round) % running.length] as Lane;
       const before = performance.now();
       const r = await call(lane, i);
-      if (r !== null && (await check(lane, i, r.output))) lane.cell.samples.push(r.ms);
+      if (r !== null && (await check(lane, i, r.output))) {
+        lane.cell.samples.push(r.ms);
+        lane.cell.instances.push(i);
+      }
       lane.spentMs += performance.now() - before;
       const n = lane.cell.samples.length;
       if ((lane.spentMs >= options.budgetMs && n >= options.minSamples) || n >= options.maxSamples) lane.active = false;
@@ -137,7 +167,10 @@ export async function measureQuery(
 
   return lanes.map((lane) => {
     if (lane.cell.status === 'ok') lane.cell.summary = summarize(lane.cell.samples);
-    else lane.cell.samples = [];
+    else {
+      lane.cell.samples = [];
+      lane.cell.instances = [];
+    }
     return lane.cell;
   });
 }

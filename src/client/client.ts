@@ -5,7 +5,7 @@
  * every request before it leaves and every response before it is returned.
  */
 import { readFileSync } from 'node:fs';
-import type { ActiveCapabilities, DroppedCapability } from '../protocol/negotiation.js';
+import { parentsOf, type ActiveCapabilities, type DroppedCapability } from '../protocol/negotiation.js';
 import { SafeFetcher, isRegistryMap, type SafeFetcherOptions } from '../protocol/safe-fetch.js';
 import type { UcpProfile } from '../protocol/types.js';
 import type { LookupRequest, LookupResponse, SearchRequest, SearchResponse } from '../domain/requests.js';
@@ -19,6 +19,7 @@ import {
   operationUnavailable,
   serviceBindingFailure,
   type EntityVerdict,
+  type NegotiationDecision,
   type RejectedEntityReport,
   type TransportOffer,
 } from './negotiate.js';
@@ -134,7 +135,7 @@ export class UcpLocationClient {
         ...fetchOptions,
         registry: { ...registryRecord(fetchOptions.registry), ...(options.trust?.preApprovedProfiles ?? {}) },
       });
-    const discovery = await discover({
+    const found = await discover({
       businessUrl,
       platformProfileUrl: options.platformProfileUrl,
       ...(options.platformProfile !== undefined ? { platformProfile: options.platformProfile } : {}),
@@ -142,12 +143,15 @@ export class UcpLocationClient {
       allowLoopback,
     });
     // No transport because the service entries failed binding: say so before fetching any schema.
-    const lostService = serviceBindingFailure(discovery.decision);
+    const lostService = serviceBindingFailure(found.decision);
     if (lostService !== undefined) throw lostService;
-    const schemas = await PayloadSchemas.compose(discovery.decision, discovery.version, {
+    const composed = await PayloadSchemas.compose(found.decision, found.version, {
       fetcher,
       ...(options.trust?.preApprovedSchemas !== undefined ? { preApprovedSchemas: options.trust.preApprovedSchemas } : {}),
     });
+    const schemas = composed.schemas;
+    // An entity whose schema cannot be had is treated as absent (R-N3), with its reason shown.
+    const discovery: DiscoveryResult = { ...found, decision: withoutEntities(found.decision, composed.dropped) };
 
     const callerOptions: CallerOptions = { timeoutMs: options.callTimeoutMs ?? 30_000, userAgent };
     const agentOptions = {
@@ -340,4 +344,28 @@ function readPackageVersion(): string {
   } catch {
     return '0.0.0';
   }
+}
+
+/**
+ * The decision without `dropped` entities and the extensions left orphaned by them (an extension
+ * is active only while one of its parents is), each listed in `dropped` with its reason.
+ */
+function withoutEntities(decision: NegotiationDecision, dropped: readonly DroppedCapability[]): NegotiationDecision {
+  if (dropped.length === 0) return decision;
+  const active: ActiveCapabilities = { ...decision.active };
+  const gone = [...dropped];
+  for (const d of dropped) delete active[d.name];
+  let pruned = true;
+  while (pruned) {
+    pruned = false;
+    for (const [name, entity] of Object.entries(active)) {
+      const parents = parentsOf(entity);
+      if (parents.length > 0 && !parents.some((p) => Object.hasOwn(active, p))) {
+        delete active[name];
+        gone.push({ name, reason: 'orphaned_extension', detail: `every capability it extends was dropped (${parents.join(', ')})` });
+        pruned = true;
+      }
+    }
+  }
+  return { ...decision, active, dropped: [...decision.dropped, ...gone] };
 }

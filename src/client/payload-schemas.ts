@@ -14,9 +14,11 @@ import {
   SchemaRegistryError,
   pinnedSchemaRegistry,
   summarizeIssues,
+  type ExtensionSchemaRef,
   type PayloadValidator,
   type SchemaIssue,
 } from '../protocol/schemas.js';
+import type { DroppedCapability } from '../protocol/negotiation.js';
 import { SafeFetchError, type SafeFetcher } from '../protocol/safe-fetch.js';
 import { isRecord, type BindingName, type Operation } from './caller.js';
 import {
@@ -48,8 +50,14 @@ export class PayloadSchemas {
     private readonly version: string,
   ) {}
 
-  /** Composes and compiles validators for every active operation; fetches extension schemas. */
-  static async compose(decision: NegotiationDecision, version: string, options: PayloadSchemaOptions): Promise<PayloadSchemas> {
+  /**
+   * Composes and compiles validators for every active operation; fetches extension schemas. An
+   * entity whose schema cannot be had (unreachable, not JSON, not compilable, missing the needed
+   * definition) is dropped with a reason rather than failing discovery: an extension leaves its
+   * operation without it, a root capability leaves its operation unavailable. Only when no
+   * operation is left does this throw.
+   */
+  static async compose(decision: NegotiationDecision, version: string, options: PayloadSchemaOptions): Promise<ComposedSchemas> {
     const plans = (['search', 'lookup'] as const).flatMap((op) => {
       const plan = operationSchemas(decision, op);
       return plan === undefined ? [] : [{ op, plan }];
@@ -61,23 +69,54 @@ export class PayloadSchemas {
       for (const [url, doc] of Object.entries(options.preApprovedSchemas ?? {})) registry.addSchema(url, doc);
     }
     const validators = new Map<Operation, OperationValidators>();
-    try {
-      for (const { op, plan } of plans) {
-        const [request, response] = await Promise.all([
-          registry.composeCapabilitySchema(plan.root.name, plan.root.schema, plan.extensions, `${op}_request`),
-          registry.composeCapabilitySchema(plan.root.name, plan.root.schema, plan.extensions, `${op}_response`),
-        ]);
-        validators.set(op, { request, response });
+    const dropped = new Map<string, { schema: string; error: unknown }>();
+    // A URL's first failure is the informative one: retried at once, the fetcher only says it is backing off.
+    const firstFailure = new Map<string, DiscoveryError>();
+    const attempt = async <T>(work: () => Promise<T>): Promise<Attempt<T>> => {
+      const outcome = await attemptSchemas(work);
+      if (outcome.ok || !(outcome.error instanceof DiscoveryError) || outcome.error.url === undefined) return outcome;
+      const first = firstFailure.get(outcome.error.url);
+      if (first === undefined) firstFailure.set(outcome.error.url, outcome.error);
+      return { ok: false, error: first ?? outcome.error };
+    };
+    for (const { op, plan } of plans) {
+      const build = (extensions: readonly ExtensionSchemaRef[]): Promise<OperationValidators> =>
+        composeOperation(registry, op, plan.root, extensions);
+      const all = await attempt(() => build(plan.extensions));
+      if (all.ok) {
+        validators.set(op, all.value);
+        continue;
       }
-    } catch (error) {
-      if (error instanceof SchemaRegistryError) {
-        // The registry wraps what the loader threw; a fetch failure keeps its own precise error.
-        if (error.cause instanceof DiscoveryError) throw error.cause;
-        throw new DiscoveryError('schema_unavailable', 'schema', `Cannot build the negotiated schemas: ${error.message}`, { cause: error });
+      // Something failed: find out which entity, so only that one is dropped.
+      const root = await attempt(() => build([]));
+      if (!root.ok) {
+        dropped.set(plan.root.name, { schema: plan.root.schema, error: root.error });
+        continue;
       }
-      throw error;
+      const usable: ExtensionSchemaRef[] = [];
+      for (const extension of plan.extensions) {
+        const alone = await attempt(() => build([extension]));
+        if (alone.ok) usable.push(extension);
+        else dropped.set(extension.name, { schema: extension.schemaUrl, error: alone.error });
+      }
+      const kept = await attempt(() => build(usable));
+      if (kept.ok) validators.set(op, kept.value);
+      else dropped.set(plan.root.name, { schema: plan.root.schema, error: kept.error });
     }
-    return new PayloadSchemas(validators, registry.validator(ERROR_RESPONSE_SCHEMA_URL), version);
+    if (validators.size === 0) {
+      const first = [...dropped.values()][0]?.error;
+      if (first instanceof DiscoveryError) throw first;
+      const reasons = [...dropped].map(([name, d]) => `${name}: ${reasonOf(d.error)}`).join('; ');
+      throw new DiscoveryError('schema_unavailable', 'schema', `Cannot build the negotiated schemas: ${reasons}`, { cause: first });
+    }
+    return {
+      schemas: new PayloadSchemas(validators, registry.validator(ERROR_RESPONSE_SCHEMA_URL), version),
+      dropped: [...dropped].map(([name, d]) => ({
+        name,
+        reason: 'schema_unavailable' as const,
+        detail: `its schema ${d.schema} cannot be had, so it is treated as absent: ${reasonOf(d.error)}`,
+      })),
+    };
   }
 
   /** Throws RequestValidationError when `payload` is not a valid request of `op`. */
@@ -158,6 +197,45 @@ export class PayloadSchemas {
     if (v === undefined) throw new Error(`No negotiated schema for ${op}`);
     return v;
   }
+}
+
+export interface ComposedSchemas {
+  schemas: PayloadSchemas;
+  /** Active capabilities left out because their schema could not be had, with the reason. */
+  dropped: DroppedCapability[];
+}
+
+async function composeOperation(
+  registry: SchemaRegistry,
+  op: Operation,
+  root: { name: string; schema: string },
+  extensions: readonly ExtensionSchemaRef[],
+): Promise<OperationValidators> {
+  const [request, response] = await Promise.all([
+    registry.composeCapabilitySchema(root.name, root.schema, extensions, `${op}_request`),
+    registry.composeCapabilitySchema(root.name, root.schema, extensions, `${op}_response`),
+  ]);
+  return { request, response };
+}
+
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: UcpClientError | SchemaRegistryError };
+
+/** Schema failures (the registry's, or a fetch failure it wraps) as a value; anything else rethrown. */
+async function attemptSchemas<T>(work: () => Promise<T>): Promise<Attempt<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    if (error instanceof SchemaRegistryError) {
+      // The registry wraps what the loader threw; a fetch failure keeps its own precise error.
+      return { ok: false, error: error.cause instanceof DiscoveryError ? error.cause : error };
+    }
+    if (error instanceof DiscoveryError) return { ok: false, error };
+    throw error;
+  }
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 async function loadSchema(fetcher: SafeFetcher, url: string): Promise<object> {

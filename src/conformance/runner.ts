@@ -6,8 +6,9 @@
 import { ConfigError } from '../errors.js';
 import { negotiateCapabilities, responseCapabilities } from '../protocol/negotiation.js';
 import { validateProfile } from '../protocol/profile.js';
+import { summarizeIssues } from '../protocol/schemas.js';
 import { SafeFetcher } from '../protocol/safe-fetch.js';
-import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION, type UcpProfile } from '../protocol/types.js';
+import { COMMON_SERVICE, LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION, type UcpProfile } from '../protocol/types.js';
 import { UcpLocationClient } from '../client/client.js';
 import { UcpClientError } from '../client/errors.js';
 import { parseRulePrefixes, selectChecks } from './catalogue.js';
@@ -83,9 +84,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
           profileFetches: undefined,
         };
     const advertised = advertisedOperations(discovery.profile);
+    // Bindings the Business offers but the given Platform profile does not: skipped with the reason.
+    const unoffered = new Map<BindingName, string>();
     const { clients, mcp } =
       needsBindings && discovery.profile !== undefined
-        ? await openBindings(discovery, platform, calls, rawRpc, resources, timeoutMs, network, setupResults)
+        ? await openBindings(discovery, platform, calls, rawRpc, resources, timeoutMs, network, setupResults, unoffered)
         : { clients: [], mcp: undefined };
 
     let samples: Promise<Samples> | undefined;
@@ -120,7 +123,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const phaseOf = (c: Check): number => (c.final === true ? 2 : c.audit === true ? 1 : 0);
     for (const phase of [0, 1, 2]) {
       for (const check of checks.filter((c) => phaseOf(c) === phase)) {
-        results.push(...(await runCheck(check, ctx, transport)));
+        results.push(...(await runCheck(check, ctx, transport, unoffered)));
       }
     }
     const summary = {
@@ -158,16 +161,30 @@ async function platformState(
     return { url, profile, searchOnlyUrl, unsupportedVersionUrl, maxAgeZeroUrl, profileFetches: (u) => served.fetches(u) };
   }
   const url = options.platformProfileUrl as string;
-  // Knowing the Platform's capabilities makes the R-G6 expectation exact; without it only ucp.version is judged.
-  let profile: UcpProfile | undefined;
+  // The checker needs the profile it was given (the R-G6 expectation, the bindings it offers), and
+  // the Business fetches the same URL on every call. When the checker cannot have it, every call
+  // would fail for a reason that is the run's setup, not the Business: stop with a setup error.
+  const setupError = (problem: string, cause?: unknown): ConfigError =>
+    new ConfigError(
+      `The checker cannot use the Platform profile it was given (${url}): ${problem}. This is a problem of the checker's setup, not a finding about the Business: fix the URL or the profile (https on a public host; a loopback URL needs --allow-loopback), or let the checker serve one (--serve-profile).`,
+      cause === undefined ? {} : { cause },
+    );
+  let body: unknown;
   try {
-    const doc = await new SafeFetcher(network).fetchDocument(url);
-    const judged = validateProfile(doc.body, 'platform', { allowLoopbackHttp: options.allowLoopback === true });
-    if (judged.ok) profile = judged.profile;
-  } catch {
-    profile = undefined;
+    body = (await new SafeFetcher(network).fetchDocument(url)).body;
+  } catch (error) {
+    throw setupError(`fetching it failed: ${(error as Error).message}`, error);
   }
-  return { url, profile, searchOnlyUrl: undefined, unsupportedVersionUrl: undefined, maxAgeZeroUrl: undefined, profileFetches: undefined };
+  const judged = validateProfile(body, 'platform', { allowLoopbackHttp: options.allowLoopback === true });
+  if (!judged.ok) throw setupError(`it is not a valid Platform profile: ${summarizeIssues(judged.errors)}`);
+  return {
+    url,
+    profile: judged.profile,
+    searchOnlyUrl: undefined,
+    unsupportedVersionUrl: undefined,
+    maxAgeZeroUrl: undefined,
+    profileFetches: undefined,
+  };
 }
 
 function advertisedOperations(profile: UcpProfile | undefined): Set<Operation> {
@@ -184,6 +201,7 @@ async function openBindings(
   timeoutMs: number,
   network: { allowLoopback: boolean; resolve?: ConformanceOptions['resolve']; ca?: ConformanceOptions['ca'] },
   setupResults: CheckResult[],
+  unoffered: Map<BindingName, string>,
 ): Promise<{ clients: OperationClient[]; mcp: McpPeer | undefined }> {
   const clients: OperationClient[] = [];
   let mcp: McpPeer | undefined;
@@ -192,9 +210,17 @@ async function openBindings(
     ...(network.resolve === undefined ? {} : { resolve: network.resolve }),
     ...(network.ca === undefined ? {} : { ca: network.ca }),
   };
+  const offered = platformBindings(platform.profile);
   for (const binding of ['mcp', 'rest'] as const) {
     const endpoint = discovery.endpoints[binding];
     if (endpoint === undefined) continue;
+    if (offered !== undefined && !offered.has(binding)) {
+      unoffered.set(
+        binding,
+        `the Platform profile (${platform.url ?? ''}) offers no ${binding} binding of ${COMMON_SERVICE} ${UCP_VERSION}, so a Platform with it never calls this one`,
+      );
+      continue;
+    }
     let http: HttpPeer;
     try {
       http = await HttpPeer.open(endpoint, timeoutMs, agentOptions);
@@ -215,6 +241,13 @@ async function openBindings(
     }
   }
   return { clients, mcp };
+}
+
+/** Transports of `dev.ucp.common` the Platform profile declares for the release; undefined when unknown. */
+function platformBindings(profile: UcpProfile | undefined): Set<string> | undefined {
+  if (profile === undefined) return undefined;
+  const bindings = Object.hasOwn(profile.ucp.services, COMMON_SERVICE) ? (profile.ucp.services[COMMON_SERVICE] ?? []) : [];
+  return new Set(bindings.filter((b) => b.version === UCP_VERSION).map((b) => b.transport));
 }
 
 function endpointFailure(binding: BindingName, endpoint: string, error: unknown): CheckResult {
@@ -268,11 +301,20 @@ function unmetNeed(need: Need, ctx: RunContext): string | undefined {
   }
 }
 
-async function runCheck(check: Check, ctx: RunContext, transport: TransportChoice): Promise<CheckResult[]> {
+async function runCheck(
+  check: Check,
+  ctx: RunContext,
+  transport: TransportChoice,
+  unoffered: ReadonlyMap<BindingName, string>,
+): Promise<CheckResult[]> {
   const base = { rule: check.rule, check: check.id, area: check.area, title: check.title };
   const targets: (OperationClient | undefined)[] =
     check.scope === 'run' ? [undefined] : ctx.clients.filter((c) => check.scope === 'binding' || c.binding === check.scope);
   const unmet = (check.needs ?? []).map((n) => unmetNeed(n, ctx)).find((r) => r !== undefined);
+  const notOffered: CheckResult[] = [...unoffered]
+    .filter(([binding]) => check.scope === 'binding' || check.scope === binding)
+    .map(([binding, why]) => ({ ...base, binding, status: 'skip', detail: why, evidence: [] }));
+  if (notOffered.length > 0 && targets.length === 0) return notOffered;
   if (targets.length === 0) {
     const binding = check.scope === 'binding' ? 'no binding' : `no ${check.scope.toUpperCase()} binding`;
     const why =
@@ -301,5 +343,5 @@ async function runCheck(check: Check, ctx: RunContext, transport: TransportChoic
       out.push({ ...base, ...label, status: 'fail', detail: `the check could not complete: ${(error as Error).message}`, evidence: [] });
     }
   }
-  return out;
+  return [...out, ...notOffered];
 }

@@ -34,7 +34,7 @@ interface Seen {
 }
 
 function where(pos: SourcePosition): string {
-  return pos.unit === 'feature' ? `${pos.file} feature ${pos.line}` : `${pos.file}:${pos.line}`;
+  return pos.unit === 'feature' || pos.unit === 'node' ? `${pos.file} ${pos.unit} ${pos.line}` : `${pos.file}:${pos.line}`;
 }
 
 export class DatasetChecker {

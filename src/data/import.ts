@@ -23,7 +23,7 @@ import { IssueCollector } from './issues.js';
 import type { AmenityMap } from './osm-amenities.js';
 import { DEFAULT_HOLIDAY_HORIZON_DAYS } from './osm.js';
 import { checkedBatches, PassOne, type DerivedZoneCount, type FileSummary, type Plan } from './pipeline.js';
-import { assertReadableFile, decodesOnWorker, detectFormat, FORMATS_DERIVING_TIMEZONE, openSource, type SourceOptions } from './sources.js';
+import { assertReadableFile, decodesOnWorker, detectFormat, FORMATS_DERIVING_TIMEZONE, inputFiles, openSource, type SourceOptions } from './sources.js';
 import { defaultWorkers, parallelNdjsonOutcomes, recordsFromWorker } from './workers.js';
 
 export type { FileSummary, DerivedZoneCount } from './pipeline.js';
@@ -79,6 +79,8 @@ export interface ValidationReport {
 export interface ImportReport extends ImportResult {
   files: FileSummary[];
   records: number;
+  warnings: DataIssue[];
+  warningCount: number;
 }
 
 /** The plans a report was validated with, for the pass that writes (or diffs) the same records. */
@@ -110,10 +112,13 @@ async function plan(files: readonly string[], options: ImportOptions): Promise<P
     },
   };
   const plans: Plan[] = [];
-  for (const file of files) {
-    const f = detectFormat(file, options.format);
-    await assertReadableFile(file);
-    plans.push({ file, format: f, deriveTimezone: options.deriveTimezone ?? FORMATS_DERIVING_TIMEZONE.has(f), source });
+  for (const path of files) {
+    const f = detectFormat(path, options.format);
+    const deriveTimezone = options.deriveTimezone ?? FORMATS_DERIVING_TIMEZONE.has(f);
+    for (const file of await inputFiles(path, f)) {
+      await assertReadableFile(file);
+      plans.push({ file, format: f, deriveTimezone, source });
+    }
   }
   return plans;
 }
@@ -241,5 +246,5 @@ export async function writeValidated(store: LocationStore, checked: ValidationRe
   const progress = options.onProgress;
   const onProgress = progress === undefined ? undefined : (p: ImportProgress): void => progress(p.phase === 'writing' && p.total === undefined ? { ...p, total: expected } : p);
   const result = await store.replaceAll(secondPass(), onProgress);
-  return { ...result, files: checked.files, records: checked.records };
+  return { ...result, files: checked.files, records: checked.records, warnings: checked.warnings, warningCount: checked.warningCount };
 }

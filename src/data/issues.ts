@@ -1,6 +1,11 @@
 /**
  * Collecting data problems while a file is read. Validation never stops at the first problem:
  * the operator gets the whole list in one run, so a large file is fixed in one go.
+ *
+ * Warnings use the same shapes and collector: a source format can say things UCP cannot (a
+ * schema.org public-holiday rule, a feature without an amenity id, a point in disputed
+ * territory). They are reported beside the issues with file, record and field, but never fail an
+ * import: the record is imported without the part that could not be expressed.
  */
 import { DataValidationError, type DataIssue } from '../errors.js';
 
@@ -16,11 +21,11 @@ export interface FieldIssue {
   about?: string;
 }
 
-/** Where a record came from: file and 1-based line (or feature number for GeoJSON). */
+/** Where a record came from: file and 1-based line (or feature number for GeoJSON, node number for JSON-LD). */
 export interface SourcePosition {
   file: string;
   line: number;
-  unit?: 'line' | 'feature';
+  unit?: 'line' | 'feature' | 'node';
 }
 
 /**
@@ -44,10 +49,6 @@ export class IssueCollector {
   add(issue: DataIssue): void {
     this.#total += 1;
     if (this.#kept.length < this.cap) this.#kept.push(issue);
-  }
-
-  addAt(pos: SourcePosition, issues: readonly FieldIssue[]): void {
-    for (const i of issues) this.add(atPosition(pos, i));
   }
 
   /** Every issue found, including those past the cap. */

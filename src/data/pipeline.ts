@@ -79,8 +79,13 @@ export async function* ndjsonRangeOutcomes(file: string, range: ByteRange, onEnd
   }
 }
 
+/**
+ * The one warnings mechanism of every format: decoders put what the source said that a record
+ * cannot hold in `RawEntry.warnings`, the pipeline adds its own (a doubtful derived zone), and
+ * `PassOne` sends them all here — kept beside the issues, or made issues by `strict`.
+ */
 export interface PassSettings {
-  /** Where warnings go (none kept when absent). */
+  /** Where warnings go; without one they are dropped (pass 2 already had them in pass 1). */
   warnings?: IssueCollector;
   /** Warnings are reported as problems instead (`import --strict`). */
   strict?: boolean;
@@ -152,7 +157,7 @@ export class PassOne {
       if (derived.timezone !== undefined) {
         raw = derived.raw;
         this.#zones.set(derived.timezone, (this.#zones.get(derived.timezone) ?? 0) + 1);
-        if (derived.note !== undefined) this.warn(entry.pos, [{ field: 'timezone', message: derived.note }]);
+        if (derived.warning !== undefined) this.warn(entry.pos, [derived.warning]);
       }
     }
     const checked = validateRecord(raw, entry.pos);

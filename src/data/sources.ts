@@ -1,20 +1,24 @@
 /**
- * One interface over the import formats: a stream of raw records, each with its position
+ * One interface over the import formats (our own NDJSON, GeoJSON and CSV; OpenStreetMap GeoJSON,
+ * schema.org JSON-LD and Google Business Profile sheets, converted on the way in): a stream of raw
+ * records, each with its position
  * and the problems found while decoding it, plus the mapping from record field paths to what
  * the author of that format sees (CSV column, GeoJSON coordinate).
  */
-import { stat } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { csvColumnOf, readHeader, rowToRaw, type CsvHeader } from './csv-records.js';
 import { readCsv } from './csv.js';
+import { gbpColumnOf, gbpRowToRaw, readGbpHeader, type GbpHeader } from './gbp.js';
 import { featureToRaw, geoJsonFieldOf, readGeoJson } from './geojson.js';
+import { jsonLdEntries, jsonLdFieldOf } from './jsonld.js';
 import type { FieldIssue, SourcePosition } from './issues.js';
 import { readNdjsonBatches } from './ndjson.js';
 import { DEFAULT_HOLIDAY_HORIZON_DAYS, osmFeatureToRaw, osmFieldOf, osmStartDay, type OsmOptions } from './osm.js';
 import { evaluatesOnAnyThread } from './osm-hours.js';
 
-export const DATA_FORMATS = ['ndjson', 'geojson', 'csv', 'osm'] as const;
+export const DATA_FORMATS = ['ndjson', 'geojson', 'csv', 'osm', 'jsonld', 'gbp'] as const;
 export type DataFormat = (typeof DATA_FORMATS)[number];
 
 /** Formats whose sources carry coordinates but never a time zone: it is derived from `geo` unless told otherwise. */
@@ -45,6 +49,7 @@ const BY_EXTENSION: Record<string, DataFormat> = {
   '.geojson': 'geojson',
   '.json': 'geojson',
   '.csv': 'csv',
+  '.jsonld': 'jsonld',
 };
 
 /** The format named by `override`, else by the file extension; a usage error otherwise. */
@@ -57,10 +62,26 @@ export function detectFormat(file: string, override?: string): DataFormat {
   const format = BY_EXTENSION[extname(file).toLowerCase()];
   if (format === undefined) {
     throw new ConfigError(
-      `cannot tell the format of ${JSON.stringify(file)} from its extension; name it .ndjson/.jsonl, .geojson/.json or .csv, or pass --format ${DATA_FORMATS.join('|')}`,
+      `cannot tell the format of ${JSON.stringify(file)} from its extension; name it .ndjson/.jsonl, .geojson/.json, .csv or .jsonld, or pass --format ${DATA_FORMATS.join('|')}`,
     );
   }
   return format;
+}
+
+/** Files of a JSON-LD directory: documents and store-locator pages, read in name order. */
+const JSONLD_DIRECTORY_FILES = /\.(jsonld|json|html?)$/i;
+
+/**
+ * The input files `path` stands for: itself, or — for `jsonld`, where a site's pages are often
+ * saved one business per file — the matching files of a directory (not its subdirectories).
+ */
+export async function inputFiles(path: string, format: DataFormat): Promise<string[]> {
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isDirectory() !== true) return [path];
+  if (format !== 'jsonld') throw new ConfigError(`${JSON.stringify(path)} is a directory; only --format jsonld reads directories (of .jsonld, .json and .html files)`);
+  const names = (await readdir(path, { withFileTypes: true })).filter((d) => d.isFile() && JSONLD_DIRECTORY_FILES.test(d.name)).map((d) => d.name);
+  if (names.length === 0) throw new ConfigError(`the directory ${JSON.stringify(path)} has no .jsonld, .json or .html file`);
+  return names.sort().map((n) => join(path, n));
 }
 
 /** A usage error (ConfigError) unless `file` is an existing regular file. */
@@ -132,8 +153,16 @@ async function* featureEntries(file: string, convert: (feature: unknown) => { ra
   }
 }
 
-async function* csvEntries(file: string): AsyncGenerator<RawEntry> {
-  let header: CsvHeader | undefined;
+/** How one CSV dialect (ours, Business Profile sheets) reads its header and its rows. */
+interface CsvDialect<H extends { issues: FieldIssue[]; warnings?: FieldIssue[]; unusable: boolean }> {
+  header: (fields: readonly string[]) => H;
+  row: (header: H, fields: readonly string[]) => { raw: Record<string, unknown>; issues: FieldIssue[]; warnings?: FieldIssue[] };
+  /** What an empty file should have started with. */
+  empty: string;
+}
+
+async function* csvEntries<H extends { issues: FieldIssue[]; warnings?: FieldIssue[]; unusable: boolean }>(file: string, dialect: CsvDialect<H>): AsyncGenerator<RawEntry> {
+  let header: H | undefined;
   for await (const e of readCsv(file)) {
     const pos = { file, line: e.line };
     if ('error' in e) {
@@ -141,19 +170,25 @@ async function* csvEntries(file: string): AsyncGenerator<RawEntry> {
       continue;
     }
     if (header === undefined) {
-      header = readHeader(e.fields);
-      if (header.issues.length > 0) yield { pos, issues: header.issues, envelope: true };
+      header = dialect.header(e.fields);
+      const warnings = header.warnings ?? [];
+      if (header.issues.length > 0 || warnings.length > 0) yield { pos, issues: header.issues, ...(warnings.length > 0 ? { warnings } : {}), envelope: true };
       // Without id/name every row would fail the same way; the header issue says it once.
       if (header.unusable) return;
       continue;
     }
-    const { raw, issues } = rowToRaw(header, e.fields);
-    yield issues.length > 0 && Object.keys(raw).length === 0 ? { pos, issues } : { pos, raw, issues };
+    const { raw, issues, warnings } = dialect.row(header, e.fields);
+    const entry: RawEntry = issues.length > 0 && Object.keys(raw).length === 0 ? { pos, issues } : { pos, raw, issues };
+    if (warnings !== undefined && warnings.length > 0) entry.warnings = warnings;
+    yield entry;
   }
   if (header === undefined) {
-    yield { pos: { file, line: 1 }, issues: [{ field: '', message: 'the CSV file is empty; its first line must name the columns (id,name,…)' }], envelope: true };
+    yield { pos: { file, line: 1 }, issues: [{ field: '', message: `the CSV file is empty; its first line must ${dialect.empty}` }], envelope: true };
   }
 }
+
+const OUR_CSV: CsvDialect<CsvHeader> = { header: readHeader, row: rowToRaw, empty: 'name the columns (id,name,…)' };
+const GBP_SHEET: CsvDialect<GbpHeader> = { header: readGbpHeader, row: gbpRowToRaw, empty: "be the sheet's header row (Store code, Business name, …)" };
 
 export function openSource(file: string, format: DataFormat, options: SourceOptions = {}): RecordSource {
   switch (format) {
@@ -162,10 +197,14 @@ export function openSource(file: string, format: DataFormat, options: SourceOpti
     case 'geojson':
       return { batches: batched(featureEntries(file, featureToRaw)), fieldName: geoJsonFieldOf };
     case 'csv':
-      return { batches: batched(csvEntries(file)), fieldName: csvColumnOf };
+      return { batches: batched(csvEntries(file, OUR_CSV)), fieldName: csvColumnOf };
     case 'osm': {
       const osm = osmOptionsOf(options);
       return { batches: batched(featureEntries(file, (feature) => osmFeatureToRaw(feature, osm))), fieldName: osmFieldOf };
     }
+    case 'jsonld':
+      return { batches: batched(jsonLdEntries(file)), fieldName: jsonLdFieldOf };
+    case 'gbp':
+      return { batches: batched(csvEntries(file, GBP_SHEET)), fieldName: gbpColumnOf };
   }
 }

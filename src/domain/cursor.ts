@@ -24,6 +24,11 @@ export interface CursorState {
   position: RankKey;
   /** Locations served on all previous pages together. */
   served: number;
+  /**
+   * The data snapshot the walk reads (an in-memory index generation), when the store pins one:
+   * later pages are read from the same snapshot while it is retained.
+   */
+  snapshot?: number;
 }
 
 /** Longest cursor accepted; real ones are ~200 characters (an id plus a few numbers). */
@@ -111,6 +116,8 @@ interface CursorBody {
   b?: number;
   /** served so far */
   n: number;
+  /** snapshot the walk reads; absent when the store pins none */
+  g?: number;
 }
 
 interface CursorKeys {
@@ -181,6 +188,7 @@ export function encodeCursor(state: CursorState, fingerprint: string, secret: st
   const { tier = 0, tieBreak = 0 } = state.position;
   if (tier !== 0) body.t = tier;
   if (tieBreak !== 0) body.b = tieBreak;
+  if (state.snapshot !== undefined) body.g = state.snapshot;
   return sealCursorPayload(JSON.stringify(body), secret);
 }
 
@@ -206,6 +214,7 @@ function isBody(x: unknown): x is CursorBody {
     typeof b.i === 'string' &&
     (b.t === undefined || (Number.isSafeInteger(b.t) && (b.t as number) >= 0)) &&
     (b.b === undefined || (Number.isSafeInteger(b.b) && (b.b as number) >= 0)) &&
+    (b.g === undefined || (Number.isSafeInteger(b.g) && (b.g as number) >= 0)) &&
     typeof b.n === 'number' &&
     Number.isSafeInteger(b.n) &&
     b.n >= 0
@@ -237,5 +246,6 @@ export function decodeCursor(token: string, fingerprint: string, secret: string)
       ...(body.b === undefined ? {} : { tieBreak: body.b }),
     },
     served: body.n,
+    ...(body.g === undefined ? {} : { snapshot: body.g }),
   };
 }

@@ -35,6 +35,8 @@ interface ExceptionGroup {
   /** Full closure: no interval at all on covered dates. */
   readonly closure: boolean;
   readonly intervals: Intervals;
+  /** Titles of the entries in the group (for explanations only). */
+  readonly titles: readonly string[];
 }
 
 /** A schedule pre-processed for repeated evaluation (per request, many instants/locations). */
@@ -86,16 +88,17 @@ export function compileSchedule(schedule: Schedule): CompiledSchedule {
     }
   }
 
-  const groups = new Map<string, { from: number; through: number; closure: boolean; intervals: number[] }>();
+  const groups = new Map<string, { from: number; through: number; closure: boolean; intervals: number[]; titles: string[] }>();
   for (const e of exceptions ?? []) {
     const from = parseLocalDate(e.valid_from) ?? 0;
     const through = parseLocalDate(e.valid_through) ?? 0;
     const key = `${from}:${through}`;
     let g = groups.get(key);
     if (g === undefined) {
-      g = { from, through, closure: false, intervals: [] };
+      g = { from, through, closure: false, intervals: [], titles: [] };
       groups.set(key, g);
     }
+    if (e.title !== undefined && !g.titles.includes(e.title)) g.titles.push(e.title);
     if (e.opens === undefined || e.closes === undefined) {
       g.closure = true; // validation guarantees a closure is alone for its bounds
     } else {
@@ -123,36 +126,66 @@ function groupFor(groups: readonly ExceptionGroup[], day: number): ExceptionGrou
   return undefined;
 }
 
-/** Does an interval beginning on this date cover time of day `t`? (opens inclusive, closes exclusive) */
-function coversOwn(iv: Intervals, t: number): boolean {
+/** Index of the interval beginning on this date that covers time of day `t` (opens inclusive, closes exclusive), or -1. */
+function coveringOwn(iv: Intervals, t: number): number {
   for (let i = 0; i < iv.length; i += 2) {
-    if ((iv[i] as number) <= t && t < (iv[i + 1] as number)) return true;
+    if ((iv[i] as number) <= t && t < (iv[i + 1] as number)) return i;
   }
-  return false;
+  return -1;
 }
 
-/** Does an overnight interval that began on the previous date still cover time of day `t`? */
-function coversCarry(iv: Intervals, t: number): boolean {
+/** Index of the overnight interval that began on the previous date and still covers `t`, or -1. */
+function coveringCarry(iv: Intervals, t: number): number {
   for (let i = 1; i < iv.length; i += 2) {
-    if (t < (iv[i] as number) - DAY_MS) return true;
+    if (t < (iv[i] as number) - DAY_MS) return i - 1;
   }
-  return false;
+  return -1;
+}
+
+/**
+ * Which rule decided a label (see `explainOpenAt`). Filled only when a caller asks why, so the
+ * evaluation below stays the one implementation and the hot path allocates nothing.
+ */
+interface LabelTrace {
+  rule?: HoursRule;
 }
 
 /** Open/closed for a local label (ms on the label timeline). The heart of R-H1…R-H4. */
-function openAtLabel(c: Compiled, label: number): boolean {
+function openAtLabel(c: Compiled, label: number, trace?: LabelTrace): boolean {
   const day = Math.floor(label / DAY_MS);
   const t = label - day * DAY_MS;
   const today = groupFor(c.exceptions, day);
   if (today !== undefined) {
     // An exception date: its own intervals only; anything carrying in stopped at midnight (R-H4).
-    return !today.closure && coversOwn(today.intervals, t);
+    const i = today.closure ? -1 : coveringOwn(today.intervals, t);
+    if (trace !== undefined) trace.rule = exceptionRule(today, i, 'own');
+    return i >= 0;
   }
-  if (c.weekly !== null && coversOwn(c.weekly[weekdayOfDay(day)] as Intervals, t)) return true;
+  const weekday = weekdayOfDay(day);
+  if (c.weekly !== null) {
+    const i = coveringOwn(c.weekly[weekday] as Intervals, t);
+    if (i >= 0) {
+      if (trace !== undefined) trace.rule = weeklyRule(c.weekly, weekday, i, 'own');
+      return true;
+    }
+  }
   // Carry-over from the previous date, whichever schedule governed it (R-H2, R-H4).
   const yesterday = groupFor(c.exceptions, day - 1);
-  if (yesterday !== undefined) return !yesterday.closure && coversCarry(yesterday.intervals, t);
-  return c.weekly !== null && coversCarry(c.weekly[weekdayOfDay(day - 1)] as Intervals, t);
+  if (yesterday !== undefined) {
+    const i = yesterday.closure ? -1 : coveringCarry(yesterday.intervals, t);
+    if (i >= 0) {
+      if (trace !== undefined) trace.rule = exceptionRule(yesterday, i, 'carried');
+      return true;
+    }
+  } else if (c.weekly !== null) {
+    const i = coveringCarry(c.weekly[weekdayOfDay(day - 1)] as Intervals, t);
+    if (i >= 0) {
+      if (trace !== undefined) trace.rule = weeklyRule(c.weekly, weekdayOfDay(day - 1), i, 'carried');
+      return true;
+    }
+  }
+  if (trace !== undefined) trace.rule = c.weekly === null ? { kind: 'unknown-regular-hours' } : weeklyRule(c.weekly, weekday, -1, 'own');
+  return false;
 }
 
 function asCompiled(schedule: CompiledSchedule): Compiled {
@@ -250,4 +283,148 @@ export function nextChangeCompiled(schedule: CompiledSchedule, atEpochMs: number
 /** `nextChangeCompiled` for a raw schedule. */
 export function nextChange(schedule: Schedule, atEpochMs: number): StateChange | null {
   return nextChangeCompiled(compileSchedule(schedule), atEpochMs);
+}
+
+// ───────────────────────── explanations ─────────────────────────
+
+/** "HH:MM" of a time of day in ms (values past midnight wrap: an overnight close). */
+function clockText(ms: number): string {
+  const minutes = Math.round((ms % DAY_MS) / 60_000);
+  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+/** An interval as written in the data: 00:00–23:59 for a whole day, closes < opens for overnight. */
+function intervalText(iv: Intervals, i: number): string {
+  const opens = iv[i] as number;
+  const closes = iv[i + 1] as number;
+  if (opens === 0 && closes === DAY_MS) return '00:00–23:59';
+  return `${clockText(opens)}–${clockText(closes)}`;
+}
+
+function intervalsText(iv: Intervals): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < iv.length; i += 2) out.push(intervalText(iv, i));
+  return out;
+}
+
+/** The rule that decided an instant, as `explainOpenAt` reports it. */
+export type HoursRule =
+  | {
+      /** A regular weekly interval (`hours`), beginning on `day` (the previous day when `carried`). */
+      kind: 'weekly';
+      day: (typeof DAYS)[number];
+      /** The intervals the data lists for that day. */
+      intervals: string[];
+      /** The interval covering the instant; absent when none does (closed). */
+      matched?: string;
+      /** `carried`: an overnight interval that began the day before. */
+      from: 'own' | 'carried';
+    }
+  | {
+      /** A dated exception (`exception_hours`) governing the local date (or, `carried`, the day before). */
+      kind: 'exception';
+      titles: string[];
+      validFrom: string;
+      validThrough: string;
+      /** A full closure: no interval at all on those dates. */
+      closure: boolean;
+      intervals: string[];
+      matched?: string;
+      from: 'own' | 'carried';
+    }
+  /** `hours` is absent and no exception governs the date: regular hours unknown, never open (R-S6). */
+  | { kind: 'unknown-regular-hours' };
+
+function localDateText(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+function exceptionRule(g: ExceptionGroup, i: number, from: 'own' | 'carried'): HoursRule {
+  const rule: HoursRule = {
+    kind: 'exception',
+    titles: [...g.titles],
+    validFrom: localDateText(g.from),
+    validThrough: localDateText(g.through),
+    closure: g.closure,
+    intervals: intervalsText(g.intervals),
+    from,
+  };
+  if (i >= 0) rule.matched = intervalText(g.intervals, i);
+  return rule;
+}
+
+function weeklyRule(weekly: readonly Intervals[], weekday: number, i: number, from: 'own' | 'carried'): HoursRule {
+  const iv = weekly[weekday] as Intervals;
+  const rule: HoursRule = { kind: 'weekly', day: DAYS[weekday] as (typeof DAYS)[number], intervals: intervalsText(iv), from };
+  if (i >= 0) rule.matched = intervalText(iv, i);
+  return rule;
+}
+
+function offsetText(offsetMs: number): string {
+  const minutes = Math.round(Math.abs(offsetMs) / 60_000);
+  return `${offsetMs < 0 ? '-' : '+'}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+/** Why a schedule is open or closed at an instant: the verdict, the local reading, and the rule used. */
+export interface OpenAtExplanation {
+  open: boolean;
+  timezone: string | null;
+  /** The local wall-clock reading in the Location's zone, `YYYY-MM-DDTHH:MM:SS`; null when not evaluable. */
+  localTime: string | null;
+  weekday: (typeof DAYS)[number] | null;
+  /** UTC offset in force at the instant, `±HH:MM`. */
+  offset: string | null;
+  rule: HoursRule | null;
+  /** Why the schedule cannot be evaluated at all (invalid data, no zone), when that is the case. */
+  problems: string[];
+  /** Offset changes (daylight saving) within a day of the instant, in words. */
+  notes: string[];
+}
+
+/**
+ * The same evaluation as `isOpenCompiled`, reporting which rule decided it: the regular weekly
+ * interval, an exception (or its closure), an overnight interval carried from the day before, or
+ * unknown regular hours. `open` always equals `isOpenCompiled(schedule, epochMs)`.
+ */
+export function explainOpenAt(schedule: CompiledSchedule, epochMs: number): OpenAtExplanation {
+  const c = asCompiled(schedule);
+  checkEpoch(epochMs);
+  const out: OpenAtExplanation = {
+    open: false,
+    timezone: c.timezone,
+    localTime: null,
+    weekday: null,
+    offset: null,
+    rule: null,
+    problems: c.problems.map((p) => `${p.field}: ${p.message}`),
+    notes: [],
+  };
+  const clock = c.clock;
+  if (!c.valid) return out;
+  if (clock === null) {
+    out.problems.push('the Location has neither hours nor exception_hours, so it is never open at a given instant');
+    return out;
+  }
+  const offset = clock.offsetMs(epochMs);
+  if (Number.isNaN(offset)) return out;
+  const label = epochMs + offset;
+  out.localTime = new Date(label).toISOString().slice(0, 19);
+  out.weekday = DAYS[weekdayOfDay(Math.floor(label / DAY_MS))] ?? null;
+  out.offset = offsetText(offset);
+  const trace: LabelTrace = {};
+  out.open = openAtLabel(c, label, trace);
+  out.rule = trace.rule ?? null;
+  for (const [from, to, when] of [
+    [epochMs - DAY_MS, epochMs, 'in the day before'],
+    [epochMs, epochMs + DAY_MS, 'in the day after'],
+  ] as const) {
+    const a = clock.offsetMs(from);
+    const b = clock.offsetMs(to);
+    if (a !== b) {
+      out.notes.push(
+        `The UTC offset of ${clock.name} changes from ${offsetText(a)} to ${offsetText(b)} ${when}; hours are read on the local clock, so a gap or repeated hour shifts nothing.`,
+      );
+    }
+  }
+  return out;
 }

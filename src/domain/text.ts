@@ -29,15 +29,17 @@ export function normalizeText(input: string): string {
 
 /**
  * Distinct normalised tokens in order of first appearance, at most `MAX_QUERY_TERMS`, each at
- * most `MAX_TERM_LENGTH` characters. Punctuation-only input yields `[]`.
+ * most `MAX_TERM_LENGTH` characters. Punctuation-only input yields `[]`. Tokens `keep` rejects
+ * are skipped before counting, so they never use up the term budget.
  */
-export function tokenize(input: string): string[] {
+export function tokenize(input: string, keep: (token: string) => boolean = () => true): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const m of normalizeText(input).matchAll(TOKEN)) {
     const token = m[0].slice(0, MAX_TERM_LENGTH);
     if (seen.has(token)) continue;
     seen.add(token);
+    if (!keep(token)) continue;
     out.push(token);
     if (out.length === MAX_QUERY_TERMS) break;
   }
@@ -358,7 +360,7 @@ export interface TermExpansion {
   token: string;
   /** Its Porter stem (equal to `token` when stemming does not apply). */
   stem: string;
-  /** Also match indexed words starting with the token (only for tokens of ≥ 3 characters). */
+  /** Also match indexed words starting with the token's stem (only for tokens of ≥ 3 characters). */
   prefix: boolean;
   /** Vocabulary terms close to the token or its stem (typo tolerance), best first. */
   fuzzy: string[];

@@ -18,7 +18,13 @@ import { compareVersions } from './versions.js';
 export type ActiveCapabilities = Record<string, CapabilityEntity>;
 
 export type DropReason =
-  'not_offered_by_platform' | 'no_mutual_version' | 'orphaned_extension' | 'requires_protocol' | 'requires_capability';
+  | 'not_offered_by_platform'
+  | 'no_mutual_version'
+  | 'orphaned_extension'
+  | 'requires_protocol'
+  | 'requires_capability'
+  /** Platform side: the entity's schema could not be fetched or compiled, so it is treated as absent. */
+  | 'schema_unavailable';
 
 export interface DroppedCapability {
   name: string;

@@ -19,6 +19,7 @@ import {
   SafeFetcher,
   documentKey,
   type DocumentSource,
+  type FetchContext,
   type FetchedDocument,
   type SafeFetcherOptions,
 } from './safe-fetch.js';
@@ -77,12 +78,13 @@ export class PlatformProfileResolver {
   }
 
   /** The validated platform profile at `profileUrl` (R-G2), or a `UcpNegotiationError`. */
-  async resolve(profileUrl: string): Promise<UcpProfile> {
-    return (await this.resolveWithReport(profileUrl)).profile;
+  async resolve(profileUrl: string, context: FetchContext = {}): Promise<UcpProfile> {
+    return (await this.resolveWithReport(profileUrl, context)).profile;
   }
 
   /** As `resolve`, also telling which entries were dropped and where the profile came from. */
-  async resolveWithReport(profileUrl: string): Promise<ResolvedPlatformProfile> {
+  /** @param context who asks: each client spends only its share of the discovery budget. */
+  async resolveWithReport(profileUrl: string, context: FetchContext = {}): Promise<ResolvedPlatformProfile> {
     if (typeof profileUrl !== 'string' || profileUrl.trim() === '') {
       throw new UcpNegotiationError(
         'invalid_profile_url',
@@ -108,7 +110,7 @@ export class PlatformProfileResolver {
 
     let document: FetchedDocument;
     try {
-      document = await this.#fetcher.get(profileUrl);
+      document = await this.#fetcher.get(profileUrl, context);
     } catch (error) {
       if (error instanceof SafeFetchError) throw toNegotiationError(profileUrl, error);
       throw error;
@@ -137,17 +139,22 @@ export class PlatformProfileResolver {
  * The wire error for a failed fetch: same UCP code, a message for the remote
  * caller built from the reason only (the fetch error's own message may name
  * resolved addresses and is kept as `cause`, for our logs).
+ *
+ * A host that does not resolve and one that resolves to a non-public address get one and the
+ * same message: a difference would let a caller map which names exist inside the Business's
+ * network (and their kind of address) by asking for profiles there.
  */
 export function toNegotiationError(profileUrl: string, error: SafeFetchError): UcpNegotiationError {
   const url = shown(profileUrl);
   const seconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
+  const notPublic = `The platform profile URL ${url} does not lead to a public address (its host does not resolve, or resolves to a private, loopback or other non-public address); publish the profile at a publicly reachable https URL and check its spelling.`;
   const messages: Record<SafeFetchError['reason'], string> = {
     invalid_url: `The platform profile URL ${url} is not a valid absolute URL; expected https://host/path.`,
     unsupported_scheme: `The platform profile URL ${url} must use https.`,
     insecure_http: `The platform profile URL ${url} must use https.`,
     userinfo: 'The platform profile URL must not contain credentials (user:password@).',
-    refused_address: `The platform profile URL ${url} resolves to a non-public address; host the profile on a publicly reachable https server.`,
-    unresolvable: `The host of the platform profile URL ${url} does not resolve; check the URL.`,
+    refused_address: notPublic,
+    unresolvable: notPublic,
     dns_failure: `The host of the platform profile URL ${url} could not be resolved right now; retry later.`,
     connect_failed: `Could not connect to the platform profile host for ${url}; retry later.`,
     tls_failed: `The TLS connection for ${url} failed (certificate not valid for that host name, or not trusted).`,
@@ -157,6 +164,7 @@ export function toNegotiationError(profileUrl: string, error: SafeFetchError): U
     too_large: `The platform profile at ${url} exceeds the size limit for profiles.`,
     unexpected_not_modified: `The platform profile URL ${url} answered 304 Not Modified to an unconditional request.`,
     rate_limited: `Platform profile discovery is temporarily rate-limited; retry in ${seconds} s.`,
+    client_rate_limited: `This client has asked for too many platform profiles on new hosts recently; retry in ${seconds} s (profiles already fetched keep working).`,
     backing_off: `Fetching the platform profile at ${url} failed recently; retry in ${seconds} s.`,
     busy: 'Platform profile discovery is busy; retry shortly.',
     content_type: `The platform profile at ${url} is not served as application/json.`,

@@ -59,38 +59,56 @@ describe('tokenBucketStep (R-G2 global discovery budget)', () => {
   });
 });
 
-describe('slidingWindowStep', () => {
-  it('never admits more than `limit` within one aligned window (property)', () => {
+describe('slidingWindowStep: a sliding window, not a clock-aligned one (R-P2)', () => {
+  it('never admits more than `limit` in any span of `windowMs`, wherever it starts (property)', () => {
     fc.assert(
       fc.property(times, fc.integer({ min: 1, max: 10 }), fc.integer({ min: 100, max: 20_000 }), (ts, limit, windowMs) => {
         const rule = { kind: 'sliding-window', limit, windowMs } as const;
         let state: SlidingWindowState | undefined;
-        const perWindow = new Map<number, number>();
+        const admitted: number[] = [];
         for (const t of ts) {
           const step = slidingWindowStep(state, rule, t);
           state = step.state;
-          if (step.decision.allowed) {
-            const w = Math.floor(t / windowMs);
-            perWindow.set(w, (perWindow.get(w) ?? 0) + 1);
-          }
+          if (step.decision.allowed) admitted.push(t);
         }
-        for (const count of perWindow.values()) expect(count).toBeLessThanOrEqual(limit);
+        // Every span (t − windowMs, t] ending at an admitted event holds at most `limit` of them.
+        for (const t of admitted) expect(admitted.filter((a) => a > t - windowMs && a <= t).length).toBeLessThanOrEqual(limit);
       }),
     );
   });
 
-  it('weights the previous window by its remaining overlap', () => {
-    const rule = { kind: 'sliding-window', limit: 10, windowMs: 1_000 } as const;
+  it('a spent budget comes back windowMs after the burst (within a tenth), whatever the phase of the burst in the clock window', () => {
+    const windowMs = 60_000;
+    const rule = { kind: 'sliding-window', limit: 5, windowMs } as const;
+    const minute = 1_700_000_040_000; // a multiple of 60 000: the start of a clock minute
+    for (const phase of [1_000, 30_000, 59_000]) {
+      const burst = minute + phase;
+      let state: SlidingWindowState | undefined;
+      for (let i = 0; i < 5; i += 1) state = slidingWindowStep(state, rule, burst).state;
+      const refused = slidingWindowStep(state, rule, burst + 1);
+      expect(refused.decision.allowed).toBe(false);
+      const backAt = burst + 1 + refused.decision.retryAfterMs;
+      // A clock-aligned window would free the key at the next minute (59 s, 30 s or 1 s later).
+      expect(backAt - burst).toBeGreaterThanOrEqual(windowMs);
+      expect(backAt - burst).toBeLessThanOrEqual(windowMs * 1.1);
+      // Still refused just before the advertised time, admitted at it: the retry time is honest.
+      expect(slidingWindowStep(state, rule, backAt - 1).decision.allowed).toBe(false);
+      expect(slidingWindowStep(state, rule, backAt).decision.allowed).toBe(true);
+    }
+  });
+
+  it('a clock stepping backwards forgets no events', () => {
+    const rule = { kind: 'sliding-window', limit: 2, windowMs: 1_000 } as const;
+    let state = slidingWindowStep(undefined, rule, 10_000).state;
+    state = slidingWindowStep(state, rule, 10_500).state;
+    expect(slidingWindowStep(state, rule, 5_000).decision.allowed).toBe(false);
+  });
+
+  it('keeps constant memory per key: at most one bucket per tenth of the window, plus one', () => {
+    const rule = { kind: 'sliding-window', limit: 1_000, windowMs: 1_000 } as const;
     let state: SlidingWindowState | undefined;
-    for (let i = 0; i < 10; i += 1) state = slidingWindowStep(state, rule, 500).state;
-    // At 1250 ms the previous window (10 hits) still counts 75 % → 7.5; 2 more fit, the third does not.
-    const a = slidingWindowStep(state, rule, 1_250);
-    const b = slidingWindowStep(a.state, rule, 1_250);
-    const c = slidingWindowStep(b.state, rule, 1_250);
-    expect([a.decision.allowed, b.decision.allowed, c.decision.allowed]).toEqual([true, true, false]);
-    expect(c.decision.retryAfterMs).toBeGreaterThan(0);
-    // The advertised retry time is honest: at that moment the event is admitted.
-    expect(slidingWindowStep(c.state, rule, 1_250 + c.decision.retryAfterMs).decision.allowed).toBe(true);
+    for (let t = 0; t < 10_000; t += 7) state = slidingWindowStep(state, rule, t).state;
+    expect(state?.buckets.length).toBeLessThanOrEqual(11);
   });
 });
 

@@ -17,16 +17,20 @@ export interface TokenBucketRule {
 }
 
 /**
- * At most `limit` events per `windowMs`, estimated with the two-window weighted
- * counter (constant memory per key): the previous window's count is weighted by
- * how much of it still overlaps the sliding window. Within any one aligned
- * window it never admits more than `limit`.
+ * At most `limit` events in any span of `windowMs`, wherever that span starts: a true sliding
+ * window, not one aligned to the clock. Counts are kept in `SLIDING_BUCKETS` buckets per window
+ * (constant memory per key) and every bucket that overlaps the window counts in full, so the
+ * limit is never exceeded and a key that spent its budget is admitted again between `windowMs`
+ * and `windowMs` plus one bucket (a tenth of the window) after its events.
  */
 export interface SlidingWindowRule {
   kind: 'sliding-window';
   limit: number;
   windowMs: number;
 }
+
+/** Buckets per sliding window: the window's edge is blurred by at most 1/SLIDING_BUCKETS of it. */
+export const SLIDING_BUCKETS = 10;
 
 export type RateRule = TokenBucketRule | SlidingWindowRule;
 
@@ -45,10 +49,11 @@ export interface TokenBucketState {
 }
 
 export interface SlidingWindowState {
-  /** Start of the current aligned window, ms (a multiple of `windowMs`). */
-  windowStart: number;
-  current: number;
-  previous: number;
+  /**
+   * Events per bucket, oldest first: `[bucket index, count]`, where bucket `i` spans
+   * `[i, i + 1) × windowMs / SLIDING_BUCKETS` ms since the epoch.
+   */
+  buckets: [number, number][];
 }
 
 export function tokenBucketStep(
@@ -78,36 +83,40 @@ export function slidingWindowStep(
   nowMs: number,
   cost = 1,
 ): { state: SlidingWindowState; decision: RateDecision } {
-  const windowStart = Math.floor(nowMs / rule.windowMs) * rule.windowMs;
-  let current = 0;
-  let previous = 0;
-  if (state) {
-    if (state.windowStart === windowStart) {
-      current = state.current;
-      previous = state.previous;
-    } else if (state.windowStart === windowStart - rule.windowMs) {
-      previous = state.current;
-    } else if (state.windowStart > windowStart) {
-      // Clock went backwards: keep the stored counts rather than forgetting them.
-      return slidingWindowStep(state, rule, state.windowStart, cost);
-    }
+  const n = SLIDING_BUCKETS;
+  const w = rule.windowMs;
+  let now = nowMs;
+  let bucket = Math.floor((now * n) / w);
+  const stored = state?.buckets ?? [];
+  const newest = stored[stored.length - 1]?.[0] ?? Number.NEGATIVE_INFINITY;
+  if (newest > bucket) {
+    // Clock went backwards: decide as of the newest bucket rather than forget its counts.
+    bucket = newest;
+    now = Math.max(now, (bucket * w) / n);
   }
-  const overlap = 1 - (nowMs - windowStart) / rule.windowMs; // share of the previous window still in view, (0, 1]
-  const estimate = previous * overlap + current;
-  if (estimate + cost <= rule.limit) {
+  // The window (now − windowMs, now] touches buckets bucket − n … bucket; each counts in full.
+  const kept = stored.filter(([index]) => index >= bucket - n);
+  const total = kept.reduce((sum, [, count]) => sum + count, 0);
+  if (total + cost <= rule.limit) {
+    const last = kept[kept.length - 1];
+    const buckets: [number, number][] =
+      last !== undefined && last[0] === bucket ? [...kept.slice(0, -1), [bucket, last[1] + cost]] : [...kept, [bucket, cost]];
     return {
-      state: { windowStart, current: current + cost, previous },
-      decision: { allowed: true, remaining: Math.max(0, Math.floor(rule.limit - estimate - cost)), retryAfterMs: 0 },
+      state: { buckets },
+      decision: { allowed: true, remaining: Math.max(0, Math.floor(rule.limit - total - cost)), retryAfterMs: 0 },
     };
   }
-  // Earliest time the weighted previous count has decayed enough, or the next window begins.
-  let retryAfterMs = windowStart + rule.windowMs - nowMs;
-  if (current + cost <= rule.limit && previous > 0) {
-    const neededOverlap = (rule.limit - current - cost) / previous;
-    const at = windowStart + (1 - neededOverlap) * rule.windowMs;
-    retryAfterMs = Math.max(1, Math.ceil(at - nowMs));
+  // Earliest moment enough old buckets have left the window; never, for a cost above the limit.
+  let retryAfterMs = Number.POSITIVE_INFINITY;
+  let left = total;
+  for (const [index, count] of kept) {
+    left -= count;
+    if (left + cost <= rule.limit) {
+      retryAfterMs = Math.max(1, Math.ceil(((index + n + 1) * w) / n - now));
+      break;
+    }
   }
-  return { state: { windowStart, current, previous }, decision: { allowed: false, remaining: 0, retryAfterMs } };
+  return { state: { buckets: kept }, decision: { allowed: false, remaining: 0, retryAfterMs } };
 }
 
 /**

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkAddress } from './address-guard.js';
 import { MemoryCacheBackend } from './fetch-cache.js';
 import { checkProfileHosting } from './profile-hosting.js';
+import { UcpNegotiationError } from '../errors.js';
+import { PlatformProfileResolver } from './profile-resolver.js';
 import { SafeFetchError, SafeFetcher, type ConnectAttempt, type SafeFetcherOptions, type SafeFetchReason } from './safe-fetch.js';
 import { createTestPki, type TestPki } from '../../test/support/tls.js';
 import { json, startTestServer, type TestServer } from '../../test/support/http-server.js';
@@ -512,7 +514,7 @@ describe('SafeFetcher: discovery budget and back-off (R-G2)', () => {
     const connections = https.connections;
     const error = await expectFailure(f.get(url('c.test.example', '/x.json')), 'rate_limited');
     expect(error).toMatchObject({ ucpCode: 'profile_unreachable', retryAfterMs: 10_000 });
-    expect(resolverCalls).not.toContain('c.test.example');
+    // Resolved and checked (so a refused address would have cost nothing), but never connected.
     expect(https.connections).toBe(connections);
     // A recently seen origin does not spend the budget.
     expect((await f.get(url('a.test.example', '/y.json'))).source).toBe('network');
@@ -533,6 +535,81 @@ describe('SafeFetcher: discovery budget and back-off (R-G2)', () => {
     const f = fetcher({ allowLoopback: false });
     await expectFailure(f.get('https://evil.test.example/p.json'), 'refused_address');
     await expectFailure(f.get('https://evil.test.example/p.json'), 'refused_address');
+  });
+});
+
+describe('SafeFetcher: the discovery budget cannot be spent by refused URLs or by one client (R-G2, R-P3)', () => {
+  it('URLs refused on their address before any connection cost nothing from the new-origin budget', async () => {
+    https.route('/fine.json', json({ fine: true }));
+    dns['evil.test.example'] = ['10.0.0.1'];
+    const f = fetcher({ allowLoopback: false, newOriginRate: { kind: 'token-bucket', capacity: 2, refillPerSecond: 0.01 } });
+    for (let i = 0; i < 10; i++) {
+      await expectFailure(f.get(`https://evil.test.example/p${i}.json`), 'refused_address');
+      await expectFailure(f.get(`https://10.0.0.${i + 1}/p.json`), 'refused_address');
+      await expectFailure(f.get(`https://nowhere${i}.test.example/p.json`), 'unresolvable');
+    }
+    expect(attempts).toEqual([]);
+    // The whole budget is still there for two new Platforms (IP-literal loopback is refused here, so
+    // these go through a name; loopback is reachable only with allowLoopback).
+    const g = fetcher({ newOriginRate: { kind: 'token-bucket', capacity: 2, refillPerSecond: 0.01 } });
+    dns['evil.test.example'] = ['10.0.0.1'];
+    for (let i = 0; i < 10; i++) await expectFailure(g.get(`https://evil.test.example/q${i}.json`), 'refused_address');
+    expect((await g.get(url('a.test.example', '/fine.json'))).source).toBe('network');
+    expect((await g.get(url('b.test.example', '/fine.json'))).source).toBe('network');
+  });
+
+  it('one client spends only its share of the new-origin budget; other clients still reach new Platforms', async () => {
+    https.route('/share.json', json({ share: true }));
+    const f = fetcher({ newOriginRate: { kind: 'token-bucket', capacity: 8, refillPerSecond: 0.01 }, newOriginClientShare: 0.25 });
+    const greedy = { client: '192.0.2.66' };
+    expect((await f.get(url('a.test.example', '/share.json'), greedy)).source).toBe('network');
+    expect((await f.get(url('b.test.example', '/share.json'), greedy)).source).toBe('network');
+    const refused = await expectFailure(f.get(url('c.test.example', '/share.json'), greedy), 'client_rate_limited');
+    expect(refused).toMatchObject({ ucpCode: 'profile_unreachable' });
+    expect(refused.retryAfterMs).toBeGreaterThan(0);
+    // Another client is served, for a new origin too.
+    expect((await f.get(url('c.test.example', '/share.json'), { client: '192.0.2.67' })).source).toBe('network');
+    // An origin already fetched costs no budget: the greedy client still gets it.
+    expect((await f.get(url('a.test.example', '/share.json?again'), greedy)).source).toBe('network');
+  });
+
+  it('one slow origin holds at most its per-origin share of the fetch slots: a new Platform does not wait behind it', async () => {
+    let release = (): void => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    for (let i = 0; i < 8; i++) https.route(`/slow${i}.json`, (req, res) => void held.then(() => json({ slow: i })(req, res)));
+    https.route('/quick.json', json({ quick: true }));
+    const f = fetcher({ totalTimeoutMs: 20_000 });
+    const slow = Array.from({ length: 8 }, (_, i) => f.get(url('evil.test.example', `/slow${i}.json`)));
+    await waitFor(() => hits(https, '/slow0.json') + hits(https, '/slow1.json') >= 2);
+    const started = Date.now();
+    expect((await f.get(url('a.test.example', '/quick.json'))).body).toEqual({ quick: true });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // Only two of the slow origin's fetches were running; the rest waited without a slot.
+    expect(Array.from({ length: 8 }, (_, i) => hits(https, `/slow${i}.json`)).reduce((a, b) => a + b)).toBe(2);
+    release();
+    expect((await Promise.all(slow)).map((d) => d.body)).toEqual(Array.from({ length: 8 }, (_, i) => ({ slow: i })));
+  });
+
+  it('tells a caller the same thing for a host that does not resolve and one that resolves to a non-public address', async () => {
+    dns['evil.test.example'] = ['10.0.0.1'];
+    dns['b.test.example'] = ['192.168.1.20'];
+    const resolver = new PlatformProfileResolver({ fetcher: fetcher({ allowLoopback: false }) });
+    const wire = async (target: string): Promise<string> => {
+      const error = await resolver.resolve(target).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UcpNegotiationError);
+      expect((error as UcpNegotiationError).code).toBe('invalid_profile_url');
+      return (error as UcpNegotiationError).message.replace(target, '<url>');
+    };
+    const messages = new Set([
+      await wire('https://evil.test.example/p.json'),
+      await wire('https://b.test.example/p.json'),
+      await wire('https://nowhere.test.example/p.json'),
+      await wire('https://10.1.2.3/p.json'),
+      await wire('https://printer.invalid/p.json'),
+    ]);
+    expect(messages.size).toBe(1);
+    const [message] = messages;
+    expect(message).not.toMatch(/10\.0\.0\.1|192\.168|private address|does not resolve;/);
   });
 });
 

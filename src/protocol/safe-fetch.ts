@@ -15,9 +15,11 @@
  *  - connect timeout, total deadline, streamed body cap, JSON and content-type checks;
  *  - an HTTP cache (fetch-cache.ts) with a 60 s floor, conditional revalidation,
  *    stale-while-revalidate and request collapsing;
- *  - a global token bucket for origins not seen recently, per-origin exponential
- *    back-off after failures, bounded concurrency, and a pre-approved registry
- *    that bypasses the network entirely.
+ *  - a global token bucket for origins not seen recently, of which each client
+ *    may spend only a share; a URL refused on its address (before any connection)
+ *    spends nothing; per-origin exponential back-off after failures; bounded
+ *    concurrency overall and per origin (a slow origin cannot hold every slot);
+ *    and a pre-approved registry that bypasses the network entirely.
  *
  * Every failure is a `SafeFetchError` carrying the UCP negotiation code to answer
  * with (`ucpCode`) and a precise `reason` for logs and the CLI.
@@ -77,6 +79,8 @@ export type SafeFetchReason =
   | 'unexpected_not_modified'
   /** Self-imposed: this fetcher's budget for origins it has not seen recently is spent: retry after `retryAfterMs`. */
   | 'rate_limited'
+  /** Self-imposed: this client's share of the new-origin budget is spent: retry after `retryAfterMs`. */
+  | 'client_rate_limited'
   /** Self-imposed: the origin failed recently and is left alone for a while: retry after `retryAfterMs`. */
   | 'backing_off'
   /** Self-imposed: too many fetches running and waiting: retry shortly. */
@@ -105,6 +109,7 @@ const CODE_OF: Record<SafeFetchReason, SafeFetchErrorCode> = {
   too_large: 'profile_unreachable',
   unexpected_not_modified: 'profile_unreachable',
   rate_limited: 'profile_unreachable',
+  client_rate_limited: 'profile_unreachable',
   backing_off: 'profile_unreachable',
   busy: 'profile_unreachable',
   content_type: 'profile_malformed',
@@ -113,7 +118,7 @@ const CODE_OF: Record<SafeFetchReason, SafeFetchErrorCode> = {
 };
 
 /** Reasons that say nothing about the origin's health (self-imposed limits): no back-off for them. */
-const SELF_IMPOSED: ReadonlySet<SafeFetchReason> = new Set(['rate_limited', 'backing_off', 'busy']);
+const SELF_IMPOSED: ReadonlySet<SafeFetchReason> = new Set(['rate_limited', 'client_rate_limited', 'backing_off', 'busy']);
 
 /**
  * A refused or failed fetch. `message` is written for the operator and may name
@@ -168,8 +173,13 @@ export interface SafeFetcherOptions {
   freshness?: Partial<FreshnessPolicy>;
   /** Pre-approved documents by URL: served without any fetch. */
   registry?: ReadonlyMap<string, unknown> | Readonly<Record<string, unknown>>;
-  /** Global budget for fetching origins not seen recently. Default 20 burst, 2/s. */
-  newOriginRate?: TokenBucketRule;
+  /** Global budget for fetching origins not seen recently. Default 20 burst, 2/s; `null`: no budget. */
+  newOriginRate?: TokenBucketRule | null;
+  /**
+   * Fraction (0–1] of the new-origin budget (burst and refill) one client may spend, so one
+   * client cannot lock every new Platform out. Default 0.25; 0 turns the per-client share off.
+   */
+  newOriginClientShare?: number;
   rateLimitBackend?: RateLimitBackend;
   /** An origin counts as "seen recently" this long after a successful fetch, ms. Default 15 min. */
   recentOriginMs?: number;
@@ -177,6 +187,8 @@ export interface SafeFetcherOptions {
   backoff?: Omit<BackoffOptions, 'now'>;
   /** Network fetches running at once. Default 8. */
   maxConcurrent?: number;
+  /** Network fetches running at once to one origin; the others wait without holding a slot. Default 2. */
+  maxConcurrentPerOrigin?: number;
   /** Fetches allowed to wait for a slot; beyond that, refused as `busy`. Default 64. */
   maxQueued?: number;
   /** Called just before each connection; throwing aborts it (observability, test seatbelts). */
@@ -208,12 +220,21 @@ export interface FetchedResponse {
   body: unknown;
 }
 
+/** Who a fetch is for, so each client spends only its share of the discovery budget. */
+export interface FetchContext {
+  /** The caller's identity (its address); absent for background work. */
+  client?: string | undefined;
+}
+
 export interface Validators {
   etag?: string;
   lastModified?: string;
 }
 
 const MAX_URL_LENGTH = 2048;
+
+/** 20 new origins at once, then 2 per second. */
+const DEFAULT_NEW_ORIGIN_RATE: TokenBucketRule = { kind: 'token-bucket', capacity: 20, refillPerSecond: 2 };
 
 export class SafeFetcher {
   readonly #allowLoopback: boolean;
@@ -226,7 +247,8 @@ export class SafeFetcher {
   readonly #cache: CacheBackend;
   readonly #freshness: FreshnessPolicy;
   readonly #registry: ReadonlyMap<string, unknown>;
-  readonly #newOriginLimiter: RateLimiter;
+  readonly #newOriginLimiter: RateLimiter | undefined;
+  readonly #clientOriginLimiter: RateLimiter | undefined;
   readonly #recentOriginMs: number;
   readonly #recentOrigins = new LruMap<string, number>(10_000);
   readonly #backoff: FailureBackoff;
@@ -248,15 +270,31 @@ export class SafeFetcher {
     this.#cache = options.cache ?? new MemoryCacheBackend({ maxEntries: options.cacheEntries ?? 1_000 });
     this.#freshness = { ...DEFAULT_FRESHNESS, ...options.freshness };
     this.#registry = normaliseRegistry(options.registry);
-    this.#newOriginLimiter = new RateLimiter({
-      rule: options.newOriginRate ?? { kind: 'token-bucket', capacity: 20, refillPerSecond: 2 },
-      now: this.#now,
-      keyPrefix: 'ucp-discovery:',
-      ...(options.rateLimitBackend ? { backend: options.rateLimitBackend } : {}),
-    });
+    const rule = options.newOriginRate === undefined ? DEFAULT_NEW_ORIGIN_RATE : options.newOriginRate;
+    const backend = options.rateLimitBackend ? { backend: options.rateLimitBackend } : {};
+    this.#newOriginLimiter = rule === null ? undefined : new RateLimiter({ rule, now: this.#now, keyPrefix: 'ucp-discovery:', ...backend });
+    const share = options.newOriginClientShare ?? 0.25;
+    if (!(share >= 0 && share <= 1)) throw new ConfigError(`newOriginClientShare must be between 0 and 1, got ${String(share)}`);
+    this.#clientOriginLimiter =
+      rule === null || share === 0
+        ? undefined
+        : new RateLimiter({
+            rule: {
+              kind: 'token-bucket',
+              capacity: Math.max(1, Math.floor(rule.capacity * share)),
+              refillPerSecond: rule.refillPerSecond * share,
+            },
+            now: this.#now,
+            keyPrefix: 'ucp-discovery-client:',
+            ...backend,
+          });
     this.#recentOriginMs = options.recentOriginMs ?? 15 * 60_000;
     this.#backoff = new FailureBackoff({ ...options.backoff, now: this.#now });
-    this.#gate = new Gate(positive(options.maxConcurrent ?? 8, 'maxConcurrent'), options.maxQueued ?? 64);
+    this.#gate = new Gate(
+      positive(options.maxConcurrent ?? 8, 'maxConcurrent'),
+      positive(options.maxConcurrentPerOrigin ?? 2, 'maxConcurrentPerOrigin'),
+      options.maxQueued ?? 64,
+    );
     this.#onConnect = options.onConnect;
     this.#onBackgroundError = options.onBackgroundError;
     this.#userAgent = options.userAgent ?? 'ucp-location (UCP discovery)';
@@ -267,7 +305,7 @@ export class SafeFetcher {
    * background refresh) → network (collapsed with concurrent callers, gated by
    * back-off, the new-origin budget and the concurrency bound).
    */
-  async get(input: string): Promise<FetchedDocument> {
+  async get(input: string, context: FetchContext = {}): Promise<FetchedDocument> {
     const url = parseFetchUrl(input, this.#allowLoopback);
     const key = url.href;
     if (this.#registry.has(key)) return { url: key, body: this.#registry.get(key), source: 'registry' };
@@ -284,7 +322,7 @@ export class SafeFetcher {
       }
       return fromCache(key, cached, 'stale');
     }
-    return this.#collapsed(key, url, cached);
+    return this.#collapsed(key, url, cached, context.client);
   }
 
   /** Settles once no fetch is in flight (tests, graceful shutdown). */
@@ -301,15 +339,15 @@ export class SafeFetcher {
     return this.#fetchNetwork(parseFetchUrl(input, this.#allowLoopback), validators);
   }
 
-  #collapsed(key: string, url: URL, cached: CachedDocument | undefined): Promise<FetchedDocument> {
+  #collapsed(key: string, url: URL, cached: CachedDocument | undefined, client?: string): Promise<FetchedDocument> {
     const running = this.#inFlight.get(key);
     if (running) return running;
-    const promise = this.#refresh(key, url, cached).finally(() => this.#inFlight.delete(key));
+    const promise = this.#refresh(key, url, cached, client).finally(() => this.#inFlight.delete(key));
     this.#inFlight.set(key, promise);
     return promise;
   }
 
-  async #refresh(key: string, url: URL, cached: CachedDocument | undefined): Promise<FetchedDocument> {
+  async #refresh(key: string, url: URL, cached: CachedDocument | undefined, client?: string): Promise<FetchedDocument> {
     const origin = url.origin;
     try {
       const waitMs = this.#backoff.waitMs(origin);
@@ -322,19 +360,13 @@ export class SafeFetcher {
           },
         );
       }
-      if (!this.#seenRecently(origin)) {
-        const decision = await this.#newOriginLimiter.consume('global');
-        if (!decision.allowed) {
-          throw new SafeFetchError(
-            'rate_limited',
-            `Not fetching ${key}: the discovery budget for new origins is spent; retry in ${Math.ceil(decision.retryAfterMs / 1000)} s`,
-            {
-              retryAfterMs: decision.retryAfterMs,
-            },
-          );
-        }
-      }
-      const response = await this.#gate.run(() => this.#fetchNetwork(url, validatorsOf(cached)));
+      // Resolved and checked before any budget is spent: a URL refused on its address (a literal
+      // or a resolved name) never connects anywhere, so it costs nothing from the budget.
+      const started = this.#now();
+      const target = await this.#pickAddressWithin(url, this.#totalTimeoutMs);
+      if (!this.#seenRecently(origin)) await this.#spendNewOriginBudget(key, client);
+      const left = Math.max(1, this.#totalTimeoutMs - (this.#now() - started));
+      const response = await this.#gate.run(origin, () => this.#fetchNetwork(url, validatorsOf(cached), { target, timeoutMs: left }));
       const now = this.#now();
       // A 304 (only possible when we sent validators, hence had an entry) renews the stored
       // document; RFC 9111 §4.3.4: the 304's own headers update the stored ones.
@@ -363,18 +395,53 @@ export class SafeFetcher {
     }
   }
 
+  /** The client's share first (so one client's flood stops there), then the global budget. */
+  async #spendNewOriginBudget(key: string, client: string | undefined): Promise<void> {
+    if (client !== undefined && this.#clientOriginLimiter !== undefined) {
+      const mine = await this.#clientOriginLimiter.consume(client);
+      if (!mine.allowed) {
+        throw new SafeFetchError(
+          'client_rate_limited',
+          `Not fetching ${key}: client ${client} spent its share of the discovery budget for new origins; retry in ${Math.ceil(mine.retryAfterMs / 1000)} s`,
+          { retryAfterMs: mine.retryAfterMs },
+        );
+      }
+    }
+    if (this.#newOriginLimiter === undefined) return;
+    const decision = await this.#newOriginLimiter.consume('global');
+    if (!decision.allowed) {
+      throw new SafeFetchError(
+        'rate_limited',
+        `Not fetching ${key}: the discovery budget for new origins is spent; retry in ${Math.ceil(decision.retryAfterMs / 1000)} s`,
+        { retryAfterMs: decision.retryAfterMs },
+      );
+    }
+  }
+
+  /** `#pickAddress` bounded by `timeoutMs` (a stalled resolver must not hold the caller). */
+  async #pickAddressWithin(url: URL, timeoutMs: number): Promise<PinnedTarget> {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    try {
+      return await withDeadline(this.#pickAddress(url), deadline.signal, () => this.#timeoutError(url.href));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   #seenRecently(origin: string): boolean {
     const at = this.#recentOrigins.get(origin);
     return at !== undefined && this.#now() - at <= this.#recentOriginMs;
   }
 
-  async #fetchNetwork(url: URL, validators: Validators): Promise<FetchedResponse> {
+  /** @param pinned an address already resolved and checked, and the time left for the fetch. */
+  async #fetchNetwork(url: URL, validators: Validators, pinned?: { target: PinnedTarget; timeoutMs: number }): Promise<FetchedResponse> {
     const shown = url.href;
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.#totalTimeoutMs);
+    const timer = setTimeout(() => deadline.abort(), pinned?.timeoutMs ?? this.#totalTimeoutMs);
     let agent: Agent | undefined;
     try {
-      const target = await withDeadline(this.#pickAddress(url), deadline.signal, () => this.#timeoutError(shown));
+      const target = pinned?.target ?? (await withDeadline(this.#pickAddress(url), deadline.signal, () => this.#timeoutError(shown)));
       // Connections are never reused across fetches, so one connection without pipelining suffices.
       agent = pinnedAgent(target, {
         connectTimeoutMs: this.#connectTimeoutMs,
@@ -613,35 +680,67 @@ function positive(value: number, name: string): number {
   return value;
 }
 
-/** Bounds concurrent network fetches; a full wait queue refuses instead of growing. */
+/**
+ * Bounds concurrent network fetches, overall and per origin. A fetch whose origin already has its
+ * share running waits without holding a slot, so one slow origin holds at most `maxPerOrigin` of
+ * them and a fetch for another origin starts as soon as any slot frees. A full wait queue refuses
+ * instead of growing.
+ */
 class Gate {
   #running = 0;
-  readonly #waiting: (() => void)[] = [];
+  readonly #perOrigin = new Map<string, number>();
+  readonly #waiting: { origin: string; start: () => void }[] = [];
 
   constructor(
     readonly maxConcurrent: number,
+    readonly maxPerOrigin: number,
     readonly maxQueued: number,
   ) {}
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#running >= this.maxConcurrent) {
+  async run<T>(origin: string, work: () => Promise<T>): Promise<T> {
+    if (this.#canStart(origin)) {
+      this.#take(origin);
+    } else {
       if (this.#waiting.length >= this.maxQueued) {
         throw new SafeFetchError(
           'busy',
-          `Too many discovery fetches in progress (${this.maxConcurrent} running, ${this.maxQueued} waiting); retry shortly`,
+          `Too many discovery fetches in progress (${this.#running} running, ${this.#waiting.length} waiting); retry shortly`,
         );
       }
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    } else {
-      this.#running += 1;
+      // The slot is taken on our behalf before `start` is called (see #release).
+      await new Promise<void>((start) => this.#waiting.push({ origin, start }));
     }
     try {
       return await work();
     } finally {
-      const next = this.#waiting.shift();
-      // Hand the slot straight to the next waiter; the running count is unchanged.
-      if (next) next();
-      else this.#running -= 1;
+      this.#release(origin);
+    }
+  }
+
+  #canStart(origin: string): boolean {
+    return this.#running < this.maxConcurrent && (this.#perOrigin.get(origin) ?? 0) < this.maxPerOrigin;
+  }
+
+  #take(origin: string): void {
+    this.#running += 1;
+    this.#perOrigin.set(origin, (this.#perOrigin.get(origin) ?? 0) + 1);
+  }
+
+  #release(origin: string): void {
+    this.#running -= 1;
+    const left = (this.#perOrigin.get(origin) ?? 1) - 1;
+    if (left === 0) this.#perOrigin.delete(origin);
+    else this.#perOrigin.set(origin, left);
+    // First come, first served among the waiters whose origin has room.
+    for (let i = 0; i < this.#waiting.length && this.#running < this.maxConcurrent;) {
+      const waiter = this.#waiting[i];
+      if (waiter !== undefined && this.#canStart(waiter.origin)) {
+        this.#waiting.splice(i, 1);
+        this.#take(waiter.origin);
+        waiter.start();
+      } else {
+        i += 1;
+      }
     }
   }
 }

@@ -20,6 +20,7 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
+import { comparableUrl } from './comparable-url.js';
 import { pinnedSchemaDocuments } from './pinned-schemas.js';
 import { registerAnnotationKeywords, resolveAnnotations, type Direction } from './schema-annotations.js';
 import { SchemaGraph } from './schema-graph.js';
@@ -127,6 +128,8 @@ class View {
 export class SchemaRegistry {
   private readonly documents = new Map<string, JsonSchema>();
   private readonly pinned: ReadonlySet<string>;
+  /** comparableUrl(pinned URL) → pinned URL: other spellings of a pinned document find it. */
+  private readonly pinnedSpellings: ReadonlyMap<string, string>;
   private readonly views = new Map<string, View>();
   private readonly validators = new Map<string, PayloadValidator>();
   private readonly compositions = new Map<string, Promise<PayloadValidator>>();
@@ -141,6 +144,7 @@ export class SchemaRegistry {
     const pinned = pinnedSchemaDocuments();
     for (const [url, doc] of pinned) this.documents.set(url, doc);
     this.pinned = new Set(pinned.keys());
+    this.pinnedSpellings = new Map([...pinned.keys()].map((url) => [comparableUrl(url) ?? url, url]));
     this.perOperation = [...pinned].some(([url, doc]) => hasPerOperationAnnotations(doc, url));
     this.loader = options.loader;
     this.maxDocuments = options.maxDocuments ?? 256;
@@ -246,14 +250,14 @@ export class SchemaRegistry {
     direction: Direction,
     operation: string | undefined,
   ): Promise<PayloadValidator> {
-    const rootUrl = splitFragment(rootSchemaUrl).document;
-    await Promise.all([rootUrl, ...extensions.map((e) => splitFragment(e.schemaUrl).document)].map((u) => this.ensure(u)));
+    const rootUrl = this.documentUrl(rootSchemaUrl);
+    await Promise.all([rootUrl, ...extensions.map((e) => this.documentUrl(e.schemaUrl))].map((u) => this.ensure(u)));
     const rootDoc = this.documents.get(rootUrl) as JsonSchema;
     requireDef(rootDoc, rootUrl, defName);
 
     const allOf: JsonSchema[] = [{ $ref: `${rootUrl}${pointerFragment(['$defs', defName])}` }];
     for (const ext of extensions) {
-      const url = splitFragment(ext.schemaUrl).document;
+      const url = this.documentUrl(ext.schemaUrl);
       const contribution = extensionContribution(this.documents.get(url) as JsonSchema, url, ext.name, rootName, defName);
       if (contribution !== undefined) allOf.push({ $ref: contribution });
     }
@@ -269,6 +273,16 @@ export class SchemaRegistry {
     } catch (cause) {
       throw new SchemaRegistryError(`Cannot compile the schema for ${label}: ${(cause as Error).message}`, { cause });
     }
+  }
+
+  /**
+   * The document a schema URL names, fragment dropped: the pinned document when the URL is another
+   * spelling of it (comparable-url.ts), else the URL as written (fetched as written, too).
+   */
+  private documentUrl(schemaUrl: string): string {
+    const document = splitFragment(schemaUrl).document;
+    if (this.documents.has(document)) return document;
+    return this.pinnedSpellings.get(comparableUrl(document) ?? document) ?? document;
   }
 
   /** Makes sure `url` and every document it references (transitively) are held. */

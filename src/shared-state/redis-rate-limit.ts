@@ -13,53 +13,67 @@
  * size in Redis, and every key expires once its state can no longer matter.
  */
 import { createHash } from 'node:crypto';
-import { MemoryRateLimitBackend, type RateDecision, type RateLimitBackend, type RateRule } from '../protocol/rate-limit.js';
+import {
+  MemoryRateLimitBackend,
+  SLIDING_BUCKETS,
+  type RateDecision,
+  type RateLimitBackend,
+  type RateRule,
+} from '../protocol/rate-limit.js';
 import type { RedisLink } from './redis-link.js';
 
 /**
- * Mirrors slidingWindowStep. Doubles are stored with %.17g so they round-trip exactly;
- * results are returned as strings because Redis truncates Lua numbers to integers.
- * KEYS[1] state; ARGV limit, windowMs, nowMs, cost.
+ * Mirrors slidingWindowStep: the hash maps bucket index → events. Numbers are returned as strings
+ * because Redis truncates Lua numbers to integers.
+ * KEYS[1] state; ARGV limit, windowMs, nowMs, cost, buckets per window.
  */
 const SLIDING_WINDOW_LUA = `
 local limit = tonumber(ARGV[1])
-local windowMs = tonumber(ARGV[2])
+local w = tonumber(ARGV[2])
 local now = tonumber(ARGV[3])
 local cost = tonumber(ARGV[4])
-local s = redis.call('HMGET', KEYS[1], 'ws', 'cur', 'prev')
-local ws0 = tonumber(s[1])
-local cur0 = tonumber(s[2])
-local prev0 = tonumber(s[3])
--- A clock that went backwards: decide as of the stored window start (keeps the counts).
-if ws0 ~= nil and ws0 > math.floor(now / windowMs) * windowMs then now = ws0 end
-local ws = math.floor(now / windowMs) * windowMs
-local current = 0
-local previous = 0
-if ws0 ~= nil then
-  if ws0 == ws then
-    current = cur0
-    previous = prev0
-  elseif ws0 == ws - windowMs then
-    previous = cur0
+local n = tonumber(ARGV[5])
+local bucket = math.floor((now * n) / w)
+local flat = redis.call('HGETALL', KEYS[1])
+local stored = {}
+local newest = nil
+for i = 1, #flat, 2 do
+  local index = tonumber(flat[i])
+  stored[#stored + 1] = {index, tonumber(flat[i + 1])}
+  if newest == nil or index > newest then newest = index end
+end
+-- A clock that went backwards: decide as of the newest bucket (keeps the counts).
+if newest ~= nil and newest > bucket then
+  bucket = newest
+  now = math.max(now, (bucket * w) / n)
+end
+local kept = {}
+local total = 0
+for _, entry in ipairs(stored) do
+  if entry[1] >= bucket - n then
+    kept[#kept + 1] = entry
+    total = total + entry[2]
+  else
+    redis.call('HDEL', KEYS[1], string.format('%d', entry[1]))
   end
 end
-local overlap = 1 - (now - ws) / windowMs
-local estimate = previous * overlap + current
+table.sort(kept, function(a, b) return a[1] < b[1] end)
 local fmt = function(x) return string.format('%.17g', x) end
-if estimate + cost <= limit then
-  redis.call('HSET', KEYS[1], 'ws', fmt(ws), 'cur', fmt(current + cost), 'prev', fmt(previous))
-  redis.call('PEXPIRE', KEYS[1], math.ceil(windowMs * 2))
-  return {'1', fmt(math.max(0, math.floor(limit - estimate - cost))), '0'}
+local ttl = math.ceil((w * (n + 2)) / n)
+if total + cost <= limit then
+  redis.call('HINCRBY', KEYS[1], string.format('%d', bucket), cost)
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  return {'1', fmt(math.max(0, math.floor(limit - total - cost))), '0'}
 end
-local retry = ws + windowMs - now
-if current + cost <= limit and previous > 0 then
-  local needed = (limit - current - cost) / previous
-  local at = ws + (1 - needed) * windowMs
-  retry = math.max(1, math.ceil(at - now))
+if #kept > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
+local left = total
+for _, entry in ipairs(kept) do
+  left = left - entry[2]
+  if left + cost <= limit then
+    return {'0', '0', fmt(math.max(1, math.ceil(((entry[1] + n + 1) * w) / n - now)))}
+  end
 end
-redis.call('HSET', KEYS[1], 'ws', fmt(ws), 'cur', fmt(current), 'prev', fmt(previous))
-redis.call('PEXPIRE', KEYS[1], math.ceil(windowMs * 2))
-return {'0', '0', fmt(retry)}
+return {'0', '0', 'inf'}
 `;
 
 /**
@@ -100,7 +114,7 @@ return {'0', fmt(math.floor(tokens)), 'inf'}
 type StepReply = [string, string, string];
 
 interface RateCommands {
-  ucpSlidingWindow(key: string, limit: number, windowMs: number, nowMs: number, cost: number): Promise<StepReply>;
+  ucpSlidingWindow(key: string, limit: number, windowMs: number, nowMs: number, cost: number, buckets: number): Promise<StepReply>;
   ucpTokenBucket(key: string, capacity: number, refill: number, nowMs: number, cost: number, ttlMs: number): Promise<StepReply>;
 }
 
@@ -143,7 +157,7 @@ export class RedisRateLimitBackend implements RateLimitBackend {
     try {
       const reply =
         rule.kind === 'sliding-window'
-          ? await this.#commands.ucpSlidingWindow(k, rule.limit, rule.windowMs, nowMs, cost)
+          ? await this.#commands.ucpSlidingWindow(k, rule.limit, rule.windowMs, nowMs, cost, SLIDING_BUCKETS)
           : await this.#commands.ucpTokenBucket(
               k,
               rule.capacity,

@@ -55,14 +55,14 @@ describe('deriveRow', () => {
     expect(deriveRow({ ...FULL, visibility: 'private' }).isPublic).toBe(false);
   });
 
-  it('indexes name, keywords, place and amenity descriptions as text; never private coverage', () => {
+  it('indexes name, keywords, place, amenity descriptions and amenity id words as text; never private coverage', () => {
     expect(deriveRow(FULL).text).toEqual([
       'Full "Quoted" Record',
       'hardware tools',
       'Springfield 62701',
       'IL US',
       '1 Main Unit 2',
-      'Wi-Fi',
+      'Wi-Fi wi fi wifi',
     ]);
     expect(deriveRow(FULL).coverage).toBe('{"radius_m":5000}');
     expect(deriveRow(FULL).coverageExtents.length).toBeGreaterThan(0);

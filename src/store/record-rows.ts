@@ -6,6 +6,7 @@
  * fragment is serialised once and reused, and no intermediate objects are built that are not stored.
  */
 import { causeMessage, DataValidationError } from '../errors.js';
+import { amenitySearchText } from '../domain/amenity-text.js';
 import { isUsableGeo } from '../domain/geodesy.js';
 import type { BBox, LocationRecord } from '../domain/location.js';
 import { normalizeCountryCode, normalizePostalCode, normalizeRegion } from '../domain/serves.js';
@@ -143,11 +144,7 @@ export function deriveRow(record: LocationRecord): DerivedRow {
     if (cc !== null && !countries.includes(cc)) countries.push(cc);
   }
 
-  const address = record.address;
-  const amenities = record.amenities;
-  const amenityKeys = amenities === undefined ? [] : Object.keys(amenities);
-  let amenityText = '';
-  for (const k of amenityKeys) amenityText = joinText(amenityText, amenities?.[k]?.description);
+  const amenityKeys = record.amenities === undefined ? [] : Object.keys(record.amenities);
   return {
     id: record.id,
     isPublic: record.visibility !== 'private',
@@ -167,15 +164,25 @@ export function deriveRow(record: LocationRecord): DerivedRow {
     regions: pairs(serves?.regions, normalizeRegion),
     postalCodes: pairs(serves?.postal_codes, normalizePostalCode),
     coverageExtents: extents,
-    text: [
-      record.name,
-      record.keywords === undefined ? '' : joinText(...record.keywords),
-      joinText(address?.address_locality, address?.postal_code),
-      joinText(address?.address_region, address?.address_country),
-      joinText(address?.street_address, address?.extended_address),
-      amenityText,
-    ],
+    text: searchText(record),
   };
+}
+
+/**
+ * The searchable texts of a Location, one per weighted column. Reads only members the public
+ * document also has, plus `keywords` (absent from it): an in-memory index rebuilds the columns
+ * from stored documents with this same function.
+ */
+export function searchText(source: Pick<LocationRecord, 'name' | 'keywords' | 'address' | 'amenities'>): SearchText {
+  const address = source.address;
+  return [
+    source.name,
+    source.keywords === undefined ? '' : joinText(...source.keywords),
+    joinText(address?.address_locality, address?.postal_code),
+    joinText(address?.address_region, address?.address_country),
+    joinText(address?.street_address, address?.extended_address),
+    amenitySearchText(source.amenities),
+  ];
 }
 
 /**

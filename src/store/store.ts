@@ -124,8 +124,70 @@ export interface StoredLocation {
   aliases: string[];
 }
 
+/** A public Location as an in-memory index loads it (see store/memory-index/). */
+export interface IndexLocationRow {
+  key: number;
+  id: string;
+  lat: number | null;
+  lon: number | null;
+  /** Public Location JSON, as getLocations returns it. */
+  doc: string;
+  /** JSON {timezone?, hours?, exception_hours?} or null (as Candidate.schedule). */
+  schedule: string | null;
+  /** JSON {radius_m?, areas?} or null (as Candidate.coverage). */
+  coverage: string | null;
+}
+
+/**
+ * Receives one consistent snapshot of the searchable data (public Locations only), table by
+ * table, from `LocationStore.exportIndex`. Everything else an index needs (text columns other
+ * than keywords, coverage extents) it derives from these values with the same functions the
+ * stores use at import.
+ */
+export interface IndexSink {
+  location(row: IndexLocationRow): void;
+  alias(alias: string, key: number): void;
+  amenity(amenity: string, key: number): void;
+  /** A `serves` locality list entry: country, country+region, or country+postal code (normalised). */
+  locality(kind: 'country' | 'region' | 'postal', country: string, value: string | null, key: number): void;
+  /** Stemmed keyword term of a Location and how often it occurs (keywords are not in the document). */
+  keywordTerm(key: number, stem: string, count: number): void;
+  /** An availability row of a public Location. */
+  availability(key: number, item: string, available: boolean): void;
+  /** The JSON of a public Location's own language and translations (as getLanguages reads it). */
+  languages(key: number, json: string): void;
+}
+
+/** The counters an export was read at: `generation` as generation(), `dataset` bumped by replaceAll only. */
+export interface ExportCounters {
+  generation: number;
+  dataset: number;
+}
+
+/** A store view fixed to one data snapshot for the length of one request (`LocationStore.pin`). */
+export interface PinnedStore {
+  store: LocationStore;
+  /** Identity of the snapshot; a cursor carries it so later pages read the same one. */
+  snapshot: number;
+}
+
 export interface LocationStore {
   readonly kind: string;
+
+  /**
+   * Optional: a view that answers every read of one request from one snapshot of the data.
+   * `snapshot` (from a cursor) asks for the snapshot an earlier page read, when still held.
+   */
+  pin?(snapshot?: number): Promise<PinnedStore>;
+
+  /**
+   * Stream the current dataset, read in one snapshot, into `sink` (optional: stores that can
+   * feed an in-memory index implement it).
+   */
+  exportIndex?(sink: IndexSink): Promise<ExportCounters>;
+
+  /** Stream only the availability rows of public Locations, read in one snapshot. */
+  exportAvailability?(sink: Pick<IndexSink, 'availability'>): Promise<ExportCounters>;
 
   findCandidates(query: CandidateQuery): Promise<Candidate[]>;
 

@@ -7,7 +7,7 @@ import type { ServerConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import { buildBusinessProfile, MCP_PATH } from './business-profile.js';
-import { UcpHttpServer } from './http.js';
+import { isLoopbackHost, UcpHttpServer } from './http.js';
 import type { HttpApp, ReadinessProbe } from './http.js';
 import { McpHttpEndpoint } from './mcp/http.js';
 import type { McpApp } from './mcp/server.js';
@@ -52,6 +52,7 @@ export function buildUcpApp(parts: UcpAppParts, baseUrl: string): UcpApp {
     negotiator: new ProfileNegotiator(parts.profileSource, profile.profile),
     limiter: parts.limiter,
     announcedProfileUrls: announced,
+    ...(parts.config.continueUrl === undefined ? {} : { continueUrl: parts.config.continueUrl }),
   };
   const mcp: McpApp = {
     operations,
@@ -76,6 +77,7 @@ export function buildHttpApp(app: UcpApp, parts: UcpAppParts, baseUrl: string): 
     baseUrl,
     capabilities: parts.config.capabilities,
     transports: parts.config.transports,
+    limiter: parts.limiter,
     ...(parts.readiness === undefined ? {} : { readiness: parts.readiness }),
   };
 }
@@ -124,6 +126,13 @@ export function normaliseBaseUrl(raw: string): string {
   if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
     throw new ConfigError(
       `--base-url must be an origin without path, query or credentials (got ${JSON.stringify(raw)}); endpoints are published at <base>/ucp/mcp and <base>/ucp.`,
+    );
+  }
+  // Seed 002: published endpoints MUST be https. Plain http is only for a server nobody else can
+  // reach, so it is allowed for a loopback host and nothing else.
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new ConfigError(
+      `--base-url ${url.origin} would publish http endpoints, but UCP endpoints must be https; pass the https origin your TLS-terminating proxy serves (e.g. --base-url https://${url.host}), or use http only with a loopback host (127.0.0.1, ::1, localhost).`,
     );
   }
   return url.origin;

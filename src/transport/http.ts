@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
 import type { BindingName, CorsConfig } from '../config.js';
 import { ForbiddenError } from '../errors.js';
+import { withRequestId } from '../logging.js';
 import type { Logger } from '../logging.js';
 import { MCP_PATH, PROFILE_PATH, REST_LOOKUP_PATH, REST_SEARCH_PATH } from './business-profile.js';
 import type { LocationCapability } from './business-profile.js';
@@ -31,6 +32,9 @@ import { RequestTurns } from './request-turns.js';
 import type { RequestTurnsOptions } from './request-turns.js';
 import { restError, toRestError } from './rest/errors.js';
 import type { RestEndpoint } from './rest/routes.js';
+import type { RequestLimiter } from './rate-limits.js';
+import { clientKey } from './client-key.js';
+import { RateLimitedError } from '../errors.js';
 import { writeJson } from './rest/routes.js';
 
 export interface HttpApp {
@@ -47,6 +51,8 @@ export interface HttpApp {
   transports?: readonly BindingName[];
   /** Readiness check behind `/readyz`; without one the server is ready once it listens. */
   readiness?: ReadinessProbe;
+  /** Charges each binding request to its client address before the body is read; default none. */
+  limiter?: RequestLimiter;
 }
 
 /** Outcome of a readiness check: `reason` is a short public word, `detail` goes to the log only. */
@@ -161,7 +167,7 @@ export class UcpHttpServer {
       });
       // The id is chosen here, not in #handle, so that even this last-resort path logs it.
       const requestId = pickRequestId(req.headers['request-id']);
-      this.#handle(app, req, res, requestId).catch((err: unknown) => {
+      withRequestId(requestId, () => this.#handle(app, req, res, requestId)).catch((err: unknown) => {
         app.logger.error({ requestId, err }, 'unhandled error in request handler');
         if (res.headersSent) {
           res.destroy(); // half an answer is already out: only closing tells the client it is incomplete
@@ -286,7 +292,8 @@ export class UcpHttpServer {
       else writeRest(res, restError(405, 'method_not_allowed', message, 'unrecoverable'));
       return;
     }
-    const clientIp = normaliseIp(req.socket.remoteAddress);
+    // Budgets are kept per peer: an IPv4 address or an IPv6 /64 (client-key.ts).
+    const clientIp = clientKey(req.socket.remoteAddress);
     switch (route.kind) {
       case 'healthz':
       case 'readyz':
@@ -299,6 +306,9 @@ export class UcpHttpServer {
       case 'mcp':
       case 'search':
       case 'lookup':
+        // The cheapest refusal first: before the body is read, parsed or validated, and before
+        // any profile fetch, so invalid requests are paid for by whoever sends them.
+        if (!(await this.#chargeClient(app, req, res, route.kind, clientIp, requestId))) return;
         if (!(await this.#turns.turn())) {
           this.#shed(app, req, res, route.kind, requestId);
           return;
@@ -308,6 +318,38 @@ export class UcpHttpServer {
         if (route.kind === 'mcp') await app.mcp.handle(req, res, { requestId, clientIp });
         else await app.rest.handle(req, res, route.kind, { requestId, clientIp });
         return;
+    }
+  }
+
+  /** Charges one request to the client address; answers 429 in the binding's shape when spent. */
+  async #chargeClient(
+    app: HttpApp,
+    req: IncomingMessage,
+    res: ServerResponse,
+    kind: 'mcp' | 'search' | 'lookup',
+    clientIp: string | undefined,
+    requestId: string,
+  ): Promise<boolean> {
+    if (app.limiter === undefined) return true;
+    try {
+      await app.limiter.admitClient(clientIp);
+      return true;
+    } catch (err) {
+      if (!(err instanceof RateLimitedError)) throw err;
+      // debug, not info: a flood of refusals must not turn into a flood of log lines.
+      app.logger.debug({ requestId, status: 429, binding: kind === 'mcp' ? 'mcp' : 'rest' }, 'refused before reading: client budget spent');
+      req.resume();
+      res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      if (kind === 'mcp') {
+        writeJson(res, 429, {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, message: err.message, data: { retry_after: err.retryAfterSeconds } },
+        });
+      } else {
+        writeRest(res, toRestError(err, requestId));
+      }
+      return false;
     }
   }
 
@@ -404,7 +446,3 @@ function pickRequestId(header: string | string[] | undefined): string {
 }
 
 /** `::ffff:203.0.113.7` and `203.0.113.7` are one client for rate limiting. */
-function normaliseIp(address: string | undefined): string | undefined {
-  if (address === undefined) return undefined;
-  return address.toLowerCase().startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
-}

@@ -23,13 +23,14 @@ import type { ErrorResponse } from './error-response.js';
 export type NegotiationOutcome = { compatible: true; ucp: UcpResponseMeta } | { compatible: false; response: ErrorResponse };
 
 export interface RequestNegotiator {
-  negotiate(profileUrl: string, capability: LocationCapability): Promise<NegotiationOutcome>;
+  /** @param client the caller's address: it spends only its own share of the discovery budget. */
+  negotiate(profileUrl: string, capability: LocationCapability, client?: string): Promise<NegotiationOutcome>;
 }
 
 /** `PlatformProfileResolver` (protocol/profile-resolver.ts) satisfies this. */
 export interface PlatformProfileSource {
   /** The validated Platform profile; throws UcpNegotiationError (invalid/unreachable/malformed). */
-  resolve(profileUrl: string): Promise<UcpProfile>;
+  resolve(profileUrl: string, context?: { client?: string | undefined }): Promise<UcpProfile>;
 }
 
 export class ProfileNegotiator implements RequestNegotiator {
@@ -42,8 +43,8 @@ export class ProfileNegotiator implements RequestNegotiator {
     this.#business = business;
   }
 
-  async negotiate(profileUrl: string, capability: LocationCapability): Promise<NegotiationOutcome> {
-    const platform = await this.#source.resolve(profileUrl);
+  async negotiate(profileUrl: string, capability: LocationCapability, client?: string): Promise<NegotiationOutcome> {
+    const platform = await this.#source.resolve(profileUrl, { client });
     let perProfile = this.#memo.get(platform);
     if (perProfile === undefined) {
       perProfile = new Map();

@@ -2,8 +2,9 @@
  * One UCP Location operation, transport-neutral: the MCP tool handler and the REST route both call
  * `executeOperation`, so the two bindings return byte-for-byte the same payload for the same query.
  *
- * Order, cheapest refusal first: validate the domain request (local, R-M3; done by each binding,
- * because each has its own envelope and pointer base) → charge the rate
+ * Order, cheapest refusal first: the client address's budget (charged by the HTTP server before
+ * the body is even read) → validate the domain request (local, R-M3; done by each binding,
+ * because each has its own envelope and pointer base) → charge the profile and item-search
  * budgets (R-P2; before any discovery fetch, so a flood cannot amplify into profile fetches) →
  * negotiate with the Platform profile (R-G1…R-G4) → run the use case → wrap in the `ucp` envelope
  * holding only this operation's capability (R-G6).
@@ -54,6 +55,8 @@ export interface OperationDeps {
   limiter: RequestLimiter;
   /** Pre-approved profile URLs named to callers in discovery errors (see profile-trust.ts). */
   announcedProfileUrls?: readonly string[];
+  /** The Business's `continue_url` (config `continueUrl`) for negotiation failures (R-C5). */
+  continueUrl?: string;
 }
 
 export interface OperationCall {
@@ -89,8 +92,11 @@ export async function executeOperation(deps: OperationDeps, call: OperationCall)
   await deps.limiter.admit({ clientIp: call.clientIp, profileUrl: call.profileUrl, itemSearch });
 
   const capability = CAPABILITY_OF[call.operation];
-  const negotiated = await deps.negotiator.negotiate(call.profileUrl, capability);
-  if (!negotiated.compatible) return { outcome: 'capabilities_incompatible', payload: negotiated.response, resultCount: 0 };
+  const negotiated = await deps.negotiator.negotiate(call.profileUrl, capability, call.clientIp);
+  if (!negotiated.compatible) {
+    const payload = deps.continueUrl === undefined ? negotiated.response : { ...negotiated.response, continue_url: deps.continueUrl };
+    return { outcome: 'capabilities_incompatible', payload, resultCount: 0 };
+  }
 
   const presentation = call.presentation ?? {};
   const { contentLanguage, ...result } =

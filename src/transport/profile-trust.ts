@@ -40,6 +40,16 @@ export function trustHint(announced: readonly string[]): string {
 }
 
 /**
+ * The same discovery / version error carrying the Business's `continue_url` (config key
+ * `continueUrl`) when it has none of its own: where the draft places it, a fallback web page for
+ * the buyer when UCP negotiation fails. Anything else is returned unchanged.
+ */
+export function withContinueUrl(err: unknown, continueUrl: string | undefined): unknown {
+  if (continueUrl === undefined || !(err instanceof UcpNegotiationError) || err.continueUrl !== undefined) return err;
+  return new UcpNegotiationError(err.code, err.message, { cause: err.cause ?? err, continueUrl });
+}
+
+/**
  * The same error with the trust hint appended to its message (the JSON-RPC `message` and
  * `data.content`, and the REST message content); anything else is returned unchanged.
  */

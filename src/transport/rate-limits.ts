@@ -1,10 +1,19 @@
 /**
- * Request budgets (R-P2): per client IP and per Platform profile, plus a stricter budget for
- * searches that carry `filters.items` (item availability is what a competitor would probe).
+ * Request budgets (R-P2). Who can spend what:
  *
- * The counting itself is `RateLimiter` from protocol/rate-limit.ts; the counters live behind its
- * `RateLimitBackend`, in memory by default, so a shared backend (Redis) can be dropped in for a
- * fleet without touching this file.
+ *  - **per client address** (`perIp`): charged by `admitClient` for every request to a binding
+ *    endpoint *before its body is read*, so a flood of garbage costs its sender, not the server;
+ *  - **per Platform profile** (`perProfile`): the profile URL is only *claimed* by the caller
+ *    (nothing authenticates it), so a profile-wide pool alone would let anyone lock a Platform
+ *    out by naming its URL. Each client address therefore also holds a reserved share of the
+ *    profile's budget (`clientShare`, keyed by profile *and* address): a call is admitted when
+ *    either the caller's reserved share or the shared pool has room. Spending the pool from other
+ *    addresses never touches the real Platform's share;
+ *  - **item searches** (`itemSearch`, availability probing): per client address, and per profile
+ *    with the same pool-plus-reserved-share rule.
+ *
+ * Windows are sliding (protocol/rate-limit.ts). The counters live behind a `RateLimitBackend`, in
+ * memory by default, so a shared backend (Redis) can be dropped in for a fleet.
  */
 import { RateLimitedError } from '../errors.js';
 import { MemoryRateLimitBackend, RateLimiter } from '../protocol/rate-limit.js';
@@ -21,18 +30,45 @@ export interface RequestIdentity {
 }
 
 export interface RequestLimiter {
-  /** Charges one request; throws RateLimitedError (429) when any applicable budget is spent. */
+  /**
+   * Charges `cost` requests to the client address's budget; throws RateLimitedError (429) when it
+   * is spent. Called before the body is read; `undefined` (stdio) is never limited.
+   */
+  admitClient(clientIp: string | undefined, cost?: number): Promise<void>;
+  /** Charges one operation to its profile (and item-search) budgets; throws RateLimitedError (429). */
   admit(identity: RequestIdentity): Promise<void>;
 }
 
 /** No limits at all (config `rateLimits.enabled: false`, benchmarks). */
-export const UNLIMITED: RequestLimiter = { admit: () => Promise.resolve() };
+export const UNLIMITED: RequestLimiter = { admitClient: () => Promise.resolve(), admit: () => Promise.resolve() };
+
+/** A profile-wide pool plus a reserved share of it per client address. */
+class SharedBudget {
+  readonly #pool: RateLimiter;
+  readonly #reserved: RateLimiter | undefined;
+
+  constructor(make: (budget: RateBudget, prefix: string) => RateLimiter, budget: RateBudget, share: number, prefix: string) {
+    this.#pool = make(budget, `${prefix}:`);
+    const reserved = Math.ceil(budget.limit * share);
+    this.#reserved = reserved > 0 ? make({ ...budget, limit: reserved }, `${prefix}-client:`) : undefined;
+  }
+
+  /** Both counters are charged while they have room; refused only when both are spent. */
+  async consume(profileUrl: string, clientIp: string | undefined): Promise<RateDecision> {
+    // The separator cannot occur in an IP address, so (profile, address) pairs never collide.
+    const own = clientIp === undefined || this.#reserved === undefined ? undefined : this.#reserved.consume(`${clientIp} ${profileUrl}`);
+    const [pool, mine] = await Promise.all([this.#pool.consume(profileUrl), own]);
+    if (pool.allowed || mine === undefined) return pool;
+    if (mine.allowed) return mine;
+    return { allowed: false, remaining: 0, retryAfterMs: Math.min(pool.retryAfterMs, mine.retryAfterMs) };
+  }
+}
 
 export class BudgetLimiter implements RequestLimiter {
   readonly #perIp: RateLimiter;
-  readonly #perProfile: RateLimiter;
+  readonly #perProfile: SharedBudget;
   readonly #itemsPerIp: RateLimiter;
-  readonly #itemsPerProfile: RateLimiter;
+  readonly #itemsPerProfile: SharedBudget;
 
   constructor(config: RateLimitConfig, options: { backend?: RateLimitBackend; now?: () => number } = {}) {
     const backend = options.backend ?? new MemoryRateLimitBackend({ maxKeys: 50_000 });
@@ -44,29 +80,36 @@ export class BudgetLimiter implements RequestLimiter {
         ...(options.now ? { now: options.now } : {}),
       });
     this.#perIp = make(config.perIp, 'ip:');
-    this.#perProfile = make(config.perProfile, 'profile:');
+    this.#perProfile = new SharedBudget(make, config.perProfile, config.clientShare, 'profile');
     this.#itemsPerIp = make(config.itemSearch, 'items-ip:');
-    this.#itemsPerProfile = make(config.itemSearch, 'items-profile:');
+    this.#itemsPerProfile = new SharedBudget(make, config.itemSearch, config.clientShare, 'items-profile');
+  }
+
+  async admitClient(clientIp: string | undefined, cost = 1): Promise<void> {
+    if (clientIp === undefined || cost <= 0) return;
+    refuseIfSpent([await this.#perIp.consume(clientIp, cost)], false);
   }
 
   async admit(identity: RequestIdentity): Promise<void> {
-    const checks: Promise<RateDecision>[] = [this.#perProfile.consume(identity.profileUrl)];
-    if (identity.clientIp !== undefined) checks.push(this.#perIp.consume(identity.clientIp));
-    if (identity.itemSearch) {
-      checks.push(this.#itemsPerProfile.consume(identity.profileUrl));
-      if (identity.clientIp !== undefined) checks.push(this.#itemsPerIp.consume(identity.clientIp));
+    const { clientIp, profileUrl, itemSearch } = identity;
+    const checks: Promise<RateDecision>[] = [this.#perProfile.consume(profileUrl, clientIp)];
+    if (itemSearch) {
+      checks.push(this.#itemsPerProfile.consume(profileUrl, clientIp));
+      if (clientIp !== undefined) checks.push(this.#itemsPerIp.consume(clientIp));
     }
-    const decisions = await Promise.all(checks);
-    const refused = decisions.filter((d) => !d.allowed);
-    if (refused.length > 0) {
-      const waitMs = Math.max(...refused.map((d) => d.retryAfterMs));
-      const seconds = Number.isFinite(waitMs) ? Math.max(1, Math.ceil(waitMs / 1000)) : 60;
-      throw new RateLimitedError(
-        seconds,
-        identity.itemSearch
-          ? `Rate limit exceeded for searches with filters.items; retry after ${seconds} s`
-          : `Rate limit exceeded; retry after ${seconds} s`,
-      );
-    }
+    refuseIfSpent(await Promise.all(checks), itemSearch);
   }
+}
+
+function refuseIfSpent(decisions: readonly RateDecision[], itemSearch: boolean): void {
+  const refused = decisions.filter((d) => !d.allowed);
+  if (refused.length === 0) return;
+  const waitMs = Math.max(...refused.map((d) => d.retryAfterMs));
+  const seconds = Number.isFinite(waitMs) ? Math.max(1, Math.ceil(waitMs / 1000)) : 60;
+  throw new RateLimitedError(
+    seconds,
+    itemSearch
+      ? `Rate limit exceeded for searches with filters.items; retry after ${seconds} s`
+      : `Rate limit exceeded; retry after ${seconds} s`,
+  );
 }

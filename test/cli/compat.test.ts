@@ -218,11 +218,14 @@ describe('configuration keys (docs/configuration.md)', () => {
     'rateLimits.perIp': { limit: 10, windowSeconds: 1 },
     'rateLimits.perProfile': { limit: 20, windowSeconds: 2 },
     'rateLimits.itemSearch': { limit: 3, windowSeconds: 4 },
+    'rateLimits.clientShare': 0.5,
     maxBodyBytes: 100_000,
     maxQueuedRequests: 100,
+    index: 'store',
     'profileFetch.timeoutMs': 1000,
     'profileFetch.maxBytes': 200_000,
     'profileFetch.cacheEntries': 10,
+    continueUrl: 'https://shop.example/stores',
   };
 
   function get(object: unknown, dotted: string): unknown {

@@ -7,13 +7,7 @@
  * maps it to 127.0.0.1, so nothing leaves the machine.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DiscoveryError,
-  ResponseValidationError,
-  UcpLocationClient,
-  buildPlatformProfile,
-  type DiscoverOptions,
-} from '../../src/client/index.js';
+import { ResponseValidationError, UcpLocationClient, buildPlatformProfile, type DiscoverOptions } from '../../src/client/index.js';
 import type { Resolver } from '../../src/protocol/safe-fetch.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION, type CapabilityEntity } from '../../src/protocol/types.js';
 import { buildBusinessProfile } from '../../src/transport/business-profile.js';
@@ -128,7 +122,7 @@ describe('negotiated extensions', () => {
     }
   });
 
-  it('fails discovery with schema_unavailable when a negotiated extension schema cannot be fetched', async () => {
+  it('drops, with its reason, an extension whose schema cannot be fetched, and goes on without it (R-N3)', async () => {
     const other = await startFakeBusiness();
     try {
       const missing = `${schemaHost.origin('example.com')}/ucp/missing.json`;
@@ -138,18 +132,82 @@ describe('negotiated extensions', () => {
       const opts = options();
       const platform = opts.platformProfile as ReturnType<typeof buildPlatformProfile>;
       platform.ucp.capabilities = { ...platform.ucp.capabilities, [EXTENSION]: [extensionEntry(missing)] };
-      let error: unknown;
+      const client = await UcpLocationClient.discover(other.url, opts);
       try {
-        await (await UcpLocationClient.discover(other.url, opts)).close();
-      } catch (e) {
-        error = e;
+        expect(Object.keys(client.negotiated.capabilities)).toEqual([SEARCH_CAPABILITY]);
+        const dropped = client.negotiated.dropped.find((d) => d.name === EXTENSION);
+        expect(dropped?.reason).toBe('schema_unavailable');
+        expect(dropped?.detail).toContain(missing);
+        expect(dropped?.detail).toContain('404');
+        other.respondWith({
+          ucp: { version: UCP_VERSION, capabilities: { [SEARCH_CAPABILITY]: [{ version: UCP_VERSION }] } },
+          locations: [],
+        });
+        expect((await client.search({})).locations).toEqual([]);
+      } finally {
+        await client.close();
       }
-      expect(error).toBeInstanceOf(DiscoveryError);
-      expect((error as DiscoveryError).code).toBe('schema_unavailable');
-      expect((error as DiscoveryError).url).toBe(missing);
-      expect((error as Error).message).toContain('404');
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('standard capabilities by normalized schema URL (R-N2, R-N3)', () => {
+  const pinned = (file: string): string => `https://ucp.dev/${UCP_VERSION}/schemas/common/${file}`;
+
+  async function discoverWithSchemas(search: string, lookup: string): Promise<UcpLocationClient> {
+    const business = await startFakeBusiness();
+    const profile = buildBusinessProfile(business.url, [SEARCH_CAPABILITY, LOOKUP_CAPABILITY]);
+    const entry = (name: string, schema: string): CapabilityEntity[] =>
+      (profile.ucp.capabilities?.[name] ?? []).map((e) => ({ ...e, schema }));
+    profile.ucp.capabilities = {
+      [SEARCH_CAPABILITY]: entry(SEARCH_CAPABILITY, search),
+      [LOOKUP_CAPABILITY]: entry(LOOKUP_CAPABILITY, lookup),
+    };
+    business.server.route('/.well-known/ucp', json(profile, CACHEABLE));
+    try {
+      const client = await UcpLocationClient.discover(business.url, { ...options(), platformProfile: buildPlatformProfile() });
+      const close = client.close.bind(client);
+      client.close = async () => {
+        await close();
+        await business.close();
+      };
+      return client;
+    } catch (error) {
+      await business.close();
+      throw error;
+    }
+  }
+
+  it('recognizes a pinned schema spelled with upper case, a trailing dot or the default port, without fetching it', async () => {
+    const client = await discoverWithSchemas(
+      pinned('location_search.json').replace('https://ucp.dev/', 'HTTPS://UCP.DEV./'),
+      pinned('location_lookup.json').replace('https://ucp.dev/', 'https://ucp.dev:443/'),
+    );
+    try {
+      expect(Object.keys(client.negotiated.capabilities).sort()).toEqual([LOOKUP_CAPABILITY, SEARCH_CAPABILITY]);
+      expect(client.negotiated.dropped).toEqual([]);
+      expect(client.supports('search') && client.supports('lookup')).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('drops a capability whose schema is neither pinned nor fetchable, with its reason; the other operation still works', async () => {
+    // Bound to ucp.dev (so not rejected by binding), but not a pinned document; the test resolver
+    // knows no ucp.dev, so fetching it fails.
+    const unknown = pinned('location_lookup_v9.json');
+    const client = await discoverWithSchemas(pinned('location_search.json'), unknown);
+    try {
+      expect(Object.keys(client.negotiated.capabilities)).toEqual([SEARCH_CAPABILITY]);
+      expect(client.supports('lookup')).toBe(false);
+      expect(client.supports('search')).toBe(true);
+      const dropped = client.negotiated.dropped.find((d) => d.name === LOOKUP_CAPABILITY);
+      expect(dropped).toMatchObject({ reason: 'schema_unavailable' });
+      expect(dropped?.detail).toContain(unknown);
+    } finally {
+      await client.close();
     }
   });
 });

@@ -339,6 +339,20 @@ export const lenientServes: Shim = {
   },
 };
 
+/**
+ * Reads an `open_at` instant without offset as UTC instead of refusing it (R-M1: every schema
+ * failure is an invalid-params error): "2026-11-30T10:00:00" quietly becomes "…Z".
+ */
+export const acceptsOffsetlessInstant: Shim = {
+  request: (_op, r) => {
+    const filters = r['filters'];
+    const hours = isRecord(filters) ? filters['hours'] : undefined;
+    const openAt = isRecord(hours) ? hours['open_at'] : undefined;
+    if (isRecord(hours) && typeof openAt === 'string' && /T\d\d:\d\d:\d\d$/.test(openAt)) hours['open_at'] = `${openAt}Z`;
+    return r;
+  },
+};
+
 /** Item ids the fixture's Locations carry. */
 const KNOWN_ITEMS = new Set(fixtureRecords().flatMap((r) => r.items ?? []));
 
@@ -407,6 +421,14 @@ export function tightRateLimitConfig(): ServerConfig {
 
 export function tightRateLimit(): BrokenServerOptions {
   return { config: tightRateLimitConfig() };
+}
+
+/**
+ * A per-address budget a whole run cannot exhaust: for faults that make the checker send far more
+ * calls than usual (an endless walk), so the budget's 429s do not blur the fault under test.
+ */
+export function roomyRateLimit(): BrokenServerOptions {
+  return { config: { ...DEFAULT_CONFIG, rateLimits: { ...DEFAULT_CONFIG.rateLimits, perIp: { limit: 100_000, windowSeconds: 60 } } } };
 }
 
 /** Cursor value the stalling server hands out once a browse has really ended. */

@@ -12,8 +12,11 @@ import {
   type ConformanceOptions,
   type ConformanceReport,
 } from '../../src/conformance/index.js';
+import { buildPlatformProfile } from '../../src/client/platform-profile.js';
+import { serveProfilesOnLoopback } from '../../src/client/loopback-profile-server.js';
 import { PRIVATE_ALIASES, PRIVATE_IDS } from '../contract/fixture.js';
 import {
+  acceptsOffsetlessInstant,
   canonicalInputs,
   clampsRadius,
   contextAsServes,
@@ -26,6 +29,7 @@ import {
   redirectsProfile,
   refetchesProfile,
   rateLimitWithoutRetryAfter,
+  roomyRateLimit,
   refusesUnknownItems,
   silentBatchLimit,
   sphericalDistance,
@@ -179,6 +183,40 @@ describe('conformance checker against our own server', () => {
     }
   });
 
+  it('skips, with the reason, the binding a given MCP-only Platform profile does not offer, instead of failing it', async () => {
+    const server = await serveProfilesOnLoopback(new Map([['/mcp-only.json', buildPlatformProfile({ transports: ['mcp'] })]]), {
+      maxAgeSeconds: 300,
+    });
+    try {
+      const mcpOnly = await runConformance({
+        businessUrl: ours.server.url,
+        allowLoopback: true,
+        platformProfileUrl: `${server.origin}/mcp-only.json`,
+        only: ['R-G1', 'R-G4', 'R-G6', 'R-S10', 'R-M1'],
+      });
+      expect(failed(mcpOnly), formatReport(mcpOnly)).toEqual([]);
+      expect(mcpOnly.bindings).toEqual(['mcp']);
+      const rest = mcpOnly.results.filter((r) => r.binding === 'rest');
+      expect(rest.length).toBeGreaterThan(0);
+      for (const r of rest) {
+        expect(r.status).toBe('skip');
+        expect(r.detail).toMatch(/Platform profile .* offers no rest binding/);
+      }
+      expect(mcpOnly.results.some((r) => r.binding === 'mcp' && r.status === 'pass')).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('blames itself, not the Business, when it cannot fetch the Platform profile it was given', async () => {
+    const server = await serveProfilesOnLoopback(new Map([['/platform.json', buildPlatformProfile()]]), { maxAgeSeconds: 300 });
+    await server.close();
+    const gone = `${server.origin}/platform.json`;
+    await expect(runConformance({ businessUrl: ours.server.url, allowLoopback: true, platformProfileUrl: gone })).rejects.toThrow(
+      /The checker cannot use the Platform profile it was given .*not a finding about the Business/,
+    );
+  });
+
   it('leaves the rate-limit probe off unless asked, saying how to turn it on (R-G7)', () => {
     const probe = report.results.filter((r) => r.check === 'negotiation.rate-limited');
     expect(probe.map((r) => r.status)).toEqual(['skip', 'skip']);
@@ -286,7 +324,21 @@ const BROKEN: {
     mayAlsoFail: [],
     checks: ['jsonrpc.unknown-tool'],
   },
-  { name: 'reads a malformed serves leniently', shim: lenientServes, fails: ['R-S5'], mayAlsoFail: [], checks: ['search.serves-shape'] },
+  // Two targets or an empty address are also invalid operands (R-M1) answered with success.
+  {
+    name: 'reads a malformed serves leniently',
+    shim: lenientServes,
+    fails: ['R-S5'],
+    mayAlsoFail: ['R-M1'],
+    checks: ['search.serves-shape'],
+  },
+  {
+    name: 'reads an instant without offset as UTC',
+    shim: acceptsOffsetlessInstant,
+    fails: ['R-M1'],
+    mayAlsoFail: [],
+    checks: ['jsonrpc.invalid-operands'],
+  },
   {
     name: 'refuses an unknown item instead of matching nothing',
     shim: refusesUnknownItems,
@@ -311,6 +363,8 @@ const BROKEN: {
   {
     name: 'announces next pages forever at the end of a browse',
     shim: stallingBrowse,
+    // The endless walk (two bindings × 100+ pages) with the R-M1 operand probes passes 600 calls from one address.
+    options: roomyRateLimit,
     fails: ['R-S9'],
     mayAlsoFail: [],
     checks: ['pagination.walk'],

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { SqliteLocationStore } from '../../src/store/sqlite/index.js';
 import type { LocationStore } from '../../src/store/store.js';
+import { IndexedLocationStore } from '../../src/store/memory-index/index.js';
 import { runStoreContract } from './store-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ucp-location-contract-'));
@@ -34,4 +35,21 @@ runStoreContract({
 runStoreContract({
   name: "sqlite (':memory:')",
   newStore: () => SqliteLocationStore.open(':memory:'),
+});
+
+// The same contract with the in-memory index in front (the server's default): every read is
+// answered from memory, writes go through to the file.
+runStoreContract({
+  name: 'sqlite (file) + memory index',
+  newStore: async () => {
+    const path = join(dir, `store-${++n}.db`);
+    const store = await IndexedLocationStore.open(await SqliteLocationStore.open(path));
+    paths.set(store, path);
+    return store;
+  },
+  openPeer: async (store) => {
+    const path = paths.get(store);
+    if (path === undefined) throw new Error('openPeer: unknown store');
+    return IndexedLocationStore.open(await SqliteLocationStore.open(path));
+  },
 });

@@ -150,6 +150,188 @@ export function runStoreContract(opts: StoreContractOptions): void {
       });
     });
 
+    describe('search: natural-language query (R-C2)', () => {
+      // A store of its own: amenity descriptions in several languages, one Location per case.
+      let nl: LocationStore;
+      let nlService: LocationService;
+      const pharmacy = 'com.example.amenity.pharmacy';
+      const curbside = 'dev.ucp.amenity.shopping.curbside_pickup';
+      const hours = [{ day: 'monday' as const, opens: '09:00', closes: '10:00' }];
+      const records: LocationRecord[] = [
+        { id: 'nl_apotheke', name: 'Eckladen', amenities: { [pharmacy]: { description: 'Apotheke' } } },
+        { id: 'nl_yakkyoku', name: 'Kiosk Shinjuku', amenities: { [pharmacy]: { description: '薬局' } } },
+        { id: 'nl_plaza', name: 'Pharmacy Plaza', timezone: 'UTC', hours },
+        { id: 'nl_bakery', name: 'Bakery', amenities: { [curbside]: { description: 'Abholung am Straßenrand' } } },
+        { id: 'nl_the_corner', name: 'The Corner Shop', keywords: ['open late'] },
+      ];
+      beforeAll(async () => {
+        nl = await opts.newStore();
+        await nl.replaceAll(records);
+        nlService = new LocationService(nl, { cursorSecret: SECRET });
+      });
+      afterAll(async () => {
+        await nl?.close();
+      });
+
+      test('an amenity named by its id words matches every Location that has it, whatever its description language (R-C2)', async () => {
+        const r = ids(await nlService.search({ query: 'pharmacy' }));
+        expect([...r].sort()).toEqual(['nl_apotheke', 'nl_plaza', 'nl_yakkyoku']);
+        expect(r[0]).toBe('nl_plaza'); // the name outweighs the amenities field
+        expect(ids(await nlService.search({ query: 'curbside pickup' }))).toEqual(['nl_bakery']);
+        // A description in any language names its amenity too: "Apotheke" and "薬局" reach every
+        // Location with the pharmacy amenity (and what else matches "pharmacy"), own words first.
+        for (const [query, own] of [
+          ['Apotheke', 'nl_apotheke'],
+          ['薬局', 'nl_yakkyoku'],
+        ] as const) {
+          const found = ids(await nlService.search({ query }));
+          expect([...found].sort(), query).toEqual(['nl_apotheke', 'nl_plaza', 'nl_yakkyoku']);
+          expect(found.indexOf(own), query).toBeLessThan(found.indexOf(own === 'nl_apotheke' ? 'nl_yakkyoku' : 'nl_apotheke'));
+        }
+      });
+
+      test('filler ("near me", "open now", "please", articles, in English, German, French, Japanese) neither empties nor skews the answer (R-C2)', async () => {
+        const plain = await allPages(nlService, { query: 'pharmacy' }, [50]);
+        for (const query of [
+          'pharmacy near me please',
+          'find the pharmacy open now',
+          'show me a pharmacy nearby',
+          'pharmacy in der Nähe bitte',
+          'pharmacy près de moi',
+          '近くの pharmacy を探しています',
+        ]) {
+          const r = await allPages(nlService, { query }, [2]);
+          expect(r.ids, query).toEqual(plain.ids);
+        }
+        // "the" and "open" would otherwise match "The Corner Shop" and its "open late".
+        expect(ids(await nlService.search({ query: 'the pharmacy open now' }))).not.toContain('nl_the_corner');
+        // Nothing but filler: the same as no query (a browse), never an empty answer.
+        expect(ids(await nlService.search({ query: 'near me please', pagination: { limit: 50 } })).sort()).toEqual(
+          ids(await nlService.search({ pagination: { limit: 50 } })).sort(),
+        );
+      });
+
+      test('query text never becomes a predicate: "open now" does not filter by hours, an amenity word does not filter by amenity (R-C2, R-S1)', async () => {
+        // nl_plaza is closed at almost every instant, yet still matched.
+        const r = ids(await nlService.search({ query: 'pharmacy open now' }));
+        expect(r).toContain('nl_plaza');
+        // With the filters it is a predicate, and only then.
+        const filtered = ids(await nlService.search({ query: 'pharmacy', filters: { amenities: [pharmacy] } }));
+        expect(filtered.sort()).toEqual(['nl_apotheke', 'nl_yakkyoku']);
+      });
+    });
+
+    describe('returned schedules and closures at the request instant (R-C5)', () => {
+      // 05:00 UTC on 15 July is still 14 July in Los Angeles: "today" is the Location's own date.
+      const NOW = Date.parse('2026-07-15T05:00:00Z');
+      const week = (['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const).map((day) => ({
+        day,
+        opens: '09:00',
+        closes: '17:00',
+      }));
+      const records: LocationRecord[] = [
+        {
+          id: 'c5_spent',
+          name: 'Schedule Keeper',
+          timezone: 'America/Los_Angeles',
+          hours: week,
+          exception_hours: [
+            { title: 'Old holiday', valid_from: '2026-07-01', valid_through: '2026-07-04' },
+            { title: 'Yesterday', valid_from: '2026-07-13', valid_through: '2026-07-13', opens: '10:00', closes: '12:00' },
+            { title: 'Last night', valid_from: '2026-07-13', valid_through: '2026-07-13', opens: '20:00', closes: '02:00' },
+            { title: 'Today', valid_from: '2026-07-14', valid_through: '2026-07-14', opens: '10:00', closes: '12:00' },
+            { title: 'Summer sale', valid_from: '2026-08-01', valid_through: '2026-08-01', opens: '08:00', closes: '22:00' },
+          ],
+        },
+        {
+          id: 'c5_night',
+          name: 'Night Owl',
+          timezone: 'America/Los_Angeles',
+          hours: week,
+          exception_hours: [
+            { title: 'Late opening', valid_from: '2026-07-13', valid_through: '2026-07-13', opens: '20:00', closes: '02:00' },
+          ],
+        },
+        {
+          id: 'c5_temp',
+          name: 'Under Renovation',
+          timezone: 'Europe/Berlin',
+          hours: week,
+          exception_hours: [{ title: 'Renovation', valid_from: '2026-07-10', valid_through: '2026-07-20' }],
+        },
+        {
+          id: 'c5_perm',
+          name: 'Gone For Good',
+          timezone: 'Asia/Tokyo',
+          hours: week,
+          exception_hours: [{ valid_from: '2026-01-31', valid_through: '9999-12-31' }],
+        },
+      ];
+      let c5: LocationStore;
+      let c5Service: LocationService;
+      beforeAll(async () => {
+        c5 = await opts.newStore();
+        await c5.replaceAll(records);
+        c5Service = new LocationService(c5, { cursorSecret: SECRET, now: () => NOW });
+      });
+      afterAll(async () => {
+        await c5?.close();
+      });
+
+      test('exception_hours that can no longer affect the schedule are omitted from the returned Location, judged in its own zone (R-C5)', async () => {
+        const r = await c5Service.lookup({ ids: ['c5_spent'] });
+        const titles = r.locations[0]?.exception_hours?.map((e) => e.title);
+        // "Old holiday", "Yesterday" and "Last night" (which ran to 02:00 today) are over. "Today"
+        // is 14 July in Los Angeles although it is already 15 July in UTC.
+        expect(titles).toEqual(['Today', 'Summer sale']);
+        const searched = (await c5Service.search({ query: 'schedule keeper' })).locations[0];
+        expect(searched?.exception_hours?.map((e) => e.title)).toEqual(['Today', 'Summer sale']);
+        // An overnight interval that began yesterday still counts until it closes this morning.
+        const at = (iso: string): LocationService => new LocationService(c5, { cursorSecret: SECRET, now: () => Date.parse(iso) });
+        const nightAt = async (iso: string): Promise<unknown> =>
+          (await at(iso).lookup({ ids: ['c5_night'] })).locations[0]?.exception_hours;
+        expect(await nightAt('2026-07-14T08:00:00Z')).toHaveLength(1); // 01:00 local
+        expect(await nightAt('2026-07-14T10:00:00Z')).toBeUndefined(); // 03:00 local
+        // A Location whose exceptions are all spent returns none at all.
+        const later = new LocationService(c5, { cursorSecret: SECRET, now: () => Date.parse('2026-09-01T12:00:00Z') });
+        const doc = (await later.lookup({ ids: ['c5_spent'] })).locations[0];
+        expect(doc).toBeDefined();
+        expect(doc && 'exception_hours' in doc).toBe(false);
+        expect(doc?.hours).toEqual(week);
+      });
+
+      test('filters.hours.open_at still evaluates every stored exception, past instants included (R-C5, R-S6)', async () => {
+        const open = async (at: string): Promise<boolean> =>
+          ids(await c5Service.search({ query: 'schedule keeper', filters: { hours: { open_at: at } } })).includes('c5_spent');
+        expect(await open('2026-07-02T19:00:00Z')).toBe(false); // noon on 2 July: "Old holiday" closure
+        expect(await open('2026-07-06T19:00:00Z')).toBe(true); // noon on 6 July: regular hours
+        expect(await open('2026-07-13T18:00:00Z')).toBe(true); // 11:00 on 13 July: "Yesterday" 10–12
+        expect(await open('2026-07-13T21:00:00Z')).toBe(false); // 14:00 on 13 July: between its two shifts
+        expect(await open('2026-07-14T08:00:00Z')).toBe(false); // 01:00 on 14 July: "Today" governs from midnight
+        const night = ids(await c5Service.search({ query: 'night owl', filters: { hours: { open_at: '2026-07-14T08:00:00Z' } } }));
+        expect(night).toEqual(['c5_night']); // its overnight exception runs on to 02:00
+      });
+
+      test('closures known from the data produce the draft warnings permanently_closed / temporary_closure, pointing at the Location, which is still returned (R-C5)', async () => {
+        const r = await c5Service.search({});
+        expect(ids(r)).toEqual(['c5_night', 'c5_perm', 'c5_spent', 'c5_temp']);
+        expect(r.messages?.map((m) => [m.type, m.code, m.path])).toEqual([
+          ['warning', 'permanently_closed', '$.locations[1]'],
+          ['warning', 'temporary_closure', '$.locations[3]'],
+        ]);
+        expect(r.messages?.[1]?.content).toContain('2026-07-20');
+        const looked = await c5Service.lookup({ ids: ['c5_temp', 'nope', 'c5_perm'] });
+        expect(looked.locations.map((l) => l.id)).toEqual(['c5_temp', 'c5_perm']);
+        expect(looked.messages?.filter((m) => m.type === 'warning').map((m) => [m.code, m.path])).toEqual([
+          ['temporary_closure', '$.locations[0]'],
+          ['permanently_closed', '$.locations[1]'],
+        ]);
+        // Before the renovation starts there is nothing to warn about.
+        const before = new LocationService(c5, { cursorSecret: SECRET, now: () => Date.parse('2026-07-01T12:00:00Z') });
+        expect((await before.lookup({ ids: ['c5_temp'] })).messages).toBeUndefined();
+      });
+    });
+
     // ─────────────────────────── distance ───────────────────────────
     describe('search: distance (R-S4)', () => {
       test('matches at exactly the geodesic distance and not 1e-6 m closer (R-S4)', async () => {
@@ -643,19 +825,19 @@ export function runStoreContract(opts: StoreContractOptions): void {
         expect(spatial.ids.length).toBeGreaterThan(5);
       });
 
-      test('context and signals are ignored as operands: still a bounded browse (R-S3)', async () => {
-        const plain = await allPages(svc({ browseCap: 8 }), {}, [50]);
-        const withContext = await allPages(
-          svc({ browseCap: 8 }),
-          {
-            context: { address_country: 'US', postal_code: '10005', location: 'loc_downtown' },
-            signals: { 'dev.ucp.buyer_ip': '203.0.113.7' },
-          },
-          [50],
-        );
-        // The same capped set; only its order follows the context (R-C2).
+      test('context and signals are ignored as operands: still a bounded browse, the same set while the matches fit under the cap (R-S3, R-C1)', async () => {
+        const context = { address_country: 'US', postal_code: '10005', location: 'loc_downtown' };
+        const plain = await allPages(svc({ browseCap: 1000 }), {}, [50]);
+        const withContext = await allPages(svc({ browseCap: 1000 }), { context, signals: { 'dev.ucp.buyer_ip': '203.0.113.7' } }, [7]);
+        // The same set; only its order follows the context (R-C2).
         expect([...withContext.ids].sort()).toEqual([...plain.ids].sort());
         expect(withContext.ids[0]).toBe('loc_downtown');
+        // Text and filters too: under the cap, context never changes the set.
+        for (const request of [{ query: 'store' }, { filters: { amenities: [AMENITY.curbside] } }]) {
+          const without = (await allPages(svc({ browseCap: 1000 }), request, [50])).ids;
+          const hinted = (await allPages(svc({ browseCap: 1000 }), { ...request, context }, [3])).ids;
+          expect([...hinted].sort(), JSON.stringify(request)).toEqual([...without].sort());
+        }
       });
 
       /** Locality tier of each fixture Location for a buyer context, as the rule defines it. */
@@ -664,6 +846,22 @@ export function runStoreContract(opts: StoreContractOptions): void {
         const byId = new Map(fixtureRecords().map((r) => [r.id, r]));
         return (id) => (buyer === null ? 0 : localityTier(buyer, byId.get(id)?.address));
       };
+
+      test('over browseCap, the capped browse selection follows context: the closest tiers are kept (R-C1, R-C2)', async () => {
+        const context = { address_country: 'US', address_region: 'NY' };
+        const tier = tierOf(context);
+        const all = (await allPages(svc({ browseCap: 1000 }), {}, [50])).ids;
+        const cap = 4;
+        expect(all.length).toBeGreaterThan(cap);
+        const capped = (await allPages(svc({ browseCap: cap }), { context }, [3])).ids;
+        // The best `cap` by (tier, id) of every match (a browse without query scores 0 everywhere).
+        const expected = [...all].sort((a, b) => tier(a) - tier(b) || (a < b ? -1 : a > b ? 1 : 0)).slice(0, cap);
+        expect(capped).toEqual(expected);
+        // Without context the cap keeps the first by id instead, which here differs.
+        const plainCapped = (await allPages(svc({ browseCap: cap }), {}, [3])).ids;
+        expect(plainCapped).toEqual(all.slice(0, cap));
+        expect([...capped].sort()).not.toEqual([...plainCapped].sort());
+      });
 
       test('context orders by the Location address: same postal code > same region > same country > elsewhere, text scores only within a tier, every page walked (R-C2, R-C1)', async () => {
         const big = svc({ browseCap: 1000, maxPageSize: 200 });

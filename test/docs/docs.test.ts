@@ -93,7 +93,7 @@ const ROLES: Record<string, { langs: ReadonlySet<string>; does: string }> = {
     does: '[at=path] [ignore=path,…]: the JSON this block prints equals the previous command block’s (at that path there)',
   },
   output: { langs: new Set(['json']), does: 'match=exact|subset [at=path]: the JSON printed by the previous command block, at that path' },
-  data: { langs: new Set(['json', 'ndjson', 'csv']), does: 'as=ndjson|geojson|csv: passes `ucp-location validate`' },
+  data: { langs: new Set(['json', 'ndjson', 'csv']), does: 'as=ndjson|geojson|csv|jsonld|gbp: passes `ucp-location validate`' },
   'csv-cell': { langs: PROSE, does: 'column=hours|exception_hours: each line is a CSV cell that passes `ucp-location validate`' },
   inventory: { langs: new Set(['csv']), does: 'an inventory feed `ucp-location inventory` applies to a store of data/demo.ndjson' },
   config: { langs: new Set(['json']), does: 'a configuration file `ucp-location serve --config` starts with' },
@@ -375,8 +375,10 @@ async function check(session: PageSession, block: CodeBlock, role: Role): Promis
                 .map((l) => JSON.parse(l) as unknown);
         text = records.map((r) => JSON.stringify(r)).join('\n');
       }
-      writeFileSync(file(as), `${text}\n`);
-      await mustSucceed(session, cli(`validate ${file(as)}`), at);
+      // A Business Profile sheet is a .csv that only --format tells apart from ours.
+      const path = as === 'gbp' ? file('csv') : file(as);
+      writeFileSync(path, `${text}\n`);
+      await mustSucceed(session, cli(`validate ${path}${as === 'gbp' ? ' --format gbp' : ''}`), at);
       return;
     }
     case 'csv-cell': {

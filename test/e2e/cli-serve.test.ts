@@ -88,6 +88,40 @@ describe.concurrent('ucp-location serve', () => {
     expect(run.stderr).toContain('--allow-loopback-profiles is only honoured when the server listens on a loopback address');
   });
 
+  it('refuses an http --base-url for a non-loopback host, naming the https origin to pass instead (R-D2, exit 2)', async () => {
+    const runs = await Promise.all(
+      [[], ['--stdio']].map((transport) =>
+        cli(['--port', '0', '--db', storeFile.path, '--base-url', 'http://shop.example.com', ...transport]),
+      ),
+    );
+    for (const run of runs) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('UCP endpoints must be https');
+      expect(run.stderr).toContain('--base-url https://shop.example.com');
+    }
+  });
+
+  it('refuses a non-loopback --host without --base-url, which would publish http endpoints (R-D2, exit 2)', async () => {
+    const run = await cli(['--host', '0.0.0.0', '--port', '0', '--db', storeFile.path]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--host 0.0.0.0 makes the server reachable from other machines');
+    expect(run.stderr).toContain('--base-url https://');
+  });
+
+  it('accepts an http --base-url on a loopback host (local development)', async () => {
+    let status: Promise<number> | undefined;
+    const run = await cli(['--port', '0', '--db', storeFile.path, '--base-url', 'http://localhost:9'], (text, stop) => {
+      const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(text)?.[1];
+      if (url === undefined || status !== undefined) return;
+      status = rawRequest(`${url}/.well-known/ucp`).then((res) => {
+        stop();
+        return res.status;
+      });
+    });
+    expect(run.code).toBe(0);
+    expect(await status).toBe(200);
+  });
+
   it('names the offending key of a bad configuration file (exit 2)', async () => {
     const config = join(dir, 'bad.json');
     writeFileSync(config, JSON.stringify({ limits: { maxRadius: 1000 } }));

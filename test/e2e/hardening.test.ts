@@ -10,7 +10,7 @@ import { MAX_JSON_DEPTH } from '../../src/protocol/json-depth.js';
 import { DEMO_PLATFORM_PROFILE_URL, startServer } from '../../src/server.js';
 import type { RunningServer } from '../../src/server.js';
 import { platformProfile } from '../../src/transport/test-support/fake-parts.js';
-import { postJson } from '../../src/transport/test-support/raw-http.js';
+import { postJson, rawRequest } from '../../src/transport/test-support/raw-http.js';
 import type { RawResponse } from '../../src/transport/test-support/raw-http.js';
 import { startTestServer } from '../support/http-server.js';
 import type { TestServer } from '../support/http-server.js';
@@ -220,6 +220,34 @@ describe('bad input is always answered (fails before: 500 for deep bodies)', () 
         if (url === mcpUrl) expect((r.json as { jsonrpc?: string }).jsonrpc).toBe('2.0');
         else expect((r.json as { ucp?: { status?: string } }).ucp?.status).toBe('error');
       }
+    }
+  });
+});
+
+describe('every log line of a request carries its request id', () => {
+  it('MCP, REST, refusals, health checks and profile fetches: each line written while a request runs names it', async () => {
+    const missing = `${platform.origin('127.0.0.1')}/missing.json`;
+    const requests: { name: string; send: (headers: Record<string, string>) => Promise<RawResponse> }[] = [
+      { name: 'MCP search', send: (h) => postJson(mcpUrl, toolCall({ query: 'grocery' }), h) },
+      { name: 'MCP batch', send: (h) => postJson(mcpUrl, [toolCall({ query: 'grocery' }, 1), { jsonrpc: '2.0' }], h) },
+      { name: 'REST search', send: (h) => postJson(searchUrl, { query: 'grocery' }, { ...UCP_AGENT, ...h }) },
+      { name: 'REST refusal', send: (h) => postJson(searchUrl, { distance: { max: 'far' } }, { ...UCP_AGENT, ...h }) },
+      { name: 'unfetchable profile', send: (h) => postJson(searchUrl, { query: 'x' }, { 'ucp-agent': `profile="${missing}"`, ...h }) },
+      { name: 'readiness', send: (h) => rawRequest(`${server.url}/readyz`, { headers: h }) },
+      { name: 'forged Host', send: (h) => rawRequest(`${server.url}/.well-known/ucp`, { headers: { ...h, host: 'rebound.example' } }) },
+    ];
+    for (const [i, { name, send }] of requests.entries()) {
+      const requestId = `log-check-${i}`;
+      const from = logLines.length;
+      const response = await send({ 'request-id': requestId });
+      expect(response.headers['request-id'], name).toBe(requestId);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the log sink is a stream
+      const raw = logLines.slice(from);
+      const lines = raw.map((l) => JSON.parse(l) as { requestId?: string; msg: string });
+      expect(lines.length, `${name} logs at least one line at debug level`).toBeGreaterThan(0);
+      for (const line of lines) expect(line.requestId, `${name}: "${line.msg}"`).toBe(requestId);
+      // Once per line: a child logger bound to the id and the request scope must not both write it.
+      for (const line of raw) expect(line.match(/"requestId":/g), line).toHaveLength(1);
     }
   });
 });

@@ -92,50 +92,91 @@ describe('serve --stdio with the MCP SDK client', () => {
 });
 
 describe('serve --stdio with raw JSON-RPC lines (R-M1)', () => {
-  it('answers an unparsable line with -32700 and keeps serving the next one', async () => {
-    const child = spawn(process.execPath, serveArgs(), { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
-    const lines: string[] = [];
-    let buffer = '';
-    const nextLine = (): Promise<string> =>
-      new Promise((resolve, reject) => {
-        const check = (): void => {
-          const line = lines.shift();
-          if (line !== undefined) resolve(line);
-          else setTimeout(check, 20);
-        };
-        child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-        check();
-      });
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      let newline = buffer.indexOf('\n');
-      while (newline >= 0) {
-        lines.push(buffer.slice(0, newline));
-        buffer = buffer.slice(newline + 1);
-        newline = buffer.indexOf('\n');
-      }
-    });
+  const lookupLine = (id: number): string =>
+    `${JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: {
+        name: 'lookup_locations',
+        arguments: { meta: { 'ucp-agent': { profile: platforms.good } }, location: { ids: ['loc_downtown'] } },
+      },
+    })}\n`;
+
+  it('refuses a line nested deeper than an HTTP body may be, or longer, with -32600 and keeps serving (R-M1)', async () => {
+    const session = rawSession();
     try {
-      child.stdin.write('this is not json\n');
-      expect(JSON.parse(await nextLine())).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
-      child.stdin.write(
-        `${JSON.stringify({
-          jsonrpc: '2.0',
-          id: 2,
-          method: 'tools/call',
-          params: {
-            name: 'lookup_locations',
-            arguments: { meta: { 'ucp-agent': { profile: platforms.good } }, location: { ids: ['loc_downtown'] } },
-          },
-        })}\n`,
-      );
-      const answer = JSON.parse(await nextLine()) as { id: number; result: { structuredContent: { locations: { id: string }[] } } };
+      session.child.stdin.write(`${'['.repeat(5_000)}${']'.repeat(5_000)}\n`);
+      const deep = JSON.parse(await session.nextLine()) as { id: unknown; error: { code: number; message: string } };
+      expect(deep).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+      expect(deep.error.message).toContain('more than 64 levels deep');
+      // Over the default maxBodyBytes (256 KiB), sent in pieces as a pipe delivers it.
+      const long = lookupLine(3).replace('loc_downtown', 'x'.repeat(300_000));
+      for (let i = 0; i < long.length; i += 64_000) session.child.stdin.write(long.slice(i, i + 64_000));
+      const large = JSON.parse(await session.nextLine()) as { id: unknown; error: { code: number; message: string } };
+      expect(large).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+      expect(large.error.message).toContain('exceeds the limit of 262144 bytes');
+      session.child.stdin.write(lookupLine(4));
+      const answer = JSON.parse(await session.nextLine()) as { id: number; result: { structuredContent: { locations: { id: string }[] } } };
+      expect(answer.id).toBe(4);
+      expect(answer.result.structuredContent.locations.map((l) => l.id)).toEqual(['loc_downtown']);
+    } finally {
+      expect(await session.end()).toBe(0);
+    }
+  });
+
+  it('answers an unparsable line with -32700 and keeps serving the next one', async () => {
+    const session = rawSession();
+    try {
+      session.child.stdin.write('this is not json\n');
+      expect(JSON.parse(await session.nextLine())).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+      session.child.stdin.write(lookupLine(2));
+      const answer = JSON.parse(await session.nextLine()) as { id: number; result: { structuredContent: { locations: { id: string }[] } } };
       expect(answer.id).toBe(2);
       expect(answer.result.structuredContent.locations.map((l) => l.id)).toEqual(['loc_downtown']);
     } finally {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.stdin.end(); // the client hanging up ends the session
-      expect(await exited).toBe(0);
+      expect(await session.end()).toBe(0);
     }
   });
 });
+
+/** A `serve --stdio` child driven line by line. */
+function rawSession(): { child: ReturnType<typeof spawnServe>; nextLine: () => Promise<string>; end: () => Promise<number | null> } {
+  const child = spawnServe();
+  const lines: string[] = [];
+  let buffer = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    let newline = buffer.indexOf('\n');
+    while (newline >= 0) {
+      lines.push(buffer.slice(0, newline));
+      buffer = buffer.slice(newline + 1);
+      newline = buffer.indexOf('\n');
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const nextLine = (): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const deadline = Date.now() + 15_000;
+      const check = (): void => {
+        const line = lines.shift();
+        if (line !== undefined) resolve(line);
+        else if (child.exitCode !== null) reject(new Error(`server exited with ${child.exitCode}`));
+        else if (Date.now() > deadline) reject(new Error('no answer line within 15 s'));
+        else setTimeout(check, 20);
+      };
+      check();
+    });
+  return {
+    child,
+    nextLine,
+    end: () => {
+      child.stdin.end(); // the client hanging up ends the session
+      return exited;
+    },
+  };
+}
+
+function spawnServe() {
+  return spawn(process.execPath, serveArgs(), { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
+}

@@ -178,4 +178,71 @@ describeWith(['pgCluster'], 'PostgreSQL outage under load (R-G7)', () => {
     // Measurements for the report (not asserted beyond "no hang").
     console.log([summary(before), summary(during), summary(after)].join('\n'));
   });
+
+  it('keeps every answer 2xx or 503 + Retry-After across a PostgreSQL restart under MCP and REST load, and recovers by itself', async () => {
+    const samples: (Sample & { at: number; binding: string })[] = [];
+    let stop = false;
+    const bodies = [
+      { binding: 'rest', path: '/ucp/locations/search', body: { query: 'grocery store' } },
+      { binding: 'mcp', path: '/ucp/mcp', body: { query: 'coffee' } },
+      { binding: 'rest', path: '/ucp/locations/lookup', body: { ids: FIXTURE_IDS } },
+      { binding: 'mcp', path: '/ucp/mcp', body: { distance: { center: { latitude: 37.7955, longitude: -122.3937 }, max: 5000 } } },
+    ];
+    const load8 = Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        for (let i = w; !stop; i++) {
+          const r = bodies[i % bodies.length] as (typeof bodies)[number];
+          const started = performance.now();
+          const res =
+            r.binding === 'rest'
+              ? await postJson(`${server.url}${r.path}`, r.body, { 'ucp-agent': `profile="${platforms.good}"` })
+              : await postJson(`${server.url}${r.path}`, {
+                  jsonrpc: '2.0',
+                  id: i,
+                  method: 'tools/call',
+                  params: { name: 'search_locations', arguments: { meta: { 'ucp-agent': { profile: platforms.good } }, location: r.body } },
+                });
+          const body = res.json as { messages?: { code?: string }[]; error?: { code?: number; data?: { retry_after?: number } } };
+          const retry =
+            res.headers['retry-after'] ?? (body?.error?.data?.retry_after === undefined ? undefined : String(body.error.data.retry_after));
+          samples.push({
+            phase: 'restart',
+            binding: r.binding,
+            status: res.status,
+            ms: performance.now() - started,
+            at: Date.now(),
+            retryAfter: typeof retry === 'string' ? retry : undefined,
+            code: r.binding === 'rest' ? body?.messages?.[0]?.code : body?.error?.code === undefined ? undefined : String(body.error.code),
+          });
+        }
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    const restartBegan = Date.now();
+    await cluster.stop();
+    await new Promise((r) => setTimeout(r, 500)); // a short outage, as a restart has
+    await cluster.start();
+    const restarted = Date.now();
+    await new Promise((r) => setTimeout(r, 4000));
+    stop = true;
+    await load8;
+
+    const failures = samples.filter((s) => s.status !== 200);
+    // R-G7: the only failure a restart may cause is 503 with a retry hint (REST Retry-After, MCP -32000 + data.retry_after).
+    for (const s of failures) {
+      expect(s.status, JSON.stringify(s)).toBe(503);
+      expect(Number(s.retryAfter), JSON.stringify(s)).toBeGreaterThanOrEqual(1);
+      expect(s.code, JSON.stringify(s)).toBe(s.binding === 'rest' ? 'service_unavailable' : '-32000');
+    }
+    const lastFailure = Math.max(restartBegan, ...failures.map((s) => s.at));
+    const recoveryMs = lastFailure - restarted;
+    // Recovered without a server restart: everything after the last failure succeeded, and well before the run ended.
+    expect(samples.filter((s) => s.at > lastFailure).length).toBeGreaterThan(20);
+    expect(recoveryMs).toBeLessThan(3000);
+    const outageMs = restarted - restartBegan;
+    console.log(
+      `restart under load: ${samples.length} calls (${samples.filter((s) => s.binding === 'mcp').length} MCP), ${failures.length} × 503 + Retry-After, 0 other failures; ` +
+        `database down ${outageMs} ms (stop + start), last 503 ${Math.max(0, recoveryMs)} ms after the restart completed`,
+    );
+  });
 });

@@ -87,6 +87,20 @@ describeWith(NEEDS, 'RedisRateLimitBackend', () => {
     );
   });
 
+  it('slides in Redis too: a spent budget returns a window after the burst, not at the next clock minute', async () => {
+    const rule: RateRule = { kind: 'sliding-window', limit: 3, windowMs: 60_000 };
+    const burst = 1_700_000_041_000; // one second into a clock minute
+    for (let i = 0; i < 3; i++) expect((await shared.rateLimitBackend.consume('slide', rule, burst, 1)).allowed).toBe(true);
+    const refused = await shared.rateLimitBackend.consume('slide', rule, burst + 1, 1);
+    expect(refused.allowed).toBe(false);
+    // At the turn of the minute (59 s later) a clock-aligned window would admit again; this does not.
+    expect((await shared.rateLimitBackend.consume('slide', rule, burst + 59_000, 1)).allowed).toBe(false);
+    const backAt = burst + 1 + refused.retryAfterMs;
+    expect(backAt - burst).toBeGreaterThanOrEqual(60_000);
+    expect(backAt - burst).toBeLessThanOrEqual(66_000);
+    expect((await shared.rateLimitBackend.consume('slide', rule, backAt, 1)).allowed).toBe(true);
+  });
+
   it('shares one budget between instances: a limit trips across two of them', async () => {
     const other = await connectSharedState(redis.url, { keyPrefix: 'parity:' });
     try {

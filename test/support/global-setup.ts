@@ -13,12 +13,14 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { PG_ADMIN_URL, RUN_TAG_ENV, dropRunDatabases } from '../scale/support/pg.js';
 import { throwawayClusterMissing } from '../scale/support/pg-cluster.js';
+import { CHROMIUM } from './browser.js';
 import { SERVICE_LABELS, type ServiceName, type ServiceVerdicts } from './services.js';
 
 const INSTALL_HINT: Record<ServiceName, string> = {
   postgis: 'install postgresql-15-postgis-3 (as .ci/run does) or point UCP_TEST_PG_URL at a cluster that has it',
   redis: 'install redis-server (Debian package redis-server)',
   pgCluster: 'install postgresql-15 and postgresql-15-postgis-3, or set UCP_TEST_PG_BIN to a bin directory with initdb',
+  chromium: 'install chromium (Debian package chromium, as .ci/run does) or point UCP_TEST_CHROMIUM at a Chromium binary',
 };
 
 async function probePostgis(): Promise<string | null> {
@@ -62,6 +64,7 @@ async function probe(): Promise<ServiceVerdicts> {
     postgis,
     redis: probeBinary('redis-server', ['--version']),
     pgCluster: probePgCluster(postgis),
+    chromium: probeBinary(CHROMIUM, ['--version']),
   };
 }
 

@@ -9,7 +9,7 @@
  */
 import { describe, inject } from 'vitest';
 
-export type ServiceName = 'postgis' | 'redis' | 'pgCluster';
+export type ServiceName = 'postgis' | 'redis' | 'pgCluster' | 'chromium';
 
 /** `null` when the service is usable; otherwise why not and how to get it. */
 export type ServiceVerdicts = Record<ServiceName, string | null>;
@@ -24,6 +24,7 @@ export const SERVICE_LABELS: Record<ServiceName, string> = {
   postgis: 'PostgreSQL with PostGIS',
   redis: 'redis-server',
   pgCluster: 'PostgreSQL server binaries (initdb, pg_ctl) with PostGIS',
+  chromium: 'chromium (the browser the console suites drive)',
 };
 
 /** Why `names` cannot all be used in this run (first missing one), or `null` when they can. */

@@ -1,6 +1,6 @@
 /**
  * The naive baseline: every Location held in memory, every query a full scan in plain
- * TypeScript applying the same exact predicates as the engine — our own Karney geodesic distance,
+ * TypeScript — a competent one: a bounding-box reject first, then the same exact predicates as the engine — our own Karney geodesic distance,
  * our hours evaluator, exact amenity keys, our coverage test — and the same ranking and paging
  * functions. No index of any kind. It is what "just filter an array" costs, and its answers are
  * an independent check of the engine's (which goes through SQL candidates first).
@@ -13,7 +13,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { geodesicDistanceMeters } from '../../../src/domain/geodesy.js';
 import { compileSchedule, isOpenCompiled, type CompiledSchedule } from '../../../src/domain/hours.js';
-import { toPublicLocation, type Geo, type Location, type LocationRecord } from '../../../src/domain/location.js';
+import { toPublicLocation, type BBox, type Geo, type Location, type LocationRecord } from '../../../src/domain/location.js';
 import { isBoundedBrowse, planPredicates, type PredicatePlan } from '../../../src/domain/predicates.js';
 import { compareIds, compareRank, type RankKey } from '../../../src/domain/ranking.js';
 import type { LookupRequest, SearchRequest } from '../../../src/domain/requests.js';
@@ -32,6 +32,13 @@ interface Row {
   coverage: CompiledCoverage | null;
   /** JSON of the public Location, parsed only for Locations actually returned. */
   doc: string;
+}
+
+function inBoxes(g: Geo, boxes: readonly BBox[]): boolean {
+  for (const b of boxes) {
+    if (g.latitude >= b.minLat && g.latitude <= b.maxLat && g.longitude >= b.minLon && g.longitude <= b.maxLon) return true;
+  }
+  return false;
 }
 
 interface Hit extends RankKey {
@@ -149,6 +156,9 @@ export class NaiveScan implements Contender {
       if (row.items === null) return -1;
       for (const item of plan.items) if (!row.items.includes(item)) return -1;
     }
+    // A competent scan rejects by bounding box before any geodesic: the engine's own conservative
+    // boxes around the circle (they never exclude a true match), then the exact Karney distance.
+    if (plan.distance !== null && (row.geo === null || !inBoxes(row.geo, plan.distance.regions))) return -1;
     let distance = 0;
     if (center !== null) distance = row.geo === null ? Number.POSITIVE_INFINITY : geodesicDistanceMeters(center, row.geo);
     if (plan.distance !== null && (row.geo === null || !(distance <= plan.distance.max))) return -1;

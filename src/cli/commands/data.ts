@@ -60,10 +60,12 @@ function printIssues(issues: readonly DataIssue[], total: number, verb: string):
   if (total > SHOWN_ISSUES) print(`  … and ${total - SHOWN_ISSUES} more (use --json for the full list)`);
 }
 
+/** Warnings never fail a command; shown after its summary, capped like issues. */
 /** Data rejected by validation: the issues, exit status 1. */
 function reportRejected(command: string, report: ValidationReport, options: CommonOptions, verb: string): number {
   if (options.json === true) {
-    printJson({ ok: false, command, files: report.files, records: report.records, issueCount: report.issueCount, issues: report.issues });
+    const { files, records, issueCount, issues, warningCount, warnings } = report;
+    printJson({ ok: false, command, files, records, issueCount, issues, warningCount, warnings });
   } else {
     printIssues(report.issues, report.issueCount, verb);
   }
@@ -136,9 +138,9 @@ export function registerDataCommands(program: Command): void {
   const importCmd = program
     .command('import')
     .description(
-      'validate location files (NDJSON, GeoJSON, CSV, OpenStreetMap GeoJSON with --format osm) and replace the dataset atomically; nothing is written unless every record is valid (--dry-run: show the changes, write nothing)',
+      'validate location files (NDJSON, GeoJSON, CSV; OpenStreetMap GeoJSON with --format osm, schema.org JSON-LD, Google Business Profile sheets) and replace the dataset atomically; nothing is written unless every record is valid (--dry-run: show the changes, write nothing)',
     )
-    .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv)')
+    .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv, .jsonld; a directory with --format jsonld)')
     .option('--db <path>', 'SQLite database file', DEFAULT_DB)
     .option('--store <url>', 'write to a PostgreSQL store instead (postgres://…; run `ucp-location migrate` first)')
     .option('--dry-run', 'validate, then print what would change (added, removed, changed Locations) and write nothing')
@@ -211,8 +213,10 @@ export function registerDataCommands(program: Command): void {
 
   const validateCmd = program
     .command('validate')
-    .description('check location files (NDJSON, GeoJSON, CSV, OpenStreetMap GeoJSON with --format osm) without writing anything')
-    .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv)')
+    .description(
+      'check location files (NDJSON, GeoJSON, CSV; OpenStreetMap GeoJSON with --format osm, JSON-LD, Business Profile sheets) without writing anything',
+    )
+    .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv, .jsonld; a directory with --format jsonld)')
     .option('--json', 'print one machine-readable JSON report')
     .option('--quiet', 'no progress and no summary on success');
   formatOption(validateCmd, DATA_FORMATS);

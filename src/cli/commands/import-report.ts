@@ -22,8 +22,11 @@ export interface SourceFlags {
 
 export function addSourceOptions(cmd: Command): Command {
   return cmd
-    .option('--strict', 'treat warnings (source data a Location cannot hold, e.g. opening_hours UCP cannot state) as errors')
-    .option('--derive-timezone', 'fill in a missing timezone from geo (always on for osm)')
+    .option(
+      '--strict',
+      'treat warnings (source data a Location cannot hold, e.g. opening_hours or holiday rules UCP cannot state, a doubtful derived time zone) as errors: nothing is imported',
+    )
+    .option('--derive-timezone', 'fill in a missing timezone from geo (always on for osm, jsonld and gbp)')
     .option('--id-tag <tag>', 'osm: the tag whose value is the Location id, e.g. ref:store (default: the OSM element id, osm-node-123)')
     .option('--amenity-map <file>', 'osm: JSON {"tag=value": {"id": …, "description": …} | null} added to the tag → amenity table')
     .option('--holiday-horizon <days>', 'osm: days ahead written as exception_hours for public holidays and dated rules (default 365)');

@@ -13,6 +13,7 @@ const serve = async (): Promise<RegisterCommand> => (await import('./serve.js'))
 const platform = async (): Promise<RegisterCommand> => (await import('./platform.js')).registerPlatformCommands;
 const migrate = async (): Promise<RegisterCommand> => (await import('./migrate.js')).registerMigrateCommand;
 const agent = async (): Promise<RegisterCommand> => (await import('./agent.js')).registerAgentCommand;
+const consoleVerb = async (): Promise<RegisterCommand> => (await import('./console.js')).registerConsoleCommand;
 const conformance = async (): Promise<RegisterCommand> => (await import('./conformance.js')).registerConformanceCommand;
 
 export const VERB_LOADERS: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
@@ -27,6 +28,7 @@ export const VERB_LOADERS: Readonly<Record<string, () => Promise<RegisterCommand
   migrate,
   conformance,
   agent,
+  console: consoleVerb,
 };
 
 /** Register the module of `verb` only, or every verb (help, unknown verbs) when it is not known. */

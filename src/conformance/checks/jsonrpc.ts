@@ -10,6 +10,7 @@ import type { McpPeer, RpcExchange } from '../mcp-peer.js';
 import { callEvidence, describeOutcome, TOOL_OF, type Call, type Operation, type OperationClient } from '../operation-client.js';
 import { isRecord } from '../oracle.js';
 import { findPointer } from '../pointer.js';
+import { operandProbes } from './operand-probes.js';
 import type { Evidence } from '../types.js';
 
 function rpcEvidence(x: RpcExchange, expected: string, observed: string): Evidence {
@@ -213,6 +214,26 @@ export const JSONRPC_CHECKS: readonly Check[] = [
           ? `-32602 without the pointer ${pointer} in error.data or the message`
           : undefined;
       }),
+  },
+  {
+    id: 'jsonrpc.invalid-operands',
+    rule: 'R-M1',
+    area: 'jsonrpc',
+    title: 'no invalid operand is answered with success: each required member missing, of the wrong type, out of range or malformed',
+    scope: 'binding',
+    needs: ['profile'],
+    run: async (ctx, client) => {
+      const probes = operandProbes(ctx.advertised);
+      if (probes.length === 0) return skip('no Location capability is advertised');
+      const accepted: Evidence[] = [];
+      for (const probe of probes) {
+        const call = await (client as OperationClient).call(probe.operation, probe.request);
+        if (call.outcome.kind === 'success') {
+          accepted.push(callEvidence(call, 'a request error (MCP -32602, REST 400)', `success for ${probe.operation} with ${probe.why}`));
+        }
+      }
+      return verdictOf(accepted, `${probes.length} invalid operands refused`);
+    },
   },
   {
     id: 'jsonrpc.tools-list',

@@ -23,8 +23,10 @@ import type { TermExpansion, VocabularyEntry } from '../../domain/text.js';
 import type {
   Candidate,
   CandidateQuery,
+  ExportCounters,
   ImportProgress,
   ImportResult,
+  IndexSink,
   InventoryRow,
   LocationStore,
   StoredLocation,
@@ -505,6 +507,87 @@ export class PostgresLocationStore implements LocationStore {
    */
   async generation(): Promise<number> {
     return (await this.read('counter read', () => this.countersFromDb())).generation;
+  }
+
+  /**
+   * Run `op` on one connection inside a read-only REPEATABLE READ transaction: every statement
+   * sees the same committed snapshot (an export must not straddle a replaceAll).
+   */
+  private async snapshotRead<T>(
+    what: string,
+    op: (query: <R extends QueryResultRow>(text: string) => Promise<R[]>) => Promise<T>,
+  ): Promise<T> {
+    return this.read(what, async () => {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        const result = await op(async <R extends QueryResultRow>(text: string) => (await client.query<R>(text)).rows);
+        await client.query('COMMIT');
+        return result;
+      } catch (cause) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw cause;
+      } finally {
+        client.release();
+      }
+    });
+  }
+
+  private static async exportAvailabilityRows(
+    query: <R extends QueryResultRow>(text: string) => Promise<R[]>,
+    sink: Pick<IndexSink, 'availability'>,
+  ): Promise<void> {
+    const rows = await query<{ item: string; key: number; available: boolean }>(
+      'SELECT a.item, a.key, a.available FROM availability a JOIN locations l ON l.key = a.key WHERE l.public',
+    );
+    for (const r of rows) sink.availability(Number(r.key), r.item, r.available);
+  }
+
+  async exportIndex(sink: IndexSink): Promise<ExportCounters> {
+    return this.snapshotRead('index export', async (query) => {
+      const counters = countersOf(await query<{ name: string; value: number }>(COUNTERS_SQL));
+      const locations = await query<{
+        key: number;
+        id: string;
+        lat: number | null;
+        lon: number | null;
+        doc: string;
+        schedule: string | null;
+        coverage: string | null;
+      }>('SELECT l.key, l.id, l.lat, l.lon, d.doc, l.schedule, l.coverage FROM locations l JOIN docs d ON d.key = l.key WHERE l.public');
+      for (const r of locations) {
+        sink.location({ key: Number(r.key), id: r.id, lat: r.lat, lon: r.lon, doc: r.doc, schedule: r.schedule, coverage: r.coverage });
+      }
+      for (const r of await query<{ alias: string; key: number }>('SELECT alias, key FROM aliases')) sink.alias(r.alias, Number(r.key));
+      for (const r of await query<{ amenity: string; key: number }>('SELECT amenity, key FROM amenities'))
+        sink.amenity(r.amenity, Number(r.key));
+      for (const r of await query<{ country: string; key: number }>('SELECT country, key FROM cov_country')) {
+        sink.locality('country', r.country, null, Number(r.key));
+      }
+      for (const r of await query<{ country: string; region: string; key: number }>('SELECT country, region, key FROM cov_region')) {
+        sink.locality('region', r.country, r.region, Number(r.key));
+      }
+      for (const r of await query<{ country: string; postal: string; key: number }>('SELECT country, postal, key FROM cov_postal')) {
+        sink.locality('postal', r.country, r.postal, Number(r.key));
+      }
+      // Keywords are weight B in the text vector (text-search.ts COLUMN_WEIGHTS) and nowhere else.
+      const keywords = await query<{ key: number; lexeme: string; n: number }>(
+        `SELECT l.key, u.lexeme, (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'B')::int AS n
+           FROM locations l, unnest(l.tsv) u WHERE l.public AND 'B' = ANY(u.weights)`,
+      );
+      for (const r of keywords) sink.keywordTerm(Number(r.key), r.lexeme, r.n);
+      for (const r of await query<{ key: number; json: string }>('SELECT key, json FROM languages')) sink.languages(Number(r.key), r.json);
+      await PostgresLocationStore.exportAvailabilityRows(query, sink);
+      return counters;
+    });
+  }
+
+  async exportAvailability(sink: Pick<IndexSink, 'availability'>): Promise<ExportCounters> {
+    return this.snapshotRead('availability export', async (query) => {
+      const counters = countersOf(await query<{ name: string; value: number }>(COUNTERS_SQL));
+      await PostgresLocationStore.exportAvailabilityRows(query, sink);
+      return counters;
+    });
   }
 
   async storedLocations(): Promise<StoredLocation[]> {

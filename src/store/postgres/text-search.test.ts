@@ -35,12 +35,12 @@ describe('tsvectorLiteral', () => {
 });
 
 describe('buildTextQuery', () => {
-  it('ORs stems, prefixes (3+ characters) and fuzzy variants (R-S1: text only narrows)', () => {
+  it('ORs stems, stem prefixes (3+ characters, as FTS5) and fuzzy variants (R-S1: text only narrows)', () => {
     const plan = buildTextQuery([
       { token: 'grocery', stem: 'groceri', prefix: true, fuzzy: ['grocer'] },
       { token: 'st', stem: 'st', prefix: false, fuzzy: [] },
     ]);
-    expect(plan).toEqual({ strict: "'groceri' | 'grocery':* | 'st'", fuzzy: "'grocer'", any: "'groceri' | 'grocery':* | 'st' | 'grocer'" });
+    expect(plan).toEqual({ strict: "'groceri' | 'groceri':* | 'st'", fuzzy: "'grocer'", any: "'groceri' | 'groceri':* | 'st' | 'grocer'" });
     expect(buildTextQuery([])).toBeNull();
   });
 });

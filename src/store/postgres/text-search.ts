@@ -18,33 +18,21 @@ import {
   boundedLevenshtein,
   MAX_FUZZY_VARIANTS,
   maxEditsFor,
-  normalizeText,
   porterStem,
   type FuzzyMatch,
   type TermExpansion,
   type VocabularyEntry,
 } from '../../domain/text.js';
+import { documentLexemes, FUZZY_WEIGHT } from '../search-text.js';
 
-/** The same token shape as `domain/text.ts` (letters, digits, private-use characters). */
-const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 /** PostgreSQL keeps positions up to 16383; later ones are clamped there. */
 const MAX_POSITION = 16_383;
-/** PostgreSQL refuses lexemes of 2 KiB and more; no real word comes close. */
-const MAX_LEXEME_LENGTH = 200;
 
 /** Weight letters in the order of `deriveRow(...).text` columns. */
 export const COLUMN_WEIGHTS = ['A', 'B', 'C', 'C', 'D', 'D'] as const;
 /** `ts_rank` weights, in PostgreSQL's {D, C, B, A} order: a name hit matters most. */
 export const RANK_WEIGHTS = '{0.1, 0.3, 0.5, 1.0}';
-/** Fuzzy (typo-tolerant) matches count this much of an exact match (as in SQLite). */
-export const FUZZY_WEIGHT = 0.5;
-
-/** Stemmed lexemes of a document text, in order (duplicates kept: they count as frequency). */
-export function documentLexemes(text: string): string[] {
-  const out: string[] = [];
-  for (const m of normalizeText(text).matchAll(TOKEN)) out.push(porterStem(m[0]).slice(0, MAX_LEXEME_LENGTH));
-  return out;
-}
+export { documentLexemes, FUZZY_WEIGHT };
 
 /** A tsvector/tsquery lexeme literal: single quotes, inner quotes doubled, backslashes escaped. */
 export function quoteLexeme(lexeme: string): string {
@@ -83,7 +71,9 @@ export interface TextQueryPlan {
 
 /**
  * tsquery literals for normalised query tokens and their expansions (one per token, same
- * order). Each token contributes its stem and, from 3 characters on, itself as a prefix; terms
+ * order). Each token contributes its stem and, from 3 characters on, its stem as a prefix (as
+ * SQLite's FTS5 porter tokenizer stems prefix terms: "running" reaches "runner"); variants match
+ * as their own stem, as FTS5 re-stems every phrase. Terms
  * are OR-ed so text only narrows and ranks (R-S1). Null when there are no tokens.
  */
 export function buildTextQuery(expansions: readonly TermExpansion[]): TextQueryPlan | null {
@@ -93,11 +83,11 @@ export function buildTextQuery(expansions: readonly TermExpansion[]): TextQueryP
   const seen = new Set<string>();
   for (const e of expansions) {
     strict.push(quoteLexeme(e.stem));
-    if (e.prefix) strict.push(`${quoteLexeme(e.token)}:*`);
+    if (e.prefix) strict.push(`${quoteLexeme(e.stem)}:*`);
     for (const v of e.fuzzy) {
       if (seen.has(v)) continue;
       seen.add(v);
-      fuzzy.push(quoteLexeme(v));
+      fuzzy.push(quoteLexeme(porterStem(v)));
     }
   }
   const s = strict.join(' | ');

@@ -13,13 +13,13 @@
  */
 import type { Geo } from '../../domain/location.js';
 import type { BBox, CandidateQuery } from '../store.js';
+import { FUZZY_WEIGHT } from '../search-text.js';
 import { FTS_WEIGHTS } from './schema.js';
 import type { TextPlan } from './text-plan.js';
 
 /** Above this many estimated text hits, a spatial driver goes first and text filters its rows. */
 export const TEXT_DRIVER_MAX_ESTIMATE = 5_000;
-/** Fuzzy (typo-tolerant) matches count this much of an exact match. */
-export const FUZZY_WEIGHT = 0.5;
+export { FUZZY_WEIGHT };
 
 export interface CandidateSql {
   sql: string;

@@ -20,11 +20,12 @@
  */
 import type Database from 'better-sqlite3';
 import { causeMessage, StoreError } from '../../errors.js';
+import { COLUMN_WEIGHTS } from '../search-text.js';
 
 /** FTS columns, in order; bm25 weights below follow the same order. */
 export const FTS_COLUMNS = ['name', 'keywords', 'locality', 'region', 'street', 'amenities'] as const;
-/** A name hit matters most, then curated keywords, then where the Location is, then amenity text. */
-export const FTS_WEIGHTS = [10, 5, 3, 2, 1, 2] as const;
+/** bm25 weights of the FTS columns (store/search-text.ts, shared with the in-memory index). */
+export const FTS_WEIGHTS = COLUMN_WEIGHTS;
 
 /** The dataset tables, each as DDL for a given name suffix ('' = live, '_next' = being built). */
 export function datasetTablesDdl(suffix: string): string[] {

@@ -17,8 +17,10 @@ import { causeMessage, DataValidationError, StoreError, type DataIssue } from '.
 import type {
   Candidate,
   CandidateQuery,
+  ExportCounters,
   ImportProgress,
   ImportResult,
+  IndexSink,
   InventoryRow,
   LocationStore,
   StoredLocation,
@@ -495,6 +497,76 @@ export class SqliteLocationStore implements LocationStore {
       ),
     );
     return { ...r };
+  }
+
+  // ───────────────────────── index export ─────────────────────────
+
+  /** The counters inside the current read transaction. */
+  private exportCounters(): ExportCounters {
+    const rows = this.stmt<[], MetaRow>("SELECT name, value FROM meta WHERE name IN ('generation', 'dataset')").all();
+    return {
+      generation: rows.find((r) => r.name === 'generation')?.value ?? 0,
+      dataset: rows.find((r) => r.name === 'dataset')?.value ?? 0,
+    };
+  }
+
+  private exportAvailabilityRows(sink: Pick<IndexSink, 'availability'>): void {
+    const rows = this.stmt<[], [item: string, key: number, available: number]>(
+      'SELECT k.item, a.key, a.available FROM availability a CROSS JOIN item_keys k ON k.iid = a.iid ' +
+        'CROSS JOIN locations l ON l.key = a.key WHERE l.public = 1',
+    ).raw(true);
+    for (const [item, key, available] of rows.iterate()) sink.availability(key, item, available === 1);
+  }
+
+  async exportIndex(sink: IndexSink): Promise<ExportCounters> {
+    this.refresh();
+    this.reader.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_instances USING fts5vocab(main, fts, 'instance')");
+    // One read transaction: every table comes from the same committed dataset.
+    return this.reader.transaction((): ExportCounters => {
+      const counters = this.exportCounters();
+      const locations = this.stmt<
+        [],
+        [key: number, id: string, lat: number | null, lon: number | null, doc: string, schedule: string | null, coverage: string | null]
+      >(
+        'SELECT l.key, l.id, l.lat, l.lon, d.doc, s.json, c.json FROM locations l CROSS JOIN docs d ON d.key = l.key ' +
+          'LEFT JOIN schedules s ON s.sid = l.sid LEFT JOIN coverages c ON c.cid = l.cid WHERE l.public = 1',
+      ).raw(true);
+      for (const [key, id, lat, lon, doc, schedule, coverage] of locations.iterate()) {
+        sink.location({ key, id, lat, lon, doc, schedule, coverage });
+      }
+      for (const [alias, key] of this.stmt<[], [string, number]>('SELECT alias, key FROM aliases').raw(true).iterate()) {
+        sink.alias(alias, key);
+      }
+      const amenities = this.stmt<[], [string, number]>(
+        'SELECT k.amenity, a.key FROM amenities a CROSS JOIN amenity_keys k ON k.aid = a.aid',
+      );
+      for (const [amenity, key] of amenities.raw(true).iterate()) sink.amenity(amenity, key);
+      for (const [country, key] of this.stmt<[], [string, number]>('SELECT country, key FROM cov_country').raw(true).iterate()) {
+        sink.locality('country', country, null, key);
+      }
+      const regions = this.stmt<[], [string, string, number]>('SELECT country, region, key FROM cov_region').raw(true);
+      for (const [country, region, key] of regions.iterate()) sink.locality('region', country, region, key);
+      const postal = this.stmt<[], [string, string, number]>('SELECT country, postal, key FROM cov_postal').raw(true);
+      for (const [country, code, key] of postal.iterate()) sink.locality('postal', country, code, key);
+      const keywords = this.stmt<[], [key: number, term: string, count: number]>(
+        "SELECT doc, term, count(*) FROM temp.fts_instances WHERE col = 'keywords' GROUP BY doc, term",
+      ).raw(true);
+      for (const [key, term, count] of keywords.iterate()) sink.keywordTerm(key, term, count);
+      for (const [key, json] of this.stmt<[], [number, string]>('SELECT key, json FROM languages').raw(true).iterate()) {
+        sink.languages(key, json);
+      }
+      this.exportAvailabilityRows(sink);
+      return counters;
+    })();
+  }
+
+  async exportAvailability(sink: Pick<IndexSink, 'availability'>): Promise<ExportCounters> {
+    this.refresh();
+    return this.reader.transaction((): ExportCounters => {
+      const counters = this.exportCounters();
+      this.exportAvailabilityRows(sink);
+      return counters;
+    })();
   }
 
   // ───────────────────────── writes ─────────────────────────

@@ -10,78 +10,9 @@
  * or stemmed hit outranks a typo-tolerant one. Terms combine with OR: more matched terms rank
  * higher, and text only ever narrows the candidate set (R-S1).
  */
-import { compareIds } from '../../domain/ranking.js';
-import { expandToken, FuzzyVocabulary, type VocabularyEntry } from '../../domain/text.js';
+import { IndexVocabulary } from '../search-text.js';
 
-/** Cached expansions per vocabulary; beyond this many distinct tokens the cache restarts. */
-const EXPANSION_CACHE_LIMIT = 10_000;
-
-/** The vocabulary of one dataset: fuzzy index plus per-term document counts for estimates. */
-export class IndexVocabulary {
-  private readonly fuzzy: FuzzyVocabulary;
-  /** Terms in code-point order with cumulative document counts (for prefix-range sums). */
-  private readonly terms: string[];
-  private readonly cumulativeDocs: Float64Array;
-  private readonly expansions = new Map<string, ReturnType<typeof expandToken>>();
-
-  constructor(entries: readonly VocabularyEntry[]) {
-    const sorted = [...entries].sort((a, b) => compareIds(a.term, b.term));
-    this.terms = sorted.map((e) => e.term);
-    this.cumulativeDocs = new Float64Array(sorted.length + 1);
-    let total = 0;
-    sorted.forEach((e, i) => {
-      total += e.docs;
-      this.cumulativeDocs[i + 1] = total;
-    });
-    this.fuzzy = new FuzzyVocabulary(sorted);
-  }
-
-  get size(): number {
-    return this.terms.length;
-  }
-
-  /** First index whose term is >= `t` in code-point order. */
-  private lowerBound(t: string): number {
-    let lo = 0;
-    let hi = this.terms.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const term = this.terms[mid];
-      if (term !== undefined && compareIds(term, t) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** Documents containing exactly `term` (0 when absent). */
-  docsFor(term: string): number {
-    const i = this.lowerBound(term);
-    return this.terms[i] === term ? this.docsBetween(i, i + 1) : 0;
-  }
-
-  /** Upper bound on documents containing a term that starts with `prefix`. */
-  docsWithPrefix(prefix: string): number {
-    const start = this.lowerBound(prefix);
-    // U+10FFFF sorts after every code point that can follow the prefix.
-    const end = this.lowerBound(`${prefix}\u{10FFFF}`);
-    return this.docsBetween(start, end);
-  }
-
-  /** Document counts summed over terms[start..end) (indexes from lowerBound: 0..size). */
-  private docsBetween(start: number, end: number): number {
-    return (this.cumulativeDocs[end] ?? 0) - (this.cumulativeDocs[start] ?? 0);
-  }
-
-  expand(token: string): ReturnType<typeof expandToken> {
-    let e = this.expansions.get(token);
-    if (e === undefined) {
-      if (this.expansions.size >= EXPANSION_CACHE_LIMIT) this.expansions.clear();
-      e = expandToken(token, this.fuzzy);
-      this.expansions.set(token, e);
-    }
-    return e;
-  }
-}
+export { IndexVocabulary };
 
 export interface TextPlan {
   /** MATCH expression of exact and prefix phrases. */

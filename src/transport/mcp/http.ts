@@ -29,7 +29,8 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { ErrorCode, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { readJsonBody } from '../http-body.js';
-import type { MappedMcpError } from './errors.js';
+import { RateLimitedError } from '../../errors.js';
+import { UCP_PROTOCOL_ERROR, type MappedMcpError } from './errors.js';
 import { connectGuarded, createMcpServer } from './server.js';
 import type { McpApp } from './server.js';
 
@@ -100,6 +101,15 @@ export class McpHttpEndpoint {
     }
     if (batch.length > MAX_BATCH) {
       writeRpcError(res, 400, null, ErrorCode.InvalidRequest, `Invalid Request: a batch may hold at most ${MAX_BATCH} messages.`);
+      return;
+    }
+    // The request itself was charged before its body was read; each further message counts too.
+    try {
+      await this.app.operations.limiter.admitClient(ctx.clientIp, batch.length - 1);
+    } catch (err) {
+      if (!(err instanceof RateLimitedError)) throw err;
+      res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      writeRpcError(res, 429, null, UCP_PROTOCOL_ERROR, err.message, { retry_after: err.retryAfterSeconds });
       return;
     }
     const answers: unknown[] = [];
@@ -258,12 +268,24 @@ function checkMessageShape(value: unknown): { id: RpcId; message: string } | und
   return undefined;
 }
 
-function rpcError(id: RpcId, code: number, message: string): { jsonrpc: '2.0'; id: RpcId; error: { code: number; message: string } } {
-  return { jsonrpc: '2.0', id, error: { code, message } };
+function rpcError(
+  id: RpcId,
+  code: number,
+  message: string,
+  data?: Record<string, unknown>,
+): { jsonrpc: '2.0'; id: RpcId; error: { code: number; message: string; data?: Record<string, unknown> } } {
+  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
 }
 
-function writeRpcError(res: ServerResponse, status: number, id: RpcId, code: number, message: string): void {
-  const body = JSON.stringify(rpcError(id, code, message));
+function writeRpcError(
+  res: ServerResponse,
+  status: number,
+  id: RpcId,
+  code: number,
+  message: string,
+  data?: Record<string, unknown>,
+): void {
+  const body = JSON.stringify(rpcError(id, code, message, data));
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json');
   res.end(body);

@@ -35,7 +35,7 @@ import { summarizeRequest } from '../../logging.js';
 import { executeOperation } from '../operations.js';
 import { elapsedMs } from '../timing.js';
 import type { OperationDeps } from '../operations.js';
-import { exampleProfileUrl, withTrustHint } from '../profile-trust.js';
+import { exampleProfileUrl, withContinueUrl, withTrustHint } from '../profile-trust.js';
 import { invalidParams, RpcError, toMcpError } from './errors.js';
 import type { MappedMcpError } from './errors.js';
 import type { ToolCatalog, ToolName } from './tools.js';
@@ -193,7 +193,10 @@ async function callTool(
     };
   } catch (err) {
     // Discovery failures say which profile URLs work here and how the operator adds one.
-    const mapped = toMcpError(withTrustHint(err, app.operations.announcedProfileUrls ?? []), pointerBase);
+    const mapped = toMcpError(
+      withContinueUrl(withTrustHint(err, app.operations.announcedProfileUrls ?? []), app.operations.continueUrl),
+      pointerBase,
+    );
     ctx.onFailure?.(mapped);
     const fields = { ...who, durationMs: elapsedMs(started), code: mapped.error.code, httpStatus: mapped.httpStatus, request: summary };
     if (mapped.unexpected) log.error({ ...fields, err }, 'tools/call failed');

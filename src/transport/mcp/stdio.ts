@@ -3,7 +3,9 @@
  * stdout carries the protocol, so logs must go to stderr (see logging.ts).
  *
  * The SDK's stdio transport drops a line that is not JSON or not JSON-RPC after reporting it to
- * `onerror`; JSON-RPC 2.0 wants an answer (-32700 / -32600 with a null id), so we send one.
+ * `onerror`; JSON-RPC 2.0 wants an answer (-32700 / -32600 with a null id), so we send one. Lines
+ * over the HTTP body limits (size, nesting depth) never reach the SDK: JsonLineGate refuses them
+ * with -32600, as /ucp/mcp does, and the session goes on.
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
@@ -12,6 +14,7 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { connectGuarded, createMcpServer } from './server.js';
 import type { McpApp } from './server.js';
+import { JsonLineGate } from './stdio-lines.js';
 
 export interface StdioSession {
   /** Resolves when the client closes stdin or `close()` is called. */
@@ -19,14 +22,30 @@ export interface StdioSession {
   close(): Promise<void>;
 }
 
-export async function serveStdio(app: McpApp, streams: { stdin?: Readable; stdout?: Writable } = {}): Promise<StdioSession> {
-  const stdin = streams.stdin ?? process.stdin;
-  const transport = new StdioServerTransport(stdin, streams.stdout ?? process.stdout);
-  const server = createMcpServer(app, { requestId: `stdio-${randomUUID()}`, clientIp: undefined });
+export interface StdioOptions {
+  stdin?: Readable;
+  stdout?: Writable;
+  /** Longest accepted message line, bytes: the server's `maxBodyBytes`, as for an HTTP body. */
+  maxLineBytes: number;
+}
+
+export async function serveStdio(app: McpApp, options: StdioOptions): Promise<StdioSession> {
+  const stdin = options.stdin ?? process.stdin;
+  // The session's id stands for a request id on every line it logs (one client, one session).
+  const requestId = `stdio-${randomUUID()}`;
+  const gate = new JsonLineGate(options.maxLineBytes, (refused) => {
+    app.logger.warn({ requestId, reason: refused.reason }, 'stdio message refused before parsing');
+    // id null: the id of a message that was not parsed cannot be known (JSON-RPC 2.0 §5).
+    const reply = { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${refused.message}` } };
+    transport.send(reply as unknown as JSONRPCMessage).catch(() => undefined);
+  });
+  stdin.pipe(gate);
+  const transport = new StdioServerTransport(gate, options.stdout ?? process.stdout);
+  const server = createMcpServer(app, { requestId, clientIp: undefined });
   transport.onerror = (err) => {
     const code = err instanceof SyntaxError ? ErrorCode.ParseError : err.name === 'ZodError' ? ErrorCode.InvalidRequest : undefined;
     if (code === undefined) {
-      app.logger.warn({ err }, 'stdio transport error');
+      app.logger.warn({ requestId, err }, 'stdio transport error');
       return;
     }
     const message =
@@ -40,7 +59,8 @@ export async function serveStdio(app: McpApp, streams: { stdin?: Readable; stdou
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   server.onclose = () => resolveClosed();
-  stdin.once('end', () => void server.close());
+  // The gate's end, not stdin's: it comes after the last line has passed the gate.
+  gate.once('end', () => void server.close());
   await connectGuarded(server, transport);
   return { closed, close: () => server.close() };
 }

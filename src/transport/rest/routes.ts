@@ -11,7 +11,7 @@ import { summarizeRequest } from '../../logging.js';
 import { readJsonBody } from '../http-body.js';
 import { elapsedMs } from '../timing.js';
 import { executeOperation, validateRequest } from '../operations.js';
-import { exampleProfileUrl, withTrustHint } from '../profile-trust.js';
+import { exampleProfileUrl, withContinueUrl, withTrustHint } from '../profile-trust.js';
 import type { Operation, OperationDeps } from '../operations.js';
 import { restError, toRestError } from './errors.js';
 import type { MappedRestError } from './errors.js';
@@ -76,7 +76,10 @@ export class RestEndpoint {
       );
     } catch (err) {
       // Discovery failures say which profile URLs work here and how the operator adds one.
-      const mapped = toRestError(withTrustHint(err, this.operations.announcedProfileUrls ?? []), ctx.requestId);
+      const mapped = toRestError(
+        withContinueUrl(withTrustHint(err, this.operations.announcedProfileUrls ?? []), this.operations.continueUrl),
+        ctx.requestId,
+      );
       this.fail(res, log, started, summary, mapped, err);
     }
   }

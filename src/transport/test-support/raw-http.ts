@@ -15,7 +15,14 @@ export interface RawResponse {
 
 export function rawRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; agent?: Agent } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    agent?: Agent;
+    /** Local address to connect from, e.g. 127.0.0.2 (any 127.x address works on Linux loopback). */
+    localAddress?: string;
+  } = {},
 ): Promise<RawResponse> {
   const target = new URL(url);
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname))
@@ -29,6 +36,7 @@ export function rawRequest(
         method: options.method ?? 'GET',
         headers: options.headers ?? {},
         ...(options.agent === undefined ? {} : { agent: options.agent }),
+        ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
       },
       (res) => {
         const chunks: Buffer[] = [];

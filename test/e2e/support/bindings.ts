@@ -33,6 +33,8 @@ export type Outcome =
       /** `error.data.pointer` (MCP) or `messages[0].path` (REST). */
       where?: string;
       retryAfter?: number;
+      /** `error.data.continue_url` (MCP) or `continue_url` of the error body (REST). */
+      continueUrl?: string;
       message: string;
     };
 
@@ -91,7 +93,7 @@ class RawMcpBinding implements Binding {
 interface RpcErrorBody {
   code: number;
   message: string;
-  data?: { code?: string; pointer?: string; retry_after?: number };
+  data?: { code?: string; pointer?: string; retry_after?: number; continue_url?: string };
 }
 
 function fromRpcError(httpStatus: number, error: RpcErrorBody): Outcome {
@@ -99,6 +101,7 @@ function fromRpcError(httpStatus: number, error: RpcErrorBody): Outcome {
   if (error.data?.code !== undefined) out.ucpCode = error.data.code;
   if (error.data?.pointer !== undefined) out.where = error.data.pointer;
   if (error.data?.retry_after !== undefined) out.retryAfter = error.data.retry_after;
+  if (error.data?.continue_url !== undefined) out.continueUrl = error.data.continue_url;
   return out;
 }
 
@@ -158,6 +161,7 @@ class RestBinding implements Binding {
     const out: Outcome = { ok: false, httpStatus: res.status, message: first?.content ?? res.text };
     if (first?.code !== undefined) out.ucpCode = first.code;
     if (first?.path !== undefined) out.where = first.path;
+    if (typeof body['continue_url'] === 'string') out.continueUrl = body['continue_url'];
     const retry = res.headers['retry-after'];
     if (typeof retry === 'string') out.retryAfter = Number(retry);
     return out;

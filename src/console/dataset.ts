@@ -1,0 +1,94 @@
+/**
+ * The console's read model of a dataset: every public Location with what the map, the overview
+ * and the hours page show, read through the store port only (so it works on every store).
+ *
+ * Private Locations are never indexed for search (store/store.ts), so only their number is
+ * known here (from `stats()`). The model is rebuilt when the store's generation changes.
+ */
+import type { Coverage, Geo, Location, Schedule } from '../domain/location.js';
+import type { LocationStore } from '../store/store.js';
+
+export interface ConsoleLocation {
+  /** The store's internal key (stable within a generation). */
+  key: number;
+  id: string;
+  name: string;
+  geo: Geo | null;
+  timezone: string | null;
+  country: string | null;
+  region: string | null;
+  locality: string | null;
+  amenities: string[];
+  /** The coverage the `serves.point` test reads: a geodesic radius and/or areas. */
+  coverage: Pick<Coverage, 'radius_m' | 'areas'> | null;
+  /** The raw schedule, as the engine compiles it. */
+  schedule: Schedule;
+}
+
+export interface Dataset {
+  generation: number;
+  locations: ConsoleLocation[];
+  byId: Map<string, ConsoleLocation>;
+}
+
+/** Location documents read per store call. */
+const DOC_BATCH = 500;
+
+function parseJson<T>(text: string | null | undefined): T | null {
+  if (text === null || text === undefined) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}
+
+async function readDataset(store: LocationStore, generation: number): Promise<Dataset> {
+  // No operand at all: every public Location, with the raw schedule and coverage the engine reads.
+  const candidates = await store.findCandidates({ withSchedule: true, withCoverage: true });
+  candidates.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const docs = new Map<string, Location>();
+  for (let i = 0; i < candidates.length; i += DOC_BATCH) {
+    const batch = candidates.slice(i, i + DOC_BATCH);
+    for (const doc of await store.getLocations(batch.map((c) => c.key))) docs.set(doc.id, doc);
+  }
+  const locations = candidates.map((c): ConsoleLocation => {
+    const doc = docs.get(c.id);
+    const schedule = parseJson<Schedule>(c.schedule) ?? {};
+    return {
+      key: c.key,
+      id: c.id,
+      name: doc?.name ?? c.id,
+      geo: c.geo,
+      timezone: typeof schedule.timezone === 'string' ? schedule.timezone : (doc?.timezone ?? null),
+      country: doc?.address?.address_country ?? null,
+      region: doc?.address?.address_region ?? null,
+      locality: doc?.address?.address_locality ?? null,
+      amenities: Object.keys(doc?.amenities ?? {}),
+      coverage: parseJson<Pick<Coverage, 'radius_m' | 'areas'>>(c.coverage),
+      schedule,
+    };
+  });
+  return { generation, locations, byId: new Map(locations.map((l) => [l.id, l])) };
+}
+
+/** Keeps one read model per store generation (another process may import meanwhile). */
+export class DatasetCache {
+  private current: Promise<Dataset> | null = null;
+  private generation = -1;
+
+  constructor(private readonly store: LocationStore) {}
+
+  async get(): Promise<Dataset> {
+    const generation = await this.store.generation();
+    if (this.current === null || generation !== this.generation) {
+      this.generation = generation;
+      this.current = readDataset(this.store, generation);
+      // A failed read must not stick: the next call tries again.
+      this.current.catch(() => {
+        if (this.generation === generation) this.current = null;
+      });
+    }
+    return this.current;
+  }
+}

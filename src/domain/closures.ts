@@ -1,0 +1,119 @@
+/**
+ * What a returned Location says about its schedule at the moment of the request (R-C5, draft
+ * "Business" guidelines and message codes):
+ *
+ *  - `exception_hours` entries that can no longer affect the schedule — their dates are over in
+ *    the Location's own zone — are left out of the returned Location. Only the *returned* copy:
+ *    opening-hours evaluation (`filters.hours.open_at`, past instants included) compiles the stored
+ *    schedule with every exception.
+ *  - A closure known from the data produces the draft's warning codes, pointing at the Location
+ *    (which is still returned): `temporary_closure` when a full-closure exception (no `opens` /
+ *    `closes`) covers the request's local date, `permanently_closed` when that exception is open
+ *    ended — its `valid_through` is `9999-12-31`, the last date the format can write. Neither the
+ *    seed nor the draft has a status field, and the draft says a temporary closure is expressed as
+ *    exactly such an exception, so the record format needs nothing new.
+ */
+import { DateTime } from 'luxon';
+import type { ExceptionHour, Location } from './location.js';
+import type { Message } from './requests.js';
+
+/** `valid_through` of a full closure that never ends. */
+export const PERMANENT_CLOSURE_THROUGH = '9999-12-31';
+
+/** The date before a `YYYY-MM-DD` date (calendar arithmetic, no zone involved). */
+function dayBefore(date: string): string {
+  return DateTime.fromISO(date, { zone: 'UTC' }).minus({ days: 1 }).toISODate() ?? date;
+}
+
+/** A timed interval whose `closes` is earlier than `opens` runs into the next local date. */
+function runsPastMidnight(e: ExceptionHour): boolean {
+  return e.opens !== undefined && e.closes !== undefined && e.closes < e.opens;
+}
+
+/** The Location's local date and time of day (`HH:MM`) at an instant; null for an unusable zone. */
+function localNow(epochMs: number, zone: string): { date: string; time: string } | null {
+  const dt = DateTime.fromMillis(epochMs, { zone });
+  const date = dt.isValid ? dt.toISODate() : null;
+  return date === null ? null : { date, time: dt.toFormat('HH:mm') };
+}
+
+function covers(e: ExceptionHour, date: string): boolean {
+  return e.valid_from <= date && date <= e.valid_through;
+}
+
+/**
+ * Whether an exception can still affect the schedule at `now` or later (the Location's local date
+ * and time): its range reaches today, or it ended yesterday with an interval still running past
+ * midnight — unless another exception governs today, which takes authority at local midnight.
+ */
+export function exceptionStillApplies(e: ExceptionHour, now: { date: string; time: string }, all: readonly ExceptionHour[]): boolean {
+  if (e.valid_through >= now.date) return true;
+  if (!runsPastMidnight(e) || e.valid_through !== dayBefore(now.date)) return false;
+  return now.time < (e.closes as string) && !all.some((other) => covers(other, now.date));
+}
+
+/** The Location as returned at `nowMs`: spent `exception_hours` left out (the same object when none is). */
+export function withoutSpentExceptions<T extends Location>(loc: T, nowMs: number): T {
+  const list = loc.exception_hours;
+  if (list === undefined || list.length === 0 || loc.timezone === undefined) return loc;
+  const now = localNow(nowMs, loc.timezone);
+  if (now === null) return loc;
+  const kept = list.filter((e) => exceptionStillApplies(e, now, list));
+  if (kept.length === list.length) return loc;
+  const copy = { ...loc };
+  if (kept.length > 0) copy.exception_hours = kept;
+  else delete copy.exception_hours;
+  return copy;
+}
+
+export type Closure = { kind: 'permanent'; since: string } | { kind: 'temporary'; from: string; through: string; title?: string };
+
+/** The closure the Location's data declares for its local date at `nowMs`, if any. */
+export function closureAt(loc: Location, nowMs: number): Closure | null {
+  if (loc.timezone === undefined || loc.exception_hours === undefined) return null;
+  const today = localNow(nowMs, loc.timezone)?.date;
+  if (today === undefined) return null;
+  for (const e of loc.exception_hours) {
+    if (e.opens !== undefined || e.closes !== undefined) continue;
+    if (!covers(e, today)) continue;
+    if (e.valid_through === PERMANENT_CLOSURE_THROUGH) return { kind: 'permanent', since: e.valid_from };
+    const c: Closure = { kind: 'temporary', from: e.valid_from, through: e.valid_through };
+    if (e.title !== undefined) c.title = e.title;
+    return c;
+  }
+  return null;
+}
+
+/** The draft's warning for a closure of the Location at `path` (a JSONPath into the response). */
+export function closureWarning(loc: Location, closure: Closure, path: string): Message {
+  if (closure.kind === 'permanent') {
+    return {
+      type: 'warning',
+      code: 'permanently_closed',
+      content: `${loc.name} (${loc.id}) is permanently closed (since ${closure.since}).`,
+      path,
+    };
+  }
+  const why = closure.title === undefined ? '' : ` (${closure.title})`;
+  const span = closure.from === closure.through ? `on ${closure.from}` : `from ${closure.from} through ${closure.through}`;
+  return {
+    type: 'warning',
+    code: 'temporary_closure',
+    content: `${loc.name} (${loc.id}) is temporarily closed ${span}${why}, local dates in ${loc.timezone ?? 'its time zone'}.`,
+    path,
+  };
+}
+
+/**
+ * The returned Locations at `nowMs` (spent exceptions left out) and a warning for each one closed
+ * by its data, pointing at `$.locations[i]`. Closures are judged on the full stored list.
+ */
+export function presentAt<T extends Location>(locations: readonly T[], nowMs: number): { locations: T[]; warnings: Message[] } {
+  const warnings: Message[] = [];
+  const out = locations.map((loc, i) => {
+    const closure = closureAt(loc, nowMs);
+    if (closure !== null) warnings.push(closureWarning(loc, closure, `$.locations[${i}]`));
+    return withoutSpentExceptions(loc, nowMs);
+  });
+  return { locations: out, warnings };
+}

@@ -1,0 +1,302 @@
+/**
+ * IndexedLocationStore: a LocationStore that answers every read from an in-memory index of the
+ * wrapped store (the system of record), one immutable index per dataset generation.
+ *
+ *  - Opening builds the first index from the store (`exportIndex`); a server opens it before it
+ *    listens, so no call ever meets an index that is not ready.
+ *  - Writes go to the store. An inventory batch is applied to the live index in place once the
+ *    store committed it (no rebuild). A replaceAll builds the next index; it replaces the live
+ *    one in a single assignment, so a reader sees the old index or the new one, never a mix.
+ *  - Changes made by other processes are noticed through `generation()` (every request asks):
+ *    inventory is reloaded before that request is answered; for a new dataset the request waits
+ *    for the next index (meanwhile requests already pinned to the old one finish on it).
+ *    PostgreSQL notifications (`onChange`) start that work as soon as another instance commits,
+ *    so usually the next index is ready before any request asks.
+ *  - `pin()` gives the engine one index for a whole request; a cursor names the index it was
+ *    issued from, and the index a swap replaced stays readable for `retainMs` so a walk that
+ *    started on it finishes on it.
+ */
+import { StoreError, UcpRequestError } from '../../errors.js';
+import type { Location, LocationRecord, RecordLanguages } from '../../domain/location.js';
+import type {
+  Candidate,
+  CandidateQuery,
+  ImportProgress,
+  ImportResult,
+  IndexSink,
+  InventoryRow,
+  LocationStore,
+  PinnedStore,
+  StoredLocation,
+  StoreStats,
+} from '../store.js';
+import { type MemoryIndex, MemoryIndexBuilder } from './memory-index.js';
+
+export interface IndexedStoreOptions {
+  /** How long a replaced index stays readable for cursor walks begun on it, ms. Default 60 000. */
+  retainMs?: number;
+  /** At most this many replaced indexes are kept readable (memory bound). Default 2. */
+  maxRetained?: number;
+  /** Told when a background refresh fails (the previous index keeps answering). */
+  onError?: (error: unknown) => void;
+  /** Close the wrapped store on close(). Default true. */
+  closeSource?: boolean;
+}
+
+type ExportingStore = LocationStore & Required<Pick<LocationStore, 'exportIndex' | 'exportAvailability'>>;
+
+interface ChangeSource {
+  onChange(listener: (counters: { generation: number; dataset: number }) => void): () => void;
+}
+
+function hasChangeSource(store: LocationStore): store is LocationStore & ChangeSource {
+  return typeof (store as Partial<ChangeSource>).onChange === 'function';
+}
+
+async function buildIndex(store: ExportingStore): Promise<MemoryIndex> {
+  const builder = new MemoryIndexBuilder();
+  const counters = await store.exportIndex(builder);
+  return builder.build(counters);
+}
+
+/** The read half of the port over an index (which one is the subclass's choice). */
+abstract class IndexReads {
+  protected abstract readIndex(): MemoryIndex;
+
+  async findCandidates(query: CandidateQuery): Promise<Candidate[]> {
+    return this.readIndex().findCandidates(query);
+  }
+  async getLocations(keys: readonly number[]): Promise<Location[]> {
+    return this.readIndex().getLocations(keys);
+  }
+  async getLanguages(keys: readonly number[]): Promise<Map<number, RecordLanguages>> {
+    return this.readIndex().getLanguages(keys);
+  }
+  async resolveIds(ids: readonly string[]): Promise<Map<string, number[]>> {
+    return this.readIndex().resolveIds(ids);
+  }
+  async knownItems(items: readonly string[]): Promise<Set<string>> {
+    return this.readIndex().knownItems(items);
+  }
+  async amenityIds(limit: number): Promise<string[]> {
+    return this.readIndex().amenityIds(limit);
+  }
+  async localityModel(): Promise<{ postalCountries: Set<string>; regionCountries: Set<string> }> {
+    return this.readIndex().localityModel();
+  }
+}
+
+/** The read half of the port over one index; writes go to the indexed store. */
+class IndexView extends IndexReads implements LocationStore {
+  readonly kind: string;
+  constructor(
+    private readonly index: MemoryIndex,
+    private readonly owner: IndexedLocationStore,
+  ) {
+    super();
+    this.kind = owner.kind;
+  }
+  protected readIndex(): MemoryIndex {
+    return this.index;
+  }
+  async generation(): Promise<number> {
+    return this.index.generation;
+  }
+  replaceAll(
+    records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
+    onProgress?: (p: ImportProgress) => void,
+  ): Promise<ImportResult> {
+    return this.owner.replaceAll(records, onProgress);
+  }
+  applyInventory(rows: readonly InventoryRow[], file?: string): Promise<{ applied: number; generation: number }> {
+    return this.owner.applyInventory(rows, file);
+  }
+  stats(): Promise<StoreStats> {
+    return this.owner.stats();
+  }
+  storedLocations(): Promise<StoredLocation[]> {
+    return this.owner.storedLocations();
+  }
+  async close(): Promise<void> {
+    // A view owns nothing.
+  }
+}
+
+export class IndexedLocationStore extends IndexReads implements LocationStore {
+  readonly kind: string;
+  private current: MemoryIndex;
+  /** Replaced indexes still readable by cursor walks begun on them, oldest first. */
+  private retained: { index: MemoryIndex; until: number }[] = [];
+  private rebuilding: Promise<void> | null = null;
+  private catchingUp: Promise<void> | null = null;
+  private readonly unsubscribe: (() => void) | null;
+  private readonly retainMs: number;
+  /**
+   * The store's own readiness check when it has one (PostgreSQL: reachable and migrated): every
+   * request asks the store for its generation, so the store's health is this store's health.
+   */
+  readonly readiness?: () => Promise<unknown>;
+
+  private constructor(
+    private readonly inner: ExportingStore,
+    first: MemoryIndex,
+    private readonly options: IndexedStoreOptions,
+  ) {
+    super();
+    this.kind = inner.kind;
+    this.current = first;
+    this.retainMs = options.retainMs ?? 60_000;
+    const own = inner as { readiness?: () => Promise<unknown> };
+    if (typeof own.readiness === 'function') this.readiness = () => (own.readiness as () => Promise<unknown>).call(inner);
+    this.unsubscribe = hasChangeSource(inner)
+      ? inner.onChange(() => void this.sync().catch((e: unknown) => this.options.onError?.(e)))
+      : null;
+  }
+
+  /** Wrap `store`, building its first index before returning. */
+  static async open(store: LocationStore, options: IndexedStoreOptions = {}): Promise<IndexedLocationStore> {
+    if (store.exportIndex === undefined || store.exportAvailability === undefined) {
+      throw new StoreError('open_failed', `The ${store.kind} store cannot feed an in-memory index; use index: store for it.`);
+    }
+    const exporting = store as ExportingStore;
+    return new IndexedLocationStore(exporting, await buildIndex(exporting), options);
+  }
+
+  /** The live index (tests and statistics). */
+  get index(): MemoryIndex {
+    return this.current;
+  }
+
+  /**
+   * Bring the index up to the store's generation before answering: reload availability when
+   * only inventory changed, wait for the next index when the dataset changed (a request after a
+   * commit never sees older data, as with the store itself). Bounded: a failing rebuild leaves
+   * the previous index answering.
+   */
+  private async sync(): Promise<void> {
+    for (let round = 0; round < 3; round++) {
+      const g = await this.inner.generation();
+      if (g <= this.current.generation) return;
+      if (this.rebuilding !== null) {
+        await this.rebuilding;
+        continue;
+      }
+      this.catchingUp ??= this.catchUp().finally(() => {
+        this.catchingUp = null;
+      });
+      await this.catchingUp;
+    }
+  }
+
+  private async catchUp(): Promise<void> {
+    const rows: [string, number, boolean][] = [];
+    const sink: Pick<IndexSink, 'availability'> = { availability: (key, item, available) => rows.push([item, key, available]) };
+    const counters = await this.inner.exportAvailability(sink);
+    const index = this.current;
+    if (counters.dataset !== index.dataset) await this.startRebuild();
+    else if (counters.generation > index.generation) index.replaceAvailability(rows, counters.generation);
+  }
+
+  private startRebuild(): Promise<void> {
+    this.rebuilding ??= (async () => {
+      try {
+        const next = await buildIndex(this.inner);
+        if (next.generation > this.current.generation || next.dataset !== this.current.dataset) this.swap(next);
+      } catch (error) {
+        this.options.onError?.(error);
+      } finally {
+        this.rebuilding = null;
+      }
+    })();
+    return this.rebuilding;
+  }
+
+  private swap(next: MemoryIndex): void {
+    if (next.dataset !== this.current.dataset) {
+      this.retained.push({ index: this.current, until: Date.now() + this.retainMs });
+      if (this.retained.length > (this.options.maxRetained ?? 2)) this.retained.shift();
+    }
+    this.current = next;
+  }
+
+  /**
+   * One index for a whole request. `snapshot` (from a cursor) selects the index the walk began
+   * on; when that one is no longer held the walk cannot continue without mixing two datasets,
+   * so the cursor is refused (the caller starts the search again).
+   */
+  async pin(snapshot?: number): Promise<PinnedStore> {
+    await this.sync();
+    const now = Date.now();
+    this.retained = this.retained.filter((r) => r.until >= now);
+    let index = this.current;
+    if (snapshot !== undefined && snapshot !== index.dataset) {
+      const held = this.retained.find((r) => r.index.dataset === snapshot);
+      if (held === undefined) {
+        throw new UcpRequestError(
+          'invalid_cursor',
+          'pagination.cursor belongs to a dataset that has since been replaced, so its later pages no longer exist; ' +
+            'send the same request without pagination.cursor to page through the current data from the start.',
+          '/pagination/cursor',
+        );
+      }
+      index = held.index;
+    }
+    return { store: new IndexView(index, this), snapshot: index.dataset };
+  }
+
+  // ───────────────────────── reads: the live index ─────────────────────────
+
+  protected readIndex(): MemoryIndex {
+    return this.current;
+  }
+  async generation(): Promise<number> {
+    await this.sync();
+    return this.current.generation;
+  }
+
+  // ───────────────────────── writes: the store, then the index ─────────────────────────
+
+  async replaceAll(
+    records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
+    onProgress?: (p: ImportProgress) => void,
+  ): Promise<ImportResult> {
+    const result = await this.inner.replaceAll(records, onProgress);
+    // A rebuild already under way may have read the previous dataset: build again after it.
+    await this.rebuilding;
+    await this.startRebuild();
+    return result;
+  }
+
+  async applyInventory(rows: readonly InventoryRow[], file?: string): Promise<{ applied: number; generation: number }> {
+    const result = await this.inner.applyInventory(rows, file);
+    const index = this.current;
+    // In place only when this batch is the one change since the index's generation; otherwise
+    // the next sync reloads availability (or the rebuild under way picks it up).
+    if (result.generation === index.generation + 1 && this.rebuilding === null) index.applyInventory(rows, result.generation);
+    else await this.sync();
+    return result;
+  }
+
+  stats(): Promise<StoreStats> {
+    return this.inner.stats();
+  }
+
+  /** From the store itself: the index holds public Locations only, and import --dry-run compares private ones too. */
+  storedLocations(): Promise<StoredLocation[]> {
+    return this.inner.storedLocations();
+  }
+
+  async exportIndex(sink: IndexSink): Promise<{ generation: number; dataset: number }> {
+    return this.inner.exportIndex(sink);
+  }
+
+  async exportAvailability(sink: Pick<IndexSink, 'availability'>): Promise<{ generation: number; dataset: number }> {
+    return this.inner.exportAvailability(sink);
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe?.();
+    await this.rebuilding;
+    if (this.options.closeSource !== false) await this.inner.close();
+  }
+}

@@ -1,0 +1,515 @@
+/**
+ * One dataset generation of a store, held in memory and answering the read half of the
+ * LocationStore port exactly as the store would (same candidates after the engine's exact
+ * predicates, same text relevance as SQLite — see text-index.ts).
+ *
+ * Rows are the public Locations only, numbered by id in code-point order (an "ordinal"), so
+ * id order is ordinal order. What is inside:
+ *  - coordinates in Float64Arrays and a static R-tree over the points (flatbush), for radius boxes;
+ *  - a second R-tree over coverage extents (computed with the stores' own `coverageExtents`), for
+ *    `serves.point` probes;
+ *  - amenity bitsets and lists, locality lists, id/alias maps, documents;
+ *  - schedules and coverages interned by content, with process-unique keys (Candidate.scheduleKey),
+ *    so the engine compiles each distinct schedule once;
+ *  - availability per item, the one part that changes in place (inventory batches).
+ * Built once through `MemoryIndexBuilder` (the IndexSink a store exports into) and never
+ * changed afterwards except for availability.
+ */
+import Flatbush from 'flatbush';
+import type { Coverage, Geo, Location, RecordLanguages } from '../../domain/location.js';
+import { compareIds } from '../../domain/ranking.js';
+import { documentLexemes } from '../search-text.js';
+import { coverageExtents } from '../coverage-extents.js';
+import { searchText } from '../record-rows.js';
+import type { BBox, Candidate, CandidateQuery, ExportCounters, IndexLocationRow, IndexSink } from '../store.js';
+import { type TextIndex, TextIndexBuilder } from './text-index.js';
+
+/** Schedule / coverage keys handed out by every index of this process: never reused. */
+let nextContentKey = 1;
+
+/** Availability of one item: public row ordinal → available. A row that exists makes the item known. */
+type ItemRows = Map<number, boolean>;
+
+interface Content {
+  json: string;
+  key: number;
+}
+
+function intern(map: Map<string, Content>, json: string | null): Content | null {
+  if (json === null) return null;
+  let c = map.get(json);
+  if (c === undefined) {
+    c = { json, key: nextContentKey++ };
+    map.set(json, c);
+  }
+  return c;
+}
+
+function push<K>(map: Map<K, number[]>, key: K, value: number): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+function localityKey(kind: 'country' | 'region' | 'postal', country: string, value: string | null): string {
+  return kind === 'country' ? country : `${country}\u0000${kind === 'region' ? 'r' : 'p'}\u0000${value ?? ''}`;
+}
+
+/** Longitudes under which a probe point must be looked up: ±180 name the same meridian. */
+function probeLongitudes(lon: number): number[] {
+  return Math.abs(lon) === 180 ? [180, -180] : [lon];
+}
+
+function sortedUnique(values: readonly number[]): Uint32Array {
+  const a = Uint32Array.from(values).sort();
+  let w = 0;
+  for (let r = 0; r < a.length; r++) if (r === 0 || a[r] !== a[r - 1]) a[w++] = a[r] as number;
+  return a.slice(0, w);
+}
+
+/** Receives a store export (IndexSink) and builds the index. */
+export class MemoryIndexBuilder implements IndexSink {
+  private readonly rows: IndexLocationRow[] = [];
+  private readonly aliases: [string, number][] = [];
+  private readonly amenities: [string, number][] = [];
+  private readonly localities: [string, number][] = [];
+  private readonly keywords = new Map<number, string[]>();
+  private readonly items: [string, number, boolean][] = [];
+  private readonly languageJson = new Map<number, string>();
+
+  location(row: IndexLocationRow): void {
+    this.rows.push(row);
+  }
+  alias(alias: string, key: number): void {
+    this.aliases.push([alias, key]);
+  }
+  amenity(amenity: string, key: number): void {
+    this.amenities.push([amenity, key]);
+  }
+  locality(kind: 'country' | 'region' | 'postal', country: string, value: string | null, key: number): void {
+    this.localities.push([localityKey(kind, country, value), key]);
+  }
+  keywordTerm(key: number, stem: string, count: number): void {
+    let list = this.keywords.get(key);
+    if (list === undefined) this.keywords.set(key, (list = []));
+    for (let i = 0; i < count; i++) list.push(stem);
+  }
+  availability(key: number, item: string, available: boolean): void {
+    this.items.push([item, key, available]);
+  }
+  languages(key: number, json: string): void {
+    this.languageJson.set(key, json);
+  }
+
+  build(counters: ExportCounters): MemoryIndex {
+    const rows = this.rows.sort((a, b) => compareIds(a.id, b.id));
+    const n = rows.length;
+    const ordinalOf = new Map<number, number>();
+    const keys = new Float64Array(n);
+    const lat = new Float64Array(n).fill(Number.NaN);
+    const lon = new Float64Array(n).fill(Number.NaN);
+    const schedules = new Map<string, Content>();
+    const coverages = new Map<string, Content>();
+    const schedule: (Content | null)[] = new Array<Content | null>(n);
+    const coverage: (Content | null)[] = new Array<Content | null>(n);
+    const text = new TextIndexBuilder();
+    // Column texts repeat a lot (localities, regions, amenity descriptions, chain names): tokenise
+    // and stem each distinct one once.
+    const lexemes = new Map<string, string[]>();
+    const lexemesOf = (t: string): string[] => {
+      let l = lexemes.get(t);
+      if (l === undefined) {
+        if (lexemes.size >= 500_000) lexemes.clear();
+        l = documentLexemes(t);
+        lexemes.set(t, l);
+      }
+      return l;
+    };
+    let points = 0;
+    let extentCount = 0;
+    const extentsOf: BBox[][] = new Array<BBox[]>(n);
+    rows.forEach((r, i) => {
+      ordinalOf.set(r.key, i);
+      keys[i] = r.key;
+      if (r.lat !== null && r.lon !== null) {
+        lat[i] = r.lat;
+        lon[i] = r.lon;
+        points++;
+      }
+      schedule[i] = intern(schedules, r.schedule);
+      coverage[i] = intern(coverages, r.coverage);
+      const geo = r.lat !== null && r.lon !== null ? { latitude: r.lat, longitude: r.lon } : null;
+      let boxes: BBox[] = [];
+      if (r.coverage !== null) {
+        try {
+          boxes = coverageExtents(JSON.parse(r.coverage) as Pick<Coverage, 'radius_m' | 'areas'>, geo);
+        } catch {
+          // The store refused such geometry at import; an unusable one serves no point.
+        }
+      }
+      extentsOf[i] = boxes;
+      extentCount += boxes.length;
+      const doc = JSON.parse(r.doc) as Location;
+      const columns = searchText(doc).map(lexemesOf);
+      columns[1] = this.keywords.get(r.key) ?? [];
+      text.addRow(i, columns);
+    });
+
+    const pointTree = new Flatbush(Math.max(points, 1));
+    const pointOrdinals = new Uint32Array(Math.max(points, 1));
+    let p = 0;
+    for (let i = 0; i < n; i++) {
+      const y = lat[i] as number;
+      if (Number.isNaN(y)) continue;
+      const x = lon[i] as number;
+      pointOrdinals[pointTree.add(x, y, x, y)] = i;
+      p++;
+    }
+    if (p === 0) pointTree.add(0, 0, 0, 0);
+    pointTree.finish();
+
+    const extentTree = new Flatbush(Math.max(extentCount, 1));
+    const extentOrdinals = new Uint32Array(Math.max(extentCount, 1));
+    for (let i = 0; i < n; i++) {
+      for (const b of extentsOf[i] as BBox[]) extentOrdinals[extentTree.add(b.minLon, b.minLat, b.maxLon, b.maxLat)] = i;
+    }
+    if (extentCount === 0) extentTree.add(1000, 1000, 1000, 1000);
+    extentTree.finish();
+
+    const byOrdinal = (pairs: readonly [string, number][]): Map<string, Uint32Array> => {
+      const lists = new Map<string, number[]>();
+      for (const [name, key] of pairs) {
+        const o = ordinalOf.get(key);
+        if (o !== undefined) push(lists, name, o);
+      }
+      return new Map([...lists].map(([name, list]) => [name, sortedUnique(list)]));
+    };
+    const items = new Map<string, ItemRows>();
+    for (const [item, key, available] of this.items) {
+      const o = ordinalOf.get(key);
+      if (o === undefined) continue;
+      let m = items.get(item);
+      if (m === undefined) items.set(item, (m = new Map<number, boolean>()));
+      m.set(o, available);
+    }
+    const docs = rows.map((r) => r.doc);
+    const languages = new Map<number, string>();
+    for (const [key, json] of this.languageJson) {
+      const o = ordinalOf.get(key);
+      if (o !== undefined) languages.set(o, json);
+    }
+    const ids = rows.map((r) => r.id);
+    return new MemoryIndex({
+      counters,
+      ids,
+      keys,
+      ordinalOf,
+      idOrdinal: new Map(ids.map((id, i) => [id, i])),
+      lat,
+      lon,
+      docs,
+      languages,
+      schedule,
+      coverage,
+      pointTree,
+      pointOrdinals,
+      hasPoints: p > 0,
+      extentTree,
+      extentOrdinals,
+      hasExtents: extentCount > 0,
+      aliases: byOrdinal(this.aliases),
+      amenities: byOrdinal(this.amenities),
+      localities: byOrdinal(this.localities),
+      items,
+      text: text.build(n),
+    });
+  }
+}
+
+interface IndexParts {
+  counters: ExportCounters;
+  ids: string[];
+  keys: Float64Array;
+  ordinalOf: Map<number, number>;
+  idOrdinal: Map<string, number>;
+  lat: Float64Array;
+  lon: Float64Array;
+  docs: string[];
+  /** Ordinal → JSON of its own language and translations (R-C3), for those that have any. */
+  languages: Map<number, string>;
+  schedule: (Content | null)[];
+  coverage: (Content | null)[];
+  pointTree: Flatbush;
+  pointOrdinals: Uint32Array;
+  hasPoints: boolean;
+  extentTree: Flatbush;
+  extentOrdinals: Uint32Array;
+  hasExtents: boolean;
+  aliases: Map<string, Uint32Array>;
+  amenities: Map<string, Uint32Array>;
+  localities: Map<string, Uint32Array>;
+  items: Map<string, ItemRows>;
+  text: TextIndex;
+}
+
+export class MemoryIndex {
+  /** Generation of the data answered (advances in place when inventory is applied). */
+  generation: number;
+  /** replaceAll counter of the dataset this index holds. */
+  readonly dataset: number;
+  private items: Map<string, ItemRows>;
+  private readonly amenityBits = new Map<string, Uint8Array>();
+
+  constructor(private readonly parts: IndexParts) {
+    this.generation = parts.counters.generation;
+    this.dataset = parts.counters.dataset;
+    this.items = parts.items;
+    const n = parts.ids.length;
+    for (const [amenity, list] of parts.amenities) {
+      const bits = new Uint8Array((n >>> 3) + 1);
+      for (const o of list) bits[o >>> 3] = (bits[o >>> 3] as number) | (1 << (o & 7));
+      this.amenityBits.set(amenity, bits);
+    }
+  }
+
+  get size(): number {
+    return this.parts.ids.length;
+  }
+
+  // ───────────────────────── availability (changes in place) ─────────────────────────
+
+  /** Apply inventory rows (location id, item, available) already committed to the store. */
+  applyInventory(rows: readonly { location_id: string; item_id: string; available: boolean }[], generation: number): void {
+    for (const r of rows) {
+      const o = this.parts.idOrdinal.get(r.location_id);
+      // Private Locations are not indexed: their availability cannot change any answer.
+      if (o === undefined) continue;
+      let m = this.items.get(r.item_id);
+      if (m === undefined) this.items.set(r.item_id, (m = new Map<number, boolean>()));
+      m.set(o, r.available);
+    }
+    this.generation = generation;
+  }
+
+  /** Replace all availability with rows read from the store at `generation` (same dataset). */
+  replaceAvailability(rows: readonly [item: string, key: number, available: boolean][], generation: number): void {
+    const items = new Map<string, ItemRows>();
+    for (const [item, key, available] of rows) {
+      const o = this.parts.ordinalOf.get(key);
+      if (o === undefined) continue;
+      let m = items.get(item);
+      if (m === undefined) items.set(item, (m = new Map<number, boolean>()));
+      m.set(o, available);
+    }
+    this.items = items;
+    this.generation = generation;
+  }
+
+  // ───────────────────────── the read half of LocationStore ─────────────────────────
+
+  private ordinalsOfKeys(keys: readonly number[]): number[] {
+    const out = new Set<number>();
+    for (const k of keys) {
+      const o = this.parts.ordinalOf.get(k);
+      if (o !== undefined) out.add(o);
+    }
+    return [...out];
+  }
+
+  private inRegions(o: number, regions: readonly BBox[]): boolean {
+    const y = this.parts.lat[o] as number;
+    const x = this.parts.lon[o] as number;
+    if (Number.isNaN(y)) return false;
+    for (const b of regions) if (y >= b.minLat && y <= b.maxLat && x >= b.minLon && x <= b.maxLon) return true;
+    return false;
+  }
+
+  private regionOrdinals(regions: readonly BBox[]): number[] {
+    if (!this.parts.hasPoints) return [];
+    const seen = new Set<number>();
+    for (const b of regions) {
+      for (const i of this.parts.pointTree.search(b.minLon, b.minLat, b.maxLon, b.maxLat)) seen.add(this.parts.pointOrdinals[i] as number);
+    }
+    return [...seen];
+  }
+
+  private coverageOrdinals(probe: Geo): Set<number> {
+    const out = new Set<number>();
+    if (!this.parts.hasExtents) return out;
+    for (const x of probeLongitudes(probe.longitude)) {
+      for (const i of this.parts.extentTree.search(x, probe.latitude, x, probe.latitude)) out.add(this.parts.extentOrdinals[i] as number);
+    }
+    return out;
+  }
+
+  private localityOrdinals(loc: NonNullable<CandidateQuery['locality']>): Set<number> {
+    const out = new Set<number>();
+    const add = (k: string): void => {
+      for (const o of this.parts.localities.get(k) ?? []) out.add(o);
+    };
+    add(localityKey('country', loc.country, null));
+    if (loc.region !== undefined) add(localityKey('region', loc.country, loc.region));
+    for (const p of loc.postalCodes ?? []) add(localityKey('postal', loc.country, p));
+    return out;
+  }
+
+  private availableOrdinals(item: string): number[] {
+    const out: number[] = [];
+    for (const [o, available] of this.items.get(item) ?? []) if (available) out.push(o);
+    return out;
+  }
+
+  findCandidates(query: CandidateQuery): Candidate[] {
+    if (query.keys !== undefined && query.keys.length === 0) return [];
+    if (query.regions !== undefined && query.regions.length === 0) return [];
+    if (query.limit !== undefined && query.limit <= 0) return [];
+    const amenities = query.amenities ?? [];
+    const bits: Uint8Array[] = [];
+    for (const a of amenities) {
+      const b = this.amenityBits.get(a);
+      if (b === undefined) return [];
+      bits.push(b);
+    }
+    const itemRows: ItemRows[] = [];
+    for (const item of query.items ?? []) {
+      const m = this.items.get(item);
+      if (m === undefined) return [];
+      itemRows.push(m);
+    }
+    const relevance = query.text !== undefined && query.text.terms.length > 0 ? this.parts.text.search(query.text.terms) : null;
+
+    // Driver: the narrowest operand whose index lists rows directly.
+    let driven: Iterable<number>;
+    let all = false;
+    if (query.keys !== undefined) driven = this.ordinalsOfKeys(query.keys);
+    else if (relevance !== null) driven = relevance.keys();
+    else if (query.regions !== undefined) driven = this.regionOrdinals(query.regions);
+    else if (query.coverageProbe !== undefined) driven = this.coverageOrdinals(query.coverageProbe);
+    else if (query.locality !== undefined) driven = this.localityOrdinals(query.locality);
+    else if (query.items !== undefined && query.items.length > 0) driven = this.availableOrdinals(query.items[0] as string);
+    else if (amenities.length > 0) driven = this.parts.amenities.get(amenities[0] as string) ?? [];
+    else {
+      all = true;
+      driven = this.parts.ids.keys();
+    }
+
+    const coverage = query.coverageProbe !== undefined ? this.coverageOrdinals(query.coverageProbe) : null;
+    const locality = query.locality !== undefined ? this.localityOrdinals(query.locality) : null;
+    const kept: number[] = [];
+    // Without text, a limited scan in ordinal (= id) order can stop early.
+    const stopAt = query.limit !== undefined && relevance === null && all ? query.limit : Number.POSITIVE_INFINITY;
+    for (const o of driven) {
+      if (relevance !== null && !relevance.has(o)) continue;
+      if (query.regions !== undefined && !this.inRegions(o, query.regions)) continue;
+      if (coverage !== null && !coverage.has(o)) continue;
+      if (locality !== null && !locality.has(o)) continue;
+      let ok = true;
+      for (const b of bits) {
+        if (((b[o >>> 3] as number) & (1 << (o & 7))) === 0) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) continue;
+      for (const m of itemRows) {
+        if (m.get(o) !== true) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) continue;
+      kept.push(o);
+      if (kept.length >= stopAt) break;
+    }
+    if (query.limit !== undefined) {
+      if (relevance !== null) kept.sort((a, b) => (relevance.get(b) as number) - (relevance.get(a) as number) || a - b);
+      else kept.sort((a, b) => a - b);
+      kept.length = Math.min(kept.length, query.limit);
+    }
+    return kept.map((o) => this.candidate(o, relevance?.get(o) ?? 0, query));
+  }
+
+  private candidate(o: number, relevance: number, query: CandidateQuery): Candidate {
+    const y = this.parts.lat[o] as number;
+    const c: Candidate = {
+      key: this.parts.keys[o] as number,
+      id: this.parts.ids[o] as string,
+      geo: Number.isNaN(y) ? null : { latitude: y, longitude: this.parts.lon[o] as number },
+      relevance,
+    };
+    if (query.withSchedule === true) {
+      const s = this.parts.schedule[o] ?? null;
+      c.schedule = s === null ? null : s.json;
+      if (s !== null) c.scheduleKey = s.key;
+    }
+    if (query.withCoverage === true) {
+      const s = this.parts.coverage[o] ?? null;
+      c.coverage = s === null ? null : s.json;
+      if (s !== null) c.coverageKey = s.key;
+    }
+    return c;
+  }
+
+  getLocations(keys: readonly number[]): Location[] {
+    const out: Location[] = [];
+    for (const k of keys) {
+      const o = this.parts.ordinalOf.get(k);
+      if (o !== undefined) out.push(JSON.parse(this.parts.docs[o] as string) as Location);
+    }
+    return out;
+  }
+
+  getLanguages(keys: readonly number[]): Map<number, RecordLanguages> {
+    const out = new Map<number, RecordLanguages>();
+    for (const k of keys) {
+      const o = this.parts.ordinalOf.get(k);
+      const json = o === undefined ? undefined : this.parts.languages.get(o);
+      if (json !== undefined) out.set(k, JSON.parse(json) as RecordLanguages);
+    }
+    return out;
+  }
+
+  resolveIds(ids: readonly string[]): Map<string, number[]> {
+    const out = new Map<string, number[]>();
+    for (const id of ids) {
+      if (out.has(id)) continue;
+      const o = this.parts.idOrdinal.get(id);
+      if (o !== undefined) {
+        out.set(id, [this.parts.keys[o] as number]);
+        continue;
+      }
+      // Ordinals ascend with ids: Locations sharing an alias come back in id order, as in the stores.
+      const list = this.parts.aliases.get(id);
+      if (list !== undefined && list.length > 0)
+        out.set(
+          id,
+          Array.from(list, (a) => this.parts.keys[a] as number),
+        );
+    }
+    return out;
+  }
+
+  knownItems(items: readonly string[]): Set<string> {
+    const out = new Set<string>();
+    for (const i of items) if ((this.items.get(i)?.size ?? 0) > 0) out.add(i);
+    return out;
+  }
+
+  amenityIds(limit: number): string[] {
+    return [...this.parts.amenities]
+      .sort(([a, x], [b, y]) => y.length - x.length || compareIds(a, b))
+      .slice(0, limit)
+      .map(([a]) => a);
+  }
+
+  localityModel(): { postalCountries: Set<string>; regionCountries: Set<string> } {
+    const postalCountries = new Set<string>();
+    const regionCountries = new Set<string>();
+    for (const k of this.parts.localities.keys()) {
+      const [country, kind] = k.split('\u0000');
+      if (kind === 'p') postalCountries.add(country as string);
+      else if (kind === 'r') regionCountries.add(country as string);
+    }
+    return { postalCountries, regionCountries };
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * In-memory inverted index for free text, scoring exactly as the SQLite store does (its FTS5
+ * table with `bm25()`; see sqlite/candidate-sql.ts and sqlite/text-plan.ts), so an instance
+ * searching from memory ranks text like the embedded store:
+ *
+ *  - each query token gives the phrases FTS5 would see: its stem, its stem as a prefix (tokens of
+ *    3+ characters: FTS5's porter tokenizer stems prefix terms too), and — scored separately at
+ *    `FUZZY_WEIGHT` — the stems of its typo-tolerant variants (the SQLite store's own
+ *    `IndexVocabulary`, over the domain's `expandToken`, so a change to expansion flows here too);
+ *  - bm25 per phrase set: Σ idf·f·(k1+1) / (f + k1·(1 − b + b·|D|/avgdl)), with f the column-weighted
+ *    hit count (COLUMN_WEIGHTS), |D| the row's token count over all columns, avgdl over every public
+ *    Location and idf = ln((N − n + 0.5)/(n + 0.5)) floored at 1e-6, evaluated in FTS5's order.
+ *
+ * The PostgreSQL store ranks with `ts_rank` instead, so over PostgreSQL the index orders text
+ * matches like SQLite does, not like PostgreSQL's own text search (docs/benchmarks.md, "In-memory
+ * index"). Which Locations match is the same on both.
+ */
+import { compareIds } from '../../domain/ranking.js';
+import { porterStem, type VocabularyEntry } from '../../domain/text.js';
+import { COLUMN_WEIGHTS, FUZZY_WEIGHT, IndexVocabulary } from '../search-text.js';
+
+const K1 = 1.2;
+const B = 0.75;
+
+/** One matchable phrase: an exact stem, or every indexed term starting with `term`. */
+interface Phrase {
+  term: string;
+  prefix: boolean;
+}
+
+/** Collects terms per row while an index is built, then packs them (`TextIndexBuilder.build`). */
+export class TextIndexBuilder {
+  private readonly termIds = new Map<string, number>();
+  private readonly terms: string[] = [];
+  /** Per term: row ordinal, weighted frequency, row ordinal, … (flat, in row order per term). */
+  private readonly postings: number[][] = [];
+  private readonly lengths: number[] = [];
+
+  /**
+   * Add row `ordinal` (rows must be added in increasing ordinal order) with its stemmed tokens per
+   * column (columns in FTS_COLUMNS order).
+   */
+  addRow(ordinal: number, columns: readonly (readonly string[])[]): void {
+    const weighted = new Map<number, number>();
+    let length = 0;
+    columns.forEach((stems, column) => {
+      const w = COLUMN_WEIGHTS[column] ?? 1;
+      length += stems.length;
+      for (const stem of stems) {
+        let id = this.termIds.get(stem);
+        if (id === undefined) {
+          id = this.terms.length;
+          this.termIds.set(stem, id);
+          this.terms.push(stem);
+          this.postings.push([]);
+        }
+        weighted.set(id, (weighted.get(id) ?? 0) + w);
+      }
+    });
+    this.lengths[ordinal] = length;
+    for (const [id, f] of weighted) (this.postings[id] as number[]).push(ordinal, f);
+  }
+
+  build(rows: number): TextIndex {
+    const order = this.terms.map((_, i) => i).sort((a, b) => compareIds(this.terms[a] as string, this.terms[b] as string));
+    const terms = order.map((i) => this.terms[i] as string);
+    const rowsOf = order.map((i) => {
+      const flat = this.postings[i] as number[];
+      const ords = new Uint32Array(flat.length / 2);
+      const freqs = new Float64Array(flat.length / 2);
+      for (let j = 0; j < ords.length; j++) {
+        ords[j] = flat[2 * j] as number;
+        freqs[j] = flat[2 * j + 1] as number;
+      }
+      return { ords, freqs };
+    });
+    const lengths = new Uint32Array(rows);
+    let total = 0;
+    for (let i = 0; i < rows; i++) {
+      const l = this.lengths[i] ?? 0;
+      lengths[i] = l;
+      total += l;
+    }
+    return new TextIndex(terms, rowsOf, lengths, rows, total);
+  }
+}
+
+export class TextIndex {
+  /** The same vocabulary object the SQLite store expands query tokens with (fuzzy variants, cache). */
+  private readonly vocabulary: IndexVocabulary;
+  private readonly avgdl: number;
+
+  constructor(
+    /** Distinct stems in code-point order. */
+    private readonly terms: readonly string[],
+    /** Postings per term (same order): row ordinals ascending, weighted frequencies. */
+    private readonly postings: readonly { ords: Uint32Array; freqs: Float64Array }[],
+    /** Tokens per row over all columns. */
+    private readonly lengths: Uint32Array,
+    private readonly rows: number,
+    totalTokens: number,
+  ) {
+    const entries: VocabularyEntry[] = terms.map((term, i) => ({ term, docs: postings[i]?.ords.length ?? 0 }));
+    this.vocabulary = new IndexVocabulary(entries);
+    this.avgdl = totalTokens / rows;
+  }
+
+  /** First term index whose term is >= `t` in code-point order. */
+  private lowerBound(t: string): number {
+    let lo = 0;
+    let hi = this.terms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareIds(this.terms[mid] as string, t) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The phrases FTS5 is given for these tokens (sqlite/text-plan.ts planText), strict and fuzzy. */
+  private phrases(tokens: readonly string[]): { strict: Phrase[]; fuzzy: Phrase[] } {
+    const strict: Phrase[] = [];
+    const fuzzy: Phrase[] = [];
+    const seen = new Set<string>();
+    for (const token of tokens) {
+      const e = this.vocabulary.expand(token);
+      // FTS5 runs every phrase through its porter tokenizer, prefix phrases included.
+      strict.push({ term: porterStem(token), prefix: false });
+      if (e.prefix) strict.push({ term: porterStem(token), prefix: true });
+      for (const v of e.fuzzy) {
+        if (seen.has(v)) continue;
+        seen.add(v);
+        fuzzy.push({ term: porterStem(v), prefix: false });
+      }
+    }
+    return { strict, fuzzy };
+  }
+
+  /** Weighted frequency per row of one phrase (prefix phrases sum over their terms). */
+  private phraseHits(p: Phrase): Map<number, number> | { ords: Uint32Array; freqs: Float64Array } | null {
+    if (!p.prefix) {
+      const i = this.lowerBound(p.term);
+      return this.terms[i] === p.term ? (this.postings[i] ?? null) : null;
+    }
+    const start = this.lowerBound(p.term);
+    const end = this.lowerBound(`${p.term}\u{10FFFF}`);
+    if (end - start === 1) return this.postings[start] ?? null;
+    const hits = new Map<number, number>();
+    for (let t = start; t < end; t++) {
+      const { ords, freqs } = this.postings[t] as { ords: Uint32Array; freqs: Float64Array };
+      for (let j = 0; j < ords.length; j++) {
+        const o = ords[j] as number;
+        hits.set(o, (hits.get(o) ?? 0) + (freqs[j] as number));
+      }
+    }
+    return hits;
+  }
+
+  /** bm25 score (positive, larger is better) of every row matching any of `phrases`. */
+  private bm25(phrases: readonly Phrase[]): Map<number, number> {
+    const scores = new Map<number, number>();
+    const n = this.rows;
+    for (const p of phrases) {
+      const hits = this.phraseHits(p);
+      if (hits === null) continue;
+      const count = hits instanceof Map ? hits.size : hits.ords.length;
+      if (count === 0) continue;
+      let idf = Math.log((n - count + 0.5) / (count + 0.5));
+      if (idf <= 0) idf = 1e-6;
+      const add = (o: number, f: number): void => {
+        const d = this.lengths[o] as number;
+        const part = idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d) / this.avgdl)));
+        scores.set(o, (scores.get(o) ?? 0) + part);
+      };
+      if (hits instanceof Map) for (const [o, f] of hits) add(o, f);
+      else for (let j = 0; j < hits.ords.length; j++) add(hits.ords[j] as number, hits.freqs[j] as number);
+    }
+    return scores;
+  }
+
+  /**
+   * Relevance of every row matching the normalised query tokens (row ordinal → relevance): the
+   * strict score plus FUZZY_WEIGHT times the fuzzy score, as the SQLite store sums them.
+   */
+  search(tokens: readonly string[]): Map<number, number> {
+    if (tokens.length === 0 || this.rows === 0) return new Map();
+    const { strict, fuzzy } = this.phrases(tokens);
+    const out = this.bm25(strict);
+    if (fuzzy.length > 0) {
+      for (const [o, s] of this.bm25(fuzzy)) {
+        const weighted = FUZZY_WEIGHT * s;
+        const base = out.get(o);
+        out.set(o, base === undefined ? weighted : base + weighted);
+      }
+    }
+    return out;
+  }
+}
