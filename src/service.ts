@@ -201,7 +201,9 @@ export class LocationService {
 
     const browse = isBoundedBrowse(plan);
     const buyer = await this.readContext(store, request.context);
-    const ranked = browse ? await this.browseSet(store, query, plan, buyer) : this.survivors(await store.findCandidates(query), plan, bracket);
+    const ranked = browse
+      ? await this.browseSet(store, query, plan, buyer)
+      : this.survivors(await store.findCandidates(query), plan, bracket);
     // R-C1/R-C2: context orders the set; it chose it only for a browse over the cap (browseSet).
     if (buyer !== null) await this.rankByContext(store, ranked, buyer, center !== null);
 
@@ -244,7 +246,12 @@ export class LocationService {
    * relevance, id) among the first `browseCap × BROWSE_SCAN_FACTOR` rows by (relevance, id). When
    * the matches fit under the cap, the set is the same as without context.
    */
-  private async browseSet(store: LocationStore, query: CandidateQuery, plan: PredicatePlan, buyer: BuyerContext | null): Promise<Survivor[]> {
+  private async browseSet(
+    store: LocationStore,
+    query: CandidateQuery,
+    plan: PredicatePlan,
+    buyer: BuyerContext | null,
+  ): Promise<Survivor[]> {
     const cap = this.limits.browseCap;
     // Most of a store call's cost is finding and ordering the driving rows, not their number, so
     // one slightly larger call beats a second one (browse + open_at at 10k: 2.1 → 1.1 calls per
