@@ -45,7 +45,28 @@ describe('conformance checker against a Business that rate-limits it (R-G7 refus
     expect(report.throttling.waitedMs).toBeGreaterThan(0);
     expect(report.throttling.budgetExhausted).toBe(false);
     expect(text).toContain(`rate limiting: ${report.throttling.retriedCalls} call(s) retried after HTTP 429`);
-    expect(elapsed).toBeLessThan(60_000);
+    expect(elapsed, `${report.throttling.retriedCalls} retried, ${report.throttling.waitedMs} ms waited`).toBeLessThan(60_000);
+  }, 90_000);
+});
+
+describe('conformance checker paced below a known budget (--pace)', () => {
+  let ours: OurServer;
+  beforeAll(async () => {
+    ours = await startOurServer({ config: perIpBudget(50, 2) });
+  });
+  afterAll(async () => {
+    await ours.close();
+  });
+
+  it('meets no refusal at 20 calls/s against 50 per 2 s, and passes', async () => {
+    const report = await runConformance({ businessUrl: ours.server.url, ...HINTS, paceCallsPerSecond: 20 });
+    const text = formatReport(report);
+    expect(
+      report.results.filter((r) => r.status === 'fail'),
+      text,
+    ).toEqual([]);
+    expect(report.throttling).toMatchObject({ paceCallsPerSecond: 20, retriedCalls: 0, waitedMs: 0 });
+    expect(text).toContain('paced at 20 calls/s');
   }, 90_000);
 });
 
