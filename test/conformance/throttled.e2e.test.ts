@@ -6,41 +6,41 @@
  * than fail the Business under an unrelated rule.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, type ServerConfig } from '../../src/config.js';
-import { formatReport, runConformance, type ConformanceOptions } from '../../src/conformance/index.js';
-import { PRIVATE_ALIASES, PRIVATE_IDS } from '../contract/fixture.js';
-import { startOurServer, type OurServer } from './support.js';
+import { DEFAULT_CONFIG } from '../../src/config.js';
+import { formatReport, runConformance, type ConformanceOptions, type ConformanceReport } from '../../src/conformance/index.js';
+import { HINTS, startOurServer, type OurServer } from './support.js';
 
-const HINTS = {
-  serveProfile: true,
-  allowLoopback: true,
-  privateIds: [...PRIVATE_IDS, ...PRIVATE_ALIASES],
-  aliases: [{ alias: 'downtown-store', id: 'loc_downtown' }],
-} satisfies Omit<ConformanceOptions, 'businessUrl'>;
-
-function perIpBudget(limit: number, windowSeconds: number): ServerConfig {
-  return { ...DEFAULT_CONFIG, rateLimits: { ...DEFAULT_CONFIG.rateLimits, perIp: { limit, windowSeconds } } };
-}
-
-describe('conformance checker against a Business that rate-limits it (R-G7 refusals met by other checks)', () => {
-  let ours: OurServer;
+/**
+ * A fresh server of our own allowing each address `limit` requests per `windowSeconds`, for the
+ * tests of the enclosing describe; `run` runs the checker against it.
+ */
+function withPerIpBudget(limit: number, windowSeconds: number): { run(options?: Partial<ConformanceOptions>): Promise<ConformanceReport> } {
+  let ours: OurServer | undefined;
   beforeAll(async () => {
-    ours = await startOurServer({ config: perIpBudget(50, 2) });
+    ours = await startOurServer({
+      config: { ...DEFAULT_CONFIG, rateLimits: { ...DEFAULT_CONFIG.rateLimits, perIp: { limit, windowSeconds } } },
+    });
   });
   afterAll(async () => {
-    await ours.close();
+    await ours?.close();
   });
+  return { run: (options = {}) => runConformance({ businessUrl: (ours as OurServer).server.url, ...HINTS, ...options }) };
+}
+
+const failures = (report: ConformanceReport) => report.results.filter((r) => r.status === 'fail');
+const throttledChecks = (report: ConformanceReport) =>
+  report.results.filter((r) => r.detail?.includes('rate-limited the checker') === true);
+
+describe('conformance checker against a Business that rate-limits it (R-G7 refusals met by other checks)', () => {
+  const business = withPerIpBudget(50, 2);
 
   it('waits out every 429 and passes, reporting the retries and the wait', async () => {
     const started = Date.now();
-    const report = await runConformance({ businessUrl: ours.server.url, ...HINTS });
+    const report = await business.run();
     const elapsed = Date.now() - started;
     const text = formatReport(report);
-    expect(
-      report.results.filter((r) => r.status === 'fail'),
-      text,
-    ).toEqual([]);
-    expect(report.results.filter((r) => r.detail?.includes('rate-limited the checker') === true)).toEqual([]);
+    expect(failures(report), text).toEqual([]);
+    expect(throttledChecks(report)).toEqual([]);
     expect(report.throttling.retriedCalls).toBeGreaterThan(0);
     expect(report.throttling.waitedMs).toBeGreaterThan(0);
     expect(report.throttling.budgetExhausted).toBe(false);
@@ -50,43 +50,25 @@ describe('conformance checker against a Business that rate-limits it (R-G7 refus
 });
 
 describe('conformance checker paced below a known budget (--pace)', () => {
-  let ours: OurServer;
-  beforeAll(async () => {
-    ours = await startOurServer({ config: perIpBudget(50, 2) });
-  });
-  afterAll(async () => {
-    await ours.close();
-  });
+  const business = withPerIpBudget(50, 2);
 
   it('meets no refusal at 20 calls/s against 50 per 2 s, and passes', async () => {
-    const report = await runConformance({ businessUrl: ours.server.url, ...HINTS, paceCallsPerSecond: 20 });
+    const report = await business.run({ paceCallsPerSecond: 20 });
     const text = formatReport(report);
-    expect(
-      report.results.filter((r) => r.status === 'fail'),
-      text,
-    ).toEqual([]);
+    expect(failures(report), text).toEqual([]);
     expect(report.throttling).toMatchObject({ paceCallsPerSecond: 20, retriedCalls: 0, waitedMs: 0 });
     expect(text).toContain('paced at 20 calls/s');
   }, 90_000);
 });
 
 describe('conformance checker with no time to wait out a rate limit', () => {
-  let ours: OurServer;
-  beforeAll(async () => {
-    ours = await startOurServer({ config: perIpBudget(50, 60) });
-  });
-  afterAll(async () => {
-    await ours.close();
-  });
+  const business = withPerIpBudget(50, 60);
 
   it('reports the checks that met a 429 as not evaluated, saying what to do, and fails no rule for it (R-M1)', async () => {
-    const report = await runConformance({ businessUrl: ours.server.url, ...HINTS, retryBudgetMs: 0 });
+    const report = await business.run({ retryBudgetMs: 0 });
     const text = formatReport(report);
-    expect(
-      report.results.filter((r) => r.status === 'fail'),
-      text,
-    ).toEqual([]);
-    const throttled = report.results.filter((r) => r.detail?.includes('rate-limited the checker') === true);
+    expect(failures(report), text).toEqual([]);
+    const throttled = throttledChecks(report);
     expect(throttled.length).toBeGreaterThan(0);
     expect(throttled.every((r) => r.status === 'skip')).toBe(true);
     expect(throttled[0]?.detail).toMatch(/--pace <calls-per-second>.*--retry-budget <seconds>/);
