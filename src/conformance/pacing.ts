@@ -179,5 +179,5 @@ export class Pacer {
 
 /** Why a check met an unretried refusal is not a verdict, and what to do about it. */
 export function throttledReason(summary: ThrottlingSummary): string {
-  return `not evaluated: the Business rate-limited the checker (HTTP 429) after ${(summary.waitedMs / 1000).toFixed(1)} s of waiting, the whole --retry-budget; rerun with --pace <calls-per-second> or a larger --retry-budget <seconds>, or raise the Business's per-address budget for this client`;
+  return `not evaluated: the Business rate-limited the checker (HTTP 429) and the ${(summary.budgetMs / 1000).toFixed(0)} s --retry-budget for waiting is spent (${(summary.waitedMs / 1000).toFixed(1)} s waited); rerun with --pace <calls-per-second> or a larger --retry-budget <seconds>, or raise the Business's per-address budget for this client`;
 }
