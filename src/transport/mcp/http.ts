@@ -31,6 +31,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { readJsonBody } from '../http-body.js';
 import { RateLimitedError } from '../../errors.js';
 import { UCP_PROTOCOL_ERROR, type MappedMcpError } from './errors.js';
+import { answerToolsCall, plainToolsCall, type PlainToolsCall } from './http-tools-call.js';
 import { connectGuarded, createMcpServer } from './server.js';
 import type { McpApp } from './server.js';
 
@@ -49,7 +50,8 @@ export class McpHttpEndpoint {
 
   constructor(
     private readonly app: McpApp,
-    private readonly options: { maxBodyBytes: number; publicUrl: string },
+    /** `sdkOnly`: every message through the SDK, no fast path (tests compare the two answers). */
+    private readonly options: { maxBodyBytes: number; publicUrl: string; sdkOnly?: boolean },
   ) {
     this.#requests = new TransportRequests(options.publicUrl);
   }
@@ -67,7 +69,8 @@ export class McpHttpEndpoint {
       await this.#batch(req, res, body.value, ctx);
       return;
     }
-    const shapeError = checkJsonRpcShape(body.value);
+    // A plain tools/call is well formed by construction; only other messages need the full check.
+    const shapeError = this.#plain(req, body.value) === undefined ? checkJsonRpcShape(body.value) : undefined;
     if (shapeError !== undefined) {
       writeRpcError(res, 400, shapeError.id, ErrorCode.InvalidRequest, `Invalid Request: ${shapeError.message}`);
       return;
@@ -142,8 +145,25 @@ export class McpHttpEndpoint {
     res.end(text);
   }
 
-  /** One well-formed JSON-RPC message through a fresh stateless SDK Server and transport. */
+  #plain(req: IncomingMessage, message: unknown): PlainToolsCall | undefined {
+    return this.options.sdkOnly === true ? undefined : plainToolsCall(message, req.headers['mcp-protocol-version']);
+  }
+
+  /**
+   * One well-formed JSON-RPC message: a plain `tools/call` straight to the tool (http-tools-call.ts),
+   * anything else through a fresh stateless SDK Server and transport.
+   */
   async #dispatch(req: IncomingMessage, message: unknown, ctx: McpHttpContext): Promise<DispatchAnswer> {
+    const plain = this.#plain(req, message);
+    if (plain !== undefined) {
+      const { bytes, failures } = await answerToolsCall(this.app, ctx, plain);
+      return { status: 200, bytes, contentType: 'application/json', failures };
+    }
+    return this.#dispatchSdk(req, message, ctx);
+  }
+
+  /** One well-formed JSON-RPC message through a fresh stateless SDK Server and transport. */
+  async #dispatchSdk(req: IncomingMessage, message: unknown, ctx: McpHttpContext): Promise<DispatchAnswer> {
     const failures: MappedMcpError[] = [];
     const server = createMcpServer(this.app, { ...ctx, onFailure: (f) => failures.push(f) });
     // No sessionIdGenerator = stateless: no Mcp-Session-Id, no initialize required before tools/call.
