@@ -3,8 +3,11 @@
  *
  * Per request: our code reads and checks the body (size, media type, JSON, JSON-RPC shape) so the
  * error codes are exactly those of R-M1 (the SDK would answer a non-JSON-RPC body with -32700, not
- * -32600); then a fresh SDK `Server` + `WebStandardStreamableHTTPServerTransport` handle the
- * parsed message, as stateless mode requires (a stateless transport refuses reuse). Tool lists,
+ * -32600). A plain `tools/call` — the hot path — then goes straight to the tool and its answer is
+ * written as the SDK would write it (http-tools-call.ts; a test holds the two paths to the same
+ * bytes). Every other message goes to a fresh SDK `Server` +
+ * `WebStandardStreamableHTTPServerTransport`, as stateless mode requires (a stateless transport
+ * refuses reuse); the costs below are that path's. Tool lists,
  * schemas and validators are built once (see tools.ts, server.ts); only the Server object is new.
  * Measured per request (Node 20, 2 shared cores): Server construction ≈ 20–30 µs with the shared
  * Ajv instance (≈ 600–750 µs when each Server builds its own), connect ≈ 12 µs, Request object ≈ 55 µs, the
