@@ -11,14 +11,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../config.js';
 import { ServiceUnavailableError, StoreError, UcpRequestError } from '../../errors.js';
-import { createLogger } from '../../logging.js';
-import { PlatformProfileResolver } from '../../protocol/profile-resolver.js';
 import { json, startTestServer } from '../../../test/support/http-server.js';
 import type { TestServer } from '../../../test/support/http-server.js';
 import { listenUcpHttp } from '../app.js';
-import type { ListeningUcp, UcpAppParts } from '../app.js';
-import { BudgetLimiter } from '../rate-limits.js';
-import { fakeToolSchemas, fakeValidators, platformProfile, ScriptedService } from '../test-support/fake-parts.js';
+import type { ListeningUcp } from '../app.js';
+import { fakeAppParts, platformProfile, ScriptedService } from '../test-support/fake-parts.js';
 import { rawRequest } from '../test-support/raw-http.js';
 import type { RawResponse } from '../test-support/raw-http.js';
 import { McpHttpEndpoint } from './http.js';
@@ -37,17 +34,7 @@ beforeAll(async () => {
   profileUrl = `${platform.origin('127.0.0.1')}/profile.json`;
   service = new ScriptedService();
   const config = parseConfig({ rateLimits: { enabled: false } });
-  const parts: UcpAppParts = {
-    service,
-    validate: fakeValidators,
-    toolSchemas: fakeToolSchemas,
-    profileSource: new PlatformProfileResolver({ allowLoopback: true }),
-    limiter: new BudgetLimiter(config.rateLimits),
-    config,
-    logger: createLogger({ level: 'silent' }),
-    serverInfo: { name: 'ucp-location', version: '0.0.0-test' },
-  };
-  ucp = await listenUcpHttp(parts, { host: '127.0.0.1', port: 0 });
+  ucp = await listenUcpHttp(fakeAppParts(service, config), { host: '127.0.0.1', port: 0 });
   // The same app behind an endpoint that never takes the fast path.
   const sdkOnly = new McpHttpEndpoint(ucp.app.mcp, { maxBodyBytes: config.maxBodyBytes, publicUrl: `${ucp.url}/ucp/mcp`, sdkOnly: true });
   sdkServer = createServer((req, res) => {
