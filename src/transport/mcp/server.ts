@@ -70,7 +70,7 @@ function serverInstructions(announced: readonly string[]): string {
 
 /**
  * The SDK builds an Ajv instance per Server unless given one; the Server only uses it for
- * elicitation (which we never do), but stateless HTTP builds a Server per request, so share one.
+ * elicitation (which we never do), but stateless HTTP builds a Server per SDK-handled request, so share one.
  */
 const sharedValidator = new AjvJsonSchemaValidator();
 
