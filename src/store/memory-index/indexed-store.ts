@@ -257,7 +257,10 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
   async caughtUp(generation: number): Promise<void> {
     if (this.closed) throw new StoreError('closed', 'The indexed store is closed.');
     if (this.current.generation >= generation) return;
-    if ((this.notified?.() ?? null) === null) await this.sync(true);
+    // No live feed: read the store once. Already notified (the catch-up may have been skipped
+    // during a write of our own): catch up now, from the feed.
+    const known = this.notified?.() ?? null;
+    if (known === null || known >= generation) await this.sync(known === null);
     if (this.current.generation >= generation) return;
     await new Promise<void>((resolve, reject) => this.waiters.push({ generation, resolve, reject }));
   }
