@@ -116,6 +116,12 @@ export interface RunningServer {
   readonly port: number;
   /** Graceful stop: no new connections, in-flight requests finish, then the store is closed. */
   close(): Promise<void>;
+  /**
+   * Resolves once this instance answers from data generation `generation` or newer (the number
+   * an import or inventory batch reports). Instances sharing a PostgreSQL store see each other's
+   * writes when the change notification arrives; this waits for that moment without polling.
+   */
+  caughtUp(generation: number): Promise<void>;
 }
 
 export interface StdioServerOptions extends ServerOptions {
@@ -164,6 +170,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       url: listening.url,
       baseUrl: listening.baseUrl,
       port: listening.port,
+      caughtUp: (generation) => runtime.caughtUp(generation),
       close: () =>
         (closing ??= (async () => {
           await listening.http.close(options.shutdownGraceMs ?? 10_000);
@@ -221,6 +228,7 @@ interface Runtime {
   /** For the start-up log line: where the data came from. */
   source: string;
   close(): Promise<void>;
+  caughtUp(generation: number): Promise<void>;
 }
 
 const VALIDATORS: RequestValidators = {
@@ -307,7 +315,8 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
       readiness: () => storeReadiness(data.store),
       guidance,
     };
-    return { parts, source: data.description, close };
+    const caughtUp = (generation: number): Promise<void> => storeCaughtUp(data.store, generation);
+    return { parts, source: data.description, close, caughtUp };
   } catch (err) {
     await close();
     throw err;
@@ -327,6 +336,15 @@ async function storeReadiness(store: LocationStore): Promise<Readiness> {
   } catch (err) {
     return { ready: false, reason: 'error', detail: err instanceof Error ? err.message : String(err) };
   }
+}
+
+/**
+ * An in-memory index follows other instances' writes through notifications, so it may lag;
+ * a store read directly is always current (each request reads the database).
+ */
+async function storeCaughtUp(store: LocationStore, generation: number): Promise<void> {
+  const indexed = store as LocationStore & { caughtUp?: (generation: number) => Promise<void> };
+  if (typeof indexed.caughtUp === 'function') await indexed.caughtUp(generation);
 }
 
 /** `trustedPlatforms` plus the profiles read from files; one URL may not name two documents. */

@@ -257,7 +257,7 @@ export function computeRatios(
     '>= 0.7',
     (v) => v >= 0.7,
     e2e !== null && 'mcp' in e2e
-      ? `MCP tools/call search_locations req/s / req/s of a bare node:http server calling the same search in-process (UCP payload sent once), ${e2e.connections} connections @ ${sizeLabel(e2e.size)}, pre-approved profile; the MCP path still builds the SDK's per-request objects${e2e.failure === null ? '' : ` — not counted: ${e2e.failure}`}`
+      ? `MCP tools/call search_locations req/s / req/s of a bare node:http server calling the same search in-process (UCP payload sent once), ${e2e.connections} connections @ ${sizeLabel(e2e.size)}, pre-approved profile; a plain tools/call bypasses the SDK's per-request Server, transport and zod parses (other MCP methods still go through the SDK)${e2e.failure === null ? '' : ` — not counted: ${e2e.failure}`}`
       : 'end-to-end not run',
   );
   out['mcp_vs_direct_cpu'] = ratio(

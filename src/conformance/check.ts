@@ -11,6 +11,7 @@ import type { ProfileValidation } from '../protocol/profile.js';
 import type { UcpProfile } from '../protocol/types.js';
 import type { McpPeer, RpcExchange } from './mcp-peer.js';
 import type { Call, Operation, OperationClient } from './operation-client.js';
+import type { Pacer } from './pacing.js';
 import type { AliasHint, Area, BindingName, CheckStatus, Evidence } from './types.js';
 
 export interface Verdict {
@@ -114,6 +115,8 @@ export interface RunContext {
   readonly allowLoopback: boolean;
   /** Calls per binding the opt-in rate-limit probe may send (`--probe-rate-limit`); undefined when off. */
   readonly rateLimitProbe: number | undefined;
+  /** Spacing and 429 retries of every call; the R-G7 probe turns them off around itself. */
+  readonly pacer: Pacer;
   readonly now: () => number;
   readonly privateIds: readonly string[];
   readonly aliases: readonly AliasHint[];

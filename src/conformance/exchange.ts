@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { openEndpointAgent, type EndpointAgent, type EndpointAgentOptions } from '../client/endpoint-agent.js';
+import type { Pacer } from './pacing.js';
 import type { BindingName } from './types.js';
 
 /** Largest response body read, bytes; beyond it the exchange fails (a Location page is far smaller). */
@@ -54,27 +55,38 @@ export function headerValue(headers: Exchange['headers'], name: string): string 
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
+export interface RequestSpec {
+  binding: BindingName;
+  label: string;
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
 /** Sends requests to one Business origin through a guarded, pinned agent. */
 export class HttpPeer {
   private constructor(
     private readonly agent: EndpointAgent,
     private readonly timeoutMs: number,
+    private readonly pacer: Pacer | undefined,
   ) {}
 
-  /** Resolves and checks the endpoint host once (R-N4); throws a `UcpClientError` saying why it is refused. */
-  static async open(endpoint: string, timeoutMs: number, options: EndpointAgentOptions): Promise<HttpPeer> {
-    return new HttpPeer(await openEndpointAgent(endpoint, { connectTimeoutMs: timeoutMs, ...options }), timeoutMs);
+  /**
+   * Resolves and checks the endpoint host once (R-N4); throws a `UcpClientError` saying why it is
+   * refused. With a `pacer`, sends are spaced and rate-limit refusals waited out (pacing.ts).
+   */
+  static async open(endpoint: string, timeoutMs: number, options: EndpointAgentOptions, pacer?: Pacer): Promise<HttpPeer> {
+    return new HttpPeer(await openEndpointAgent(endpoint, { connectTimeoutMs: timeoutMs, ...options }), timeoutMs, pacer);
   }
 
-  async send(spec: {
-    binding: BindingName;
-    label: string;
-    method: 'GET' | 'POST';
-    url: string;
-    headers: Record<string, string>;
-    body?: string;
-  }): Promise<Exchange> {
+  send(spec: RequestSpec): Promise<Exchange> {
+    // One Request-Id for every attempt: a resend after a 429 is the same request.
     const headers = { 'request-id': randomUUID(), 'user-agent': 'ucp-location conformance', ...spec.headers };
+    return this.pacer === undefined ? this.#sendOnce(spec, headers) : this.pacer.send(() => this.#sendOnce(spec, headers));
+  }
+
+  async #sendOnce(spec: RequestSpec, headers: Record<string, string>): Promise<Exchange> {
     const base: Exchange = {
       binding: spec.binding,
       label: spec.label,

@@ -8,6 +8,7 @@ export { formatReport } from './report.js';
 export { CATALOGUE, parseRulePrefixes, ruleMatches } from './catalogue.js';
 export { serveProfiles, type ServedProfiles } from './platform-profile.js';
 export { AREAS, AREA_TITLES } from './types.js';
+export { DEFAULT_RETRY_BUDGET_MS, MAX_WAIT_MS, type ThrottlingSummary } from './pacing.js';
 export type {
   AliasHint,
   Area,

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { formatReport } from './report.js';
 import type { CheckResult, ConformanceReport } from './types.js';
 
-function report(results: CheckResult[]): ConformanceReport {
+const UNTHROTTLED: ConformanceReport['throttling'] = {
+  paceCallsPerSecond: null,
+  retriedCalls: 0,
+  waitedMs: 0,
+  budgetMs: 45_000,
+  budgetExhausted: false,
+};
+
+function report(results: CheckResult[], throttling = UNTHROTTLED): ConformanceReport {
   const count = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
   return {
     target: 'https://business.example',
@@ -14,6 +22,7 @@ function report(results: CheckResult[]): ConformanceReport {
     durationMs: 1234,
     results,
     summary: { pass: count('pass'), fail: count('fail'), skip: count('skip') },
+    throttling,
     ok: count('fail') === 0,
   };
 }
@@ -69,5 +78,15 @@ describe('formatReport', () => {
 
   it('ends with a conformant verdict when nothing failed', () => {
     expect(formatReport(report([]))).toMatch(/CONFORMANT for every check that ran\.$/);
+  });
+
+  it('says how many calls were retried after a 429 and how long the run waited', () => {
+    const quiet = formatReport(report([]));
+    expect(quiet).toContain('rate limiting: 0 call(s) retried after HTTP 429, 0.0 s waited of the 45 s budget; unpaced');
+    const text = formatReport(
+      report([], { paceCallsPerSecond: 4, retriedCalls: 7, waitedMs: 12_345, budgetMs: 45_000, budgetExhausted: true }),
+    );
+    expect(text).toContain('rate limiting: 7 call(s) retried after HTTP 429, 12.3 s waited of the 45 s budget; paced at 4 calls/s');
+    expect(text).toContain('budget exhausted; checks refused after that are skipped as not evaluated');
   });
 });

@@ -29,6 +29,14 @@ function evidence(r: CheckResult): string[] {
   });
 }
 
+/** What the Business's rate limit cost the run, in one line. */
+export function throttlingLine(t: ConformanceReport['throttling']): string {
+  const pace = t.paceCallsPerSecond === null ? 'unpaced' : `paced at ${t.paceCallsPerSecond} calls/s`;
+  const budget = `${(t.budgetMs / 1000).toFixed(0)} s budget`;
+  const spent = t.budgetExhausted ? ' — budget exhausted; checks refused after that are skipped as not evaluated' : '';
+  return `rate limiting: ${t.retriedCalls} call(s) retried after HTTP 429, ${(t.waitedMs / 1000).toFixed(1)} s waited of the ${budget}; ${pace}${spent}`;
+}
+
 export function formatReport(report: ConformanceReport): string {
   const out: string[] = [
     `UCP Location ${report.ucpVersion} conformance — ${report.target}`,
@@ -48,6 +56,7 @@ export function formatReport(report: ConformanceReport): string {
   out.push(
     `${pass} passed, ${fail} failed, ${skip} skipped in ${(report.durationMs / 1000).toFixed(1)} s${failedRules.length > 0 ? ` — failing rules: ${failedRules.join(', ')}` : ''}`,
   );
+  out.push(throttlingLine(report.throttling));
   out.push(report.ok ? 'CONFORMANT for every check that ran.' : 'NOT CONFORMANT.');
   return out.join('\n');
 }

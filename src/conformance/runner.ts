@@ -16,6 +16,7 @@ import type { Check, DiscoveryState, Need, PlatformState, RunContext, Samples } 
 import { discoverBusiness } from './discover.js';
 import { HttpPeer } from './exchange.js';
 import { McpPeer, type RpcExchange } from './mcp-peer.js';
+import { Pacer, throttledReason } from './pacing.js';
 import { McpOperationClient, RestOperationClient, type Call, type Operation, type OperationClient } from './operation-client.js';
 import { serveProfiles, type ServedProfiles } from './platform-profile.js';
 import { gatherSamples } from './samples.js';
@@ -46,6 +47,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
+  const pacer = new Pacer(pacingOptions(options));
   const checks = selectChecks(only);
   const needsBindings = checks.some((c) => !PROFILE_ONLY_AREAS.has(c.area));
   if (needsBindings && options.platformProfileUrl === undefined && options.serveProfile !== true) {
@@ -88,7 +90,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const unoffered = new Map<BindingName, string>();
     const { clients, mcp } =
       needsBindings && discovery.profile !== undefined
-        ? await openBindings(discovery, platform, calls, rawRpc, resources, timeoutMs, network, setupResults, unoffered)
+        ? await openBindings(discovery, platform, calls, rawRpc, resources, timeoutMs, network, setupResults, unoffered, pacer)
         : { clients: [], mcp: undefined };
 
     let samples: Promise<Samples> | undefined;
@@ -96,6 +98,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const ctx: RunContext = {
       allowLoopback,
       rateLimitProbe: options.rateLimitProbe,
+      pacer,
       now: options.now ?? Date.now,
       privateIds: [...(options.privateIds ?? [])],
       aliases: [...(options.aliases ?? [])],
@@ -123,7 +126,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const phaseOf = (c: Check): number => (c.final === true ? 2 : c.audit === true ? 1 : 0);
     for (const phase of [0, 1, 2]) {
       for (const check of checks.filter((c) => phaseOf(c) === phase)) {
-        results.push(...(await runCheck(check, ctx, transport, unoffered)));
+        const givenUp = pacer.givenUp;
+        const checked = await runCheck(check, ctx, transport, unoffered);
+        // A refusal the budget could not wait out says nothing about this check's rule.
+        const throttled = pacer.givenUp > givenUp;
+        results.push(...(throttled ? checked.map((r) => notEvaluated(r, throttledReason(pacer.summary()))) : checked));
       }
     }
     const summary = {
@@ -141,6 +148,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       durationMs: Date.now() - started,
       results,
       summary,
+      throttling: pacer.summary(),
       ok: summary.fail === 0,
     };
   } finally {
@@ -187,6 +195,22 @@ async function platformState(
   };
 }
 
+/** `--pace` and `--retry-budget` checked and turned into the pacer's options. */
+function pacingOptions(options: ConformanceOptions): ConstructorParameters<typeof Pacer>[0] {
+  const { paceCallsPerSecond: pace, retryBudgetMs: budget } = options;
+  if (pace !== undefined && !(Number.isFinite(pace) && pace > 0))
+    throw new ConfigError(`--pace must be a positive number of calls per second, e.g. --pace 5; got ${String(pace)}`);
+  if (budget !== undefined && !(Number.isFinite(budget) && budget >= 0))
+    throw new ConfigError(`--retry-budget must be a number of seconds, 0 or more, e.g. --retry-budget 120; got ${String(budget / 1000)}`);
+  return { ...(pace === undefined ? {} : { paceCallsPerSecond: pace }), ...(budget === undefined ? {} : { retryBudgetMs: budget }) };
+}
+
+/** A result whose check met a refusal it could not wait out: reported as a skip, never a failure. */
+function notEvaluated(result: CheckResult, reason: string): CheckResult {
+  if (result.status === 'skip') return result;
+  return { ...result, status: 'skip', detail: reason, evidence: [] };
+}
+
 function advertisedOperations(profile: UcpProfile | undefined): Set<Operation> {
   const caps = profile?.ucp.capabilities ?? {};
   return new Set((['search', 'lookup'] as const).filter((op) => Object.hasOwn(caps, ROOT_OF[op])));
@@ -202,6 +226,7 @@ async function openBindings(
   network: { allowLoopback: boolean; resolve?: ConformanceOptions['resolve']; ca?: ConformanceOptions['ca'] },
   setupResults: CheckResult[],
   unoffered: Map<BindingName, string>,
+  pacer: Pacer,
 ): Promise<{ clients: OperationClient[]; mcp: McpPeer | undefined }> {
   const clients: OperationClient[] = [];
   let mcp: McpPeer | undefined;
@@ -223,7 +248,7 @@ async function openBindings(
     }
     let http: HttpPeer;
     try {
-      http = await HttpPeer.open(endpoint, timeoutMs, agentOptions);
+      http = await HttpPeer.open(endpoint, timeoutMs, agentOptions, pacer);
     } catch (error) {
       setupResults.push(endpointFailure(binding, endpoint, error));
       continue;

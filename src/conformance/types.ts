@@ -4,6 +4,7 @@
  * tells a Business author exactly which rule to read.
  */
 import type { Resolver } from '../protocol/safe-fetch.js';
+import type { ThrottlingSummary } from './pacing.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 
@@ -74,6 +75,8 @@ export interface ConformanceReport {
   durationMs: number;
   results: CheckResult[];
   summary: ConformanceSummary;
+  /** What the Business's rate limit cost the run: calls sent again after a 429, time waited (pacing.ts). */
+  throttling: ThrottlingSummary;
   /** True when no check failed. */
   ok: boolean;
 }
@@ -120,4 +123,12 @@ export interface ConformanceOptions {
    * the Business's window, so it is off unless asked for.
    */
   rateLimitProbe?: number;
+  /** Space calls to at most this many per second (`--pace`); default unpaced. */
+  paceCallsPerSecond?: number;
+  /**
+   * Total time the run may spend waiting out 429 refusals before resending, ms (`--retry-budget`,
+   * in seconds there). Default 45 000; each wait is capped at 15 s; 0 never retries. A check whose
+   * refusal could not be waited out is reported as skipped (not evaluated), not failed.
+   */
+  retryBudgetMs?: number;
 }

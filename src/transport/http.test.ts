@@ -11,16 +11,13 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../config.js';
 import { RateLimitedError, ServiceUnavailableError, StoreError } from '../errors.js';
-import { createLogger } from '../logging.js';
-import { PlatformProfileResolver } from '../protocol/profile-resolver.js';
 import { checkProfileHosting } from '../protocol/profile-hosting.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from '../protocol/types.js';
 import { json, startTestServer } from '../../test/support/http-server.js';
 import type { TestServer } from '../../test/support/http-server.js';
 import { listenUcpHttp } from './app.js';
 import type { ListeningUcp, UcpAppParts } from './app.js';
-import { BudgetLimiter } from './rate-limits.js';
-import { fakeToolSchemas, fakeValidators, platformProfile, ScriptedService } from './test-support/fake-parts.js';
+import { fakeAppParts, platformProfile, ScriptedService } from './test-support/fake-parts.js';
 import { postJson, rawRequest } from './test-support/raw-http.js';
 
 let platform: TestServer;
@@ -33,16 +30,7 @@ function parts(svc: ScriptedService, configInput: Record<string, unknown> = {}):
     rateLimits: { perIp: { limit: 1000, windowSeconds: 60 }, perProfile: { limit: 1000, windowSeconds: 60 } },
     ...configInput,
   });
-  return {
-    service: svc,
-    validate: fakeValidators,
-    toolSchemas: fakeToolSchemas,
-    profileSource: new PlatformProfileResolver({ allowLoopback: true }),
-    limiter: new BudgetLimiter(config.rateLimits),
-    config,
-    logger: createLogger({ level: 'silent' }),
-    serverInfo: { name: 'ucp-location', version: '0.0.0-test' },
-  };
+  return fakeAppParts(svc, config);
 }
 
 beforeAll(async () => {

@@ -14,7 +14,6 @@ import {
 } from '../../src/conformance/index.js';
 import { buildPlatformProfile } from '../../src/client/platform-profile.js';
 import { serveProfilesOnLoopback } from '../../src/client/loopback-profile-server.js';
-import { PRIVATE_ALIASES, PRIVATE_IDS } from '../contract/fixture.js';
 import {
   acceptsOffsetlessInstant,
   canonicalInputs,
@@ -41,15 +40,7 @@ import {
   type BrokenServerOptions,
   type Shim,
 } from './broken-servers.js';
-import { startOurServer, type OurServer } from './support.js';
-
-/** What the operator of the fixture business knows: its private Locations and an alias. */
-const HINTS = {
-  serveProfile: true,
-  allowLoopback: true,
-  privateIds: [...PRIVATE_IDS, ...PRIVATE_ALIASES],
-  aliases: [{ alias: 'downtown-store', id: 'loc_downtown' }],
-} satisfies Omit<ConformanceOptions, 'businessUrl'>;
+import { HINTS, startOurServer, type OurServer } from './support.js';
 
 const failed = (r: ConformanceReport): CheckResult[] => r.results.filter((x) => x.status === 'fail');
 const failedRules = (r: ConformanceReport): string[] => [...new Set(failed(r).map((x) => x.rule))].sort();

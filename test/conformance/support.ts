@@ -9,7 +9,16 @@ import type { LocationRecord } from '../../src/domain/location.js';
 import { createLogger } from '../../src/logging.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { SqliteLocationStore } from '../../src/store/sqlite/index.js';
-import { fixtureRecords } from '../contract/fixture.js';
+import { fixtureRecords, PRIVATE_ALIASES, PRIVATE_IDS } from '../contract/fixture.js';
+import type { ConformanceOptions } from '../../src/conformance/index.js';
+
+/** What the operator of the fixture business knows: its private Locations and an alias. */
+export const HINTS = {
+  serveProfile: true,
+  allowLoopback: true,
+  privateIds: [...PRIVATE_IDS, ...PRIVATE_ALIASES],
+  aliases: [{ alias: 'downtown-store', id: 'loc_downtown' }],
+} satisfies Omit<ConformanceOptions, 'businessUrl'>;
 
 export interface OurServer {
   server: RunningServer;

@@ -33,6 +33,14 @@ const SECRET = 'contract-suite-cursor-secret-0123456789';
 
 const ids = (r: { locations: { id: string }[] }): string[] => r.locations.map((l) => l.id);
 
+/**
+ * Wait until `peer` answers from `generation`: at once for a store read directly; an in-memory
+ * index in front of PostgreSQL follows another instance's writes when their notification arrives.
+ */
+async function caughtUp(peer: LocationStore, generation: number): Promise<void> {
+  await (peer as { caughtUp?: (generation: number) => Promise<void> }).caughtUp?.(generation);
+}
+
 function geoOf(id: string): Geo {
   const rec = fixtureRecords().find((r) => r.id === id);
   if (rec?.geo === undefined) throw new Error(`fixture ${id} has no geo`);
@@ -1219,7 +1227,7 @@ export function runStoreContract(opts: StoreContractOptions): void {
               geo: GEO.berlin,
             }));
             let checked = false;
-            await s.replaceAll(
+            const replaced = await s.replaceAll(
               slowly(replacement, async () => {
                 for (const view of [own, peerSvc]) {
                   expect(ids(await view.lookup({ ids: ['loc_new_0', 'loc_downtown'] }))).toEqual(['loc_downtown']);
@@ -1230,6 +1238,7 @@ export function runStoreContract(opts: StoreContractOptions): void {
               }),
             );
             expect(checked).toBe(true);
+            await caughtUp(peer, replaced.generation);
             for (const view of [own, peerSvc]) {
               expect(ids(await view.lookup({ ids: ['loc_new_0', 'loc_downtown'] }))).toEqual(['loc_new_0']);
               expect((await view.search({ distance: { center: GEO.berlin, max: 1 } })).pagination.total_count).toBe(20);
@@ -1260,10 +1269,12 @@ export function runStoreContract(opts: StoreContractOptions): void {
             // And the other way round.
             await peer.applyInventory([{ line: 1, location_id: 'loc_downtown', item_id: 'sku_new', available: false }]);
             expect(await s.generation()).toBeGreaterThan(g2);
-            // A service on the peer sees the writer's inventory change at once.
+            // A service on the peer sees its own write at once, and the writer's once the change
+            // reached it: at once for a store read directly, on notification for an in-memory index.
             const peerSvc = new LocationService(peer, { cursorSecret: SECRET });
             expect(ids(await peerSvc.lookup({ ids: ['loc_downtown'], filters: { items: ['sku_new'] } }))).toEqual([]);
-            await s.applyInventory([{ line: 1, location_id: 'loc_downtown', item_id: 'sku_new', available: true }]);
+            const batch = await s.applyInventory([{ line: 1, location_id: 'loc_downtown', item_id: 'sku_new', available: true }]);
+            await caughtUp(peer, batch.generation);
             expect(ids(await peerSvc.lookup({ ids: ['loc_downtown'], filters: { items: ['sku_new'] } }))).toEqual(['loc_downtown']);
           } finally {
             await peer.close();

@@ -1,13 +1,15 @@
 /**
  * Generations of the in-memory index: a request, and a cursor walk, read one generation only,
  * however the dataset is replaced meanwhile; an inventory batch is visible to the next request
- * once it commits — on this instance and on another one sharing the store — with no rebuild and
- * no waiting for a clock.
+ * once it commits — on this instance at once, on another one sharing the store once the change
+ * reaches it (SQLite: its next request reads the counter; PostgreSQL: the notification, which
+ * `caughtUp` waits for) — with no rebuild and no waiting for a clock.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { LocationRecord } from '../../src/domain/location.js';
 import type { SearchRequest, SearchResult } from '../../src/domain/requests.js';
 import { LocationService } from '../../src/service.js';
@@ -210,7 +212,7 @@ describe('memory index generations (SQLite)', () => {
 });
 
 describeWith(['postgis'], 'memory index generations (PostgreSQL)', () => {
-  it('another instance follows a replaced dataset and an inventory batch at its next request (R-S8, atomic replaceAll)', async () => {
+  it('another instance follows a replaced dataset and an inventory batch once notified (R-S8, atomic replaceAll)', async () => {
     const db = await createTestDatabase('ucp_index_swap');
     const url = withSchema(db.url, 's');
     const stores: LocationStore[] = [];
@@ -220,19 +222,85 @@ describeWith(['postgis'], 'memory index generations (PostgreSQL)', () => {
       const reader = await IndexedLocationStore.open(await PostgresLocationStore.open(url, { poolMax: 2 }));
       stores.push(reader);
       const onReader = new LocationService(reader, { cursorSecret: SECRET });
-      await writer.replaceAll(generation('a'));
+      await reader.caughtUp((await writer.replaceAll(generation('a'))).generation);
       expect(generationOf(await walk(onReader, REQUESTS[1] as SearchRequest))).toBe('a');
       // A walk begun on 'a' finishes on 'a' although another instance replaces the dataset.
-      let swapped = false;
+      let replaced = 0;
       const pages = await walk(onReader, REQUESTS[1] as SearchRequest, async () => {
-        if (!swapped) await writer.replaceAll(generation('b'));
-        swapped = true;
+        if (replaced === 0) replaced = (await writer.replaceAll(generation('b'))).generation;
+        await reader.caughtUp(replaced);
       });
       expect(generationOf(pages)).toBe('a');
       expect(generationOf(await walk(onReader, REQUESTS[1] as SearchRequest))).toBe('b');
-      await writer.applyInventory([{ line: 1, location_id: 'b_05', item_id: 'sku-pg', available: true }]);
+      const batch = await writer.applyInventory([{ line: 1, location_id: 'b_05', item_id: 'sku-pg', available: true }]);
+      await reader.caughtUp(batch.generation);
       expect((await onReader.search({ filters: { items: ['sku-pg'] } })).locations.map((l) => l.id)).toEqual(['b_05']);
     } finally {
+      for (const s of stores) await s.close();
+      await db.drop();
+    }
+  }, 60_000);
+
+  it('while its listener is live, a request asks PostgreSQL nothing; while it is down, each request reads the generation', async () => {
+    const db = await createTestDatabase('ucp_index_quiet');
+    const url = withSchema(db.url, 's');
+    const stores: LocationStore[] = [];
+    const queries = vi.spyOn(pg.Pool.prototype, 'query');
+    const connects = vi.spyOn(pg.Pool.prototype, 'connect');
+    try {
+      const writer = await IndexedLocationStore.open(await PostgresLocationStore.open(url, { migrate: true, poolMax: 2 }));
+      stores.push(writer);
+      const inner = await PostgresLocationStore.open(url, { poolMax: 2, applicationName: 'ucp-index-quiet-reader' });
+      const reader = await IndexedLocationStore.open(inner);
+      stores.push(reader);
+      const onReader = new LocationService(reader, { cursorSecret: SECRET });
+      const onWriter = new LocationService(writer, { cursorSecret: SECRET });
+      await reader.caughtUp((await writer.replaceAll(generation('a'))).generation);
+      const requests = async (service: LocationService): Promise<void> => {
+        for (const r of REQUESTS) await walk(service, r);
+        await service.search({
+          query: 'markt fresh',
+          filters: { hours: { open_at: '2026-07-14T18:00:00Z' }, amenities: ['dev.ucp.amenity.parking'] },
+        });
+        await service.lookup({ ids: ['a_01', 'a_02', 'nope'], filters: { items: ['sku-even'] } });
+      };
+      await requests(onReader); // warm the service's per-generation caches
+      expect(inner.listening).toBe(true);
+      queries.mockClear();
+      connects.mockClear();
+      await requests(onReader);
+      // Read-your-writes on the writer, with no counter read either.
+      const own = await writer.applyInventory([{ line: 1, location_id: 'a_04', item_id: 'sku-own', available: true }]);
+      queries.mockClear();
+      expect((await onWriter.search({ filters: { items: ['sku-own'] } })).locations.map((l) => l.id)).toEqual(['a_04']);
+      expect(queries).not.toHaveBeenCalled();
+      await reader.caughtUp(own.generation);
+      queries.mockClear();
+      connects.mockClear();
+      await requests(onReader);
+      expect(queries).not.toHaveBeenCalled();
+      expect(connects).not.toHaveBeenCalled();
+
+      // The reader's listener connection dies: until it is back, every request reads the counter,
+      // so another instance's batch is visible at the reader's very next request.
+      const admin = new pg.Client({ connectionString: db.url });
+      await admin.connect();
+      try {
+        // Its pooled connections go too (a read retries once on a fresh connection).
+        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', ['ucp-index-quiet-reader']);
+      } finally {
+        await admin.end();
+      }
+      while (inner.listening) await new Promise((r) => setImmediate(r));
+      expect(inner.notifiedGeneration()).toBeNull();
+      await writer.applyInventory([{ line: 1, location_id: 'a_06', item_id: 'sku-down', available: true }]);
+      queries.mockClear();
+      expect((await onReader.search({ filters: { items: ['sku-down'] } })).locations.map((l) => l.id)).toEqual(['a_06']);
+      // (Unless the listener came back meanwhile: it re-reads the counters before it is trusted.)
+      if (!inner.listening) expect(queries).toHaveBeenCalled();
+    } finally {
+      queries.mockRestore();
+      connects.mockRestore();
       for (const s of stores) await s.close();
       await db.drop();
     }

@@ -1,8 +1,9 @@
 /**
  * Two business instances on different loopback ports sharing one PostgreSQL store and one Redis
  * (started for this file): they behave as one service. An inventory batch applied through the
- * CLI (another process) or a replaced dataset is visible to both on their next request (R-S8
- * data freshness), a cursor issued by one pages on the other (R-S9, shared cursor secret), the
+ * CLI (another process) or a replaced dataset is visible to both once its change notification
+ * has reached them (R-S8 data freshness; each instance answers from its in-memory index, which
+ * follows LISTEN/NOTIFY — `caughtUp` is the event the test waits on, never a sleep), a cursor issued by one pages on the other (R-S9, shared cursor secret), the
  * rate limits trip across both (R-P2), and a Platform profile fetched by one serves the other
  * from the shared cache (R-G2).
  */
@@ -98,7 +99,13 @@ describeWith(NEEDS, 'two instances, one PostgreSQL store, one Redis', () => {
     await Promise.all([restA?.close(), restB?.close(), mcpB?.close()]);
   });
 
-  it('an inventory batch applied through the CLI is visible on both instances at their next request (R-S8)', async () => {
+  /** Wait until both instances answer from `generation` (their change notification arrived). */
+  async function bothAt(generation: number): Promise<void> {
+    expect(Number.isInteger(generation)).toBe(true);
+    await Promise.all([a.caughtUp(generation), b.caughtUp(generation)]);
+  }
+
+  it('an inventory batch applied through the CLI is visible on both instances once notified (R-S8)', async () => {
     const profile = platforms.fresh('inventory');
     const search = { filters: { items: ['sku-fleet-kombucha'] } };
     const before = ok(await restB.call('search', search, profile));
@@ -112,7 +119,9 @@ describeWith(NEEDS, 'two instances, one PostgreSQL store, one Redis', () => {
     );
     const run = await runCli(['inventory', '--store', url, feed, '--json']);
     expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, applied: 2 });
+    const applied = JSON.parse(run.stdout) as { generation: number };
+    expect(applied).toMatchObject({ ok: true, applied: 2 });
+    await bothAt(applied.generation);
 
     for (const binding of [restA, restB, mcpB]) {
       expect(ids(ok(await binding.call('search', search, profile)))).toEqual(['loc_harbor_market']);
@@ -120,7 +129,10 @@ describeWith(NEEDS, 'two instances, one PostgreSQL store, one Redis', () => {
     // And back: marked unavailable through a third instance (another pool), seen by both.
     const writer = await PostgresLocationStore.open(url, { poolMax: 1 });
     try {
-      await writer.applyInventory([{ line: 1, location_id: 'loc_harbor_market', item_id: 'sku-fleet-kombucha', available: false }]);
+      const back = await writer.applyInventory([
+        { line: 1, location_id: 'loc_harbor_market', item_id: 'sku-fleet-kombucha', available: false },
+      ]);
+      await bothAt(back.generation);
     } finally {
       await writer.close();
     }
@@ -172,7 +184,7 @@ describeWith(NEEDS, 'two instances, one PostgreSQL store, one Redis', () => {
     expect(platforms.hits().main).toBe(before + 1);
   });
 
-  it('a dataset replaced through the CLI is what both instances serve next (atomic replaceAll)', async () => {
+  it('a dataset replaced through the CLI is what both instances serve once notified (atomic replaceAll)', async () => {
     const profile = platforms.fresh('replace');
     const file = join(scratch, 'replacement.ndjson');
     writeFileSync(
@@ -181,6 +193,7 @@ describeWith(NEEDS, 'two instances, one PostgreSQL store, one Redis', () => {
     );
     const run = await runCli(['import', '--store', url, file, '--json']);
     expect(run.code, run.stderr).toBe(0);
+    await bothAt((JSON.parse(run.stdout) as { generation: number }).generation);
     for (const binding of [restA, restB]) {
       expect(ids(ok(await binding.call('lookup', { ids: ['loc_fleet_new', 'loc_downtown'] }, profile)))).toEqual(['loc_fleet_new']);
       expect(ids(ok(await binding.call('search', { query: 'grocery' }, profile)))).toEqual(['loc_fleet_new']);

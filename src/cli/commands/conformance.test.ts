@@ -51,6 +51,16 @@ describe('conformance command options', () => {
     expect(conformanceOptions('https://shop.example', { probeRateLimit: '300' }, {}).rateLimitProbe).toBe(300);
   });
 
+  it('is unpaced with the default retry budget unless --pace / --retry-budget say otherwise', () => {
+    const plain = conformanceOptions('https://shop.example', {}, {});
+    expect(plain.paceCallsPerSecond).toBeUndefined();
+    expect(plain.retryBudgetMs).toBeUndefined();
+    const paced = conformanceOptions('https://shop.example', { pace: '2.5', retryBudget: '120' }, {});
+    expect(paced.paceCallsPerSecond).toBe(2.5);
+    expect(paced.retryBudgetMs).toBe(120_000);
+    expect(conformanceOptions('https://shop.example', { retryBudget: '0' }, {}).retryBudgetMs).toBe(0);
+  });
+
   it.each([
     [{ transport: 'grpc' }, /--transport "grpc" is not one of mcp, rest, both/],
     [{ timeout: '5s' }, /--timeout "5s" must be a whole number of milliseconds/],
@@ -60,6 +70,10 @@ describe('conformance command options', () => {
     [{ ca: '/nonexistent/ca.pem' }, /--ca: cannot read \/nonexistent\/ca\.pem \(ENOENT\)/],
     [{ probeRateLimit: 'lots' }, /--probe-rate-limit "lots" is not a number of calls from 1 to 100000/],
     [{ probeRateLimit: '0' }, /--probe-rate-limit "0" is not a number of calls/],
+    [{ pace: '0' }, /--pace "0" is not a number of calls per second above 0/],
+    [{ pace: 'fast' }, /--pace "fast" is not a number of calls per second/],
+    [{ retryBudget: '-1' }, /--retry-budget "-1" is not a number of seconds from 0 to 3600/],
+    [{ retryBudget: '' }, /--retry-budget "" is not a number of seconds/],
   ])('refuses %o with an actionable message', (options, message) => {
     expect(() => conformanceOptions('https://shop.example', options, {})).toThrow(ConfigError);
     expect(() => conformanceOptions('https://shop.example', options, {})).toThrow(message);

@@ -8,7 +8,15 @@
  */
 import type { Command } from 'commander';
 import { UcpClientError } from '../../client/errors.js';
-import { formatReport, runConformance, type AliasHint, type ConformanceOptions, type TransportChoice } from '../../conformance/index.js';
+import {
+  DEFAULT_RETRY_BUDGET_MS,
+  MAX_WAIT_MS,
+  formatReport,
+  runConformance,
+  type AliasHint,
+  type ConformanceOptions,
+  type TransportChoice,
+} from '../../conformance/index.js';
 import { ConfigError } from '../../errors.js';
 import { caOption, timeoutOption } from '../options.js';
 import { PROFILE_ENV } from './platform.js';
@@ -27,6 +35,8 @@ interface CliOptions {
   ca?: string;
   json?: boolean;
   probeRateLimit?: string | true;
+  pace?: string;
+  retryBudget?: string;
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -67,6 +77,8 @@ export function conformanceOptions(businessUrl: string, options: CliOptions, env
     ...(options.alias === undefined ? {} : { aliases: options.alias.map(aliasOf) }),
     ...(ca === undefined ? {} : { ca }),
     ...(options.probeRateLimit === undefined ? {} : { rateLimitProbe: rateLimitProbeOption(options.probeRateLimit) }),
+    ...(options.pace === undefined ? {} : { paceCallsPerSecond: paceOption(options.pace) }),
+    ...(options.retryBudget === undefined ? {} : { retryBudgetMs: retryBudgetOption(options.retryBudget) * 1000 }),
   };
 }
 
@@ -81,6 +93,20 @@ function rateLimitProbeOption(value: string | true): number {
       `--probe-rate-limit ${JSON.stringify(value)} is not a number of calls from 1 to 100000; e.g. --probe-rate-limit 2000`,
     );
   }
+  return n;
+}
+
+function paceOption(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 10_000)
+    throw new ConfigError(`--pace ${JSON.stringify(value)} is not a number of calls per second above 0 (up to 10000); e.g. --pace 5`);
+  return n;
+}
+
+function retryBudgetOption(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 3600)
+    throw new ConfigError(`--retry-budget ${JSON.stringify(value)} is not a number of seconds from 0 to 3600; e.g. --retry-budget 120`);
   return n;
 }
 
@@ -101,6 +127,11 @@ export function registerConformanceCommand(program: Command): void {
     .option(
       '--probe-rate-limit [calls]',
       `after every other check, send up to this many searches per binding (default ${DEFAULT_RATE_LIMIT_PROBE}) to provoke the rate limit and judge the 429 (R-G7); leaves this client throttled for a while`,
+    )
+    .option('--pace <calls-per-second>', 'send at most this many calls per second, to stay within a known rate limit (default: unpaced)')
+    .option(
+      '--retry-budget <seconds>',
+      `total time to spend waiting out HTTP 429 refusals before sending the same call again (default ${DEFAULT_RETRY_BUDGET_MS / 1000}; each wait capped at ${MAX_WAIT_MS / 1000} s; 0 never retries)`,
     )
     .option('--json', 'print the report as JSON');
   cmd.exitOverride((err) => process.exit(err.exitCode === 0 ? CONFORMANCE_EXIT.conformant : CONFORMANCE_EXIT.usage));

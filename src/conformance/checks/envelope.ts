@@ -7,7 +7,7 @@
  * `ucp.status: "error"`.
  */
 import type { UcpLocationClient } from '../../client/client.js';
-import { UcpClientError } from '../../client/errors.js';
+import { BusinessError, UcpClientError } from '../../client/errors.js';
 import { validateErrorResponse, validateLookupResponse, validateSearchResponse } from '../../domain/request-validation.js';
 import { summarizeIssues } from '../../protocol/schemas.js';
 import { UCP_VERSION } from '../../protocol/types.js';
@@ -230,10 +230,20 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
       const request = ctx.advertised.has('search') ? `search ${JSON.stringify(EMPTY_SEARCH)}` : 'lookup ["ucp-conformance-any"]';
       let sdk: UcpLocationClient | undefined;
       try {
-        sdk = await ctx.discoverWithSdk(binding);
-        if (ctx.advertised.has('search')) await sdk.search(EMPTY_SEARCH);
-        else await sdk.lookup(['ucp-conformance-any']);
-        return pass(`negotiated ${Object.keys(sdk.negotiated.capabilities).join(', ')}`);
+        // The SDK has its own connection, outside the checker's pacer: its 429s are waited out here.
+        for (let again = false; ; again = true) {
+          try {
+            sdk = await ctx.discoverWithSdk(binding);
+            if (ctx.advertised.has('search')) await sdk.search(EMPTY_SEARCH);
+            else await sdk.lookup(['ucp-conformance-any']);
+            return pass(`negotiated ${Object.keys(sdk.negotiated.capabilities).join(', ')}`);
+          } catch (error) {
+            const refused = error instanceof BusinessError && error.details.httpStatus === 429;
+            if (!refused || !(await ctx.pacer.waitOut((error.details.retryAfterSeconds ?? 1) * 1000, again))) throw error;
+            await sdk?.close();
+            sdk = undefined;
+          }
+        }
       } catch (error) {
         const code = error instanceof UcpClientError ? ` (${error.code})` : '';
         const message = `${error instanceof Error ? error.message : String(error)}${code}`;

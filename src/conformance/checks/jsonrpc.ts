@@ -29,6 +29,15 @@ function observedRpc(x: RpcExchange): string {
   return 'a result (no error)';
 }
 
+/**
+ * A rate-limit refusal answered before the request was read (HTTP 429 with a JSON-RPC error): the
+ * Business could not know the id, and JSON-RPC 2.0 §5 then asks for `"id": null`. Only a 429 gets
+ * this allowance; a null id on any other answer to a readable request is still wrong.
+ */
+export function isUnreadRefusal(x: RpcExchange): boolean {
+  return x.exchange.status === 429 && isRecord(x.message?.['error']);
+}
+
 /** Sends `body` raw and expects a JSON-RPC error with `code`. */
 async function expectRpcError(
   ctx: RunContext,
@@ -287,7 +296,8 @@ export const JSONRPC_CHECKS: readonly Check[] = [
         const wrong: string[] = [];
         if (m['jsonrpc'] !== '2.0') wrong.push(`"jsonrpc" is ${JSON.stringify(m['jsonrpc'])}`);
         const expectedId = x.sentId === undefined ? null : x.sentId;
-        if (m['id'] !== expectedId) wrong.push(`"id" is ${JSON.stringify(m['id'])}, expected ${JSON.stringify(expectedId)}`);
+        if (m['id'] !== expectedId && !(m['id'] === null && isUnreadRefusal(x)))
+          wrong.push(`"id" is ${JSON.stringify(m['id'])}, expected ${JSON.stringify(expectedId)}`);
         if ('result' in m === 'error' in m) wrong.push('it must carry exactly one of "result" and "error"');
         const e = m['error'];
         if (e !== undefined && (!isRecord(e) || !Number.isInteger(e['code']) || typeof e['message'] !== 'string'))

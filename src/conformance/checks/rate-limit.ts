@@ -60,7 +60,8 @@ export const RATE_LIMIT_CHECKS: readonly Check[] = [
           if (call.outcome.kind !== 'success' && refusal === undefined) refusal = call;
         }
       };
-      await Promise.all(Array.from({ length: CONCURRENCY }, caller));
+      // Unpaced and unretried: this probe exists to meet the refusal the other checks wait out.
+      await ctx.pacer.unpaced(() => Promise.all(Array.from({ length: CONCURRENCY }, caller)));
       if (refusal === undefined)
         return skip(
           `no call was refused within ${allowance} searches; the limit (if any) lies beyond the allowance (raise --probe-rate-limit)`,

@@ -7,11 +7,16 @@
  *  - Writes go to the store. An inventory batch is applied to the live index in place once the
  *    store committed it (no rebuild). A replaceAll builds the next index; it replaces the live
  *    one in a single assignment, so a reader sees the old index or the new one, never a mix.
- *  - Changes made by other processes are noticed through `generation()` (every request asks):
- *    inventory is reloaded before that request is answered; for a new dataset the request waits
- *    for the next index (meanwhile requests already pinned to the old one finish on it).
- *    PostgreSQL notifications (`onChange`) start that work as soon as another instance commits,
- *    so usually the next index is ready before any request asks.
+ *  - Changes made by other processes: a store with a live change feed (PostgreSQL LISTEN/NOTIFY,
+ *    `notifiedGeneration`) tells this process the newest committed generation without a query,
+ *    so a request costs no database round trip; a notification starts the catch-up at once
+ *    (inventory reloaded in place, or the next index built). While the feed is down (or the
+ *    store has none, as SQLite) every request reads the store's generation instead, and waits
+ *    for the catch-up before it is answered. Either way a request never mixes generations:
+ *    requests already pinned to an index finish on it.
+ *  - Writes made through this store are visible to its own next request (read-your-writes);
+ *    another instance's writes become visible here once their notification arrives
+ *    (`caughtUp(generation)` resolves at that moment: the hook to wait on instead of sleeping).
  *  - `pin()` gives the engine one index for a whole request; a cursor names the index it was
  *    issued from, and the index a swap replaced stays readable for `retainMs` so a walk that
  *    started on it finishes on it.
@@ -47,6 +52,11 @@ type ExportingStore = LocationStore & Required<Pick<LocationStore, 'exportIndex'
 
 interface ChangeSource {
   onChange(listener: (counters: { generation: number; dataset: number }) => void): () => void;
+  /**
+   * The newest committed generation known without asking the database, or null while that is
+   * not trustworthy (the feed is down, reconnecting, or has not yet re-read the counters).
+   */
+  notifiedGeneration?(): number | null;
 }
 
 function hasChangeSource(store: LocationStore): store is LocationStore & ChangeSource {
@@ -130,10 +140,16 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
   private rebuilding: Promise<void> | null = null;
   private catchingUp: Promise<void> | null = null;
   private readonly unsubscribe: (() => void) | null;
+  private readonly notified: (() => number | null) | null;
+  /** `caughtUp` callers waiting for the index to reach a generation. */
+  private waiters: { generation: number; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private closed = false;
+  /** Writes through this store still in flight (their own notifications are not news here). */
+  private ownWrites = 0;
   private readonly retainMs: number;
   /**
-   * The store's own readiness check when it has one (PostgreSQL: reachable and migrated): every
-   * request asks the store for its generation, so the store's health is this store's health.
+   * The store's own readiness check when it has one (PostgreSQL: reachable and migrated): the
+   * index is only as current as the store it follows, so the store's health is this store's.
    */
   readonly readiness?: () => Promise<unknown>;
 
@@ -149,8 +165,14 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
     const own = inner as { readiness?: () => Promise<unknown> };
     if (typeof own.readiness === 'function') this.readiness = () => (own.readiness as () => Promise<unknown>).call(inner);
     this.unsubscribe = hasChangeSource(inner)
-      ? inner.onChange(() => void this.sync().catch((e: unknown) => this.options.onError?.(e)))
+      ? inner.onChange(() => {
+          // This instance's own write brings the index up itself (in place, or a rebuild); a
+          // catch-up started by its notification would only export the same data again.
+          if (this.ownWrites === 0) void this.sync().catch((e: unknown) => this.options.onError?.(e));
+        })
       : null;
+    const feed: Partial<Pick<ChangeSource, 'notifiedGeneration'>> = hasChangeSource(inner) ? inner : {};
+    this.notified = feed.notifiedGeneration === undefined ? null : () => feed.notifiedGeneration?.() ?? null;
   }
 
   /** Wrap `store`, building its first index before returning. */
@@ -169,13 +191,13 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
 
   /**
    * Bring the index up to the store's generation before answering: reload availability when
-   * only inventory changed, wait for the next index when the dataset changed (a request after a
-   * commit never sees older data, as with the store itself). Bounded: a failing rebuild leaves
-   * the previous index answering.
+   * only inventory changed, wait for the next index when the dataset changed. The generation is
+   * the change feed's while it is live (no round trip), else — or when `strict` — read from the
+   * store. Bounded: a failing rebuild leaves the previous index answering.
    */
-  private async sync(): Promise<void> {
+  private async sync(strict = false): Promise<void> {
     for (let round = 0; round < 3; round++) {
-      const g = await this.inner.generation();
+      const g = (strict ? null : (this.notified?.() ?? null)) ?? (await this.inner.generation());
       if (g <= this.current.generation) return;
       if (this.rebuilding !== null) {
         await this.rebuilding;
@@ -194,7 +216,10 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
     const counters = await this.inner.exportAvailability(sink);
     const index = this.current;
     if (counters.dataset !== index.dataset) await this.startRebuild();
-    else if (counters.generation > index.generation) index.replaceAvailability(rows, counters.generation);
+    else if (counters.generation > index.generation) {
+      index.replaceAvailability(rows, counters.generation);
+      this.advanced();
+    }
   }
 
   private startRebuild(): Promise<void> {
@@ -217,6 +242,31 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
       if (this.retained.length > (this.options.maxRetained ?? 2)) this.retained.shift();
     }
     this.current = next;
+    this.advanced();
+  }
+
+  /** The live index moved on: release the `caughtUp` callers it satisfies. */
+  private advanced(): void {
+    const g = this.current.generation;
+    const waiting = this.waiters;
+    this.waiters = waiting.filter((w) => w.generation > g);
+    for (const w of waiting) if (w.generation <= g) w.resolve();
+  }
+
+  /**
+   * Resolves once the live index answers from `generation` or newer — the generation a write
+   * reported, here or on another instance sharing the store. With a live change feed this waits
+   * for the notification (no polling); without one it reads the store's generation once.
+   */
+  async caughtUp(generation: number): Promise<void> {
+    if (this.closed) throw new StoreError('closed', 'The indexed store is closed.');
+    if (this.current.generation >= generation) return;
+    // No live feed: read the store once. Already notified (the catch-up may have been skipped
+    // during a write of our own): catch up now, from the feed.
+    const known = this.notified?.() ?? null;
+    if (known === null || known >= generation) await this.sync(known === null);
+    if (this.current.generation >= generation) return;
+    await new Promise<void>((resolve, reject) => this.waiters.push({ generation, resolve, reject }));
   }
 
   /**
@@ -249,8 +299,9 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
   protected readIndex(): MemoryIndex {
     return this.current;
   }
+  /** The store's generation, read from the store (not the feed), with the index caught up to it. */
   async generation(): Promise<number> {
-    await this.sync();
+    await this.sync(true);
     return this.current.generation;
   }
 
@@ -260,7 +311,7 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
     records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
     onProgress?: (p: ImportProgress) => void,
   ): Promise<ImportResult> {
-    const result = await this.inner.replaceAll(records, onProgress);
+    const result = await this.ownWrite(() => this.inner.replaceAll(records, onProgress));
     // A rebuild already under way may have read the previous dataset: build again after it.
     await this.rebuilding;
     await this.startRebuild();
@@ -268,13 +319,24 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
   }
 
   async applyInventory(rows: readonly InventoryRow[], file?: string): Promise<{ applied: number; generation: number }> {
-    const result = await this.inner.applyInventory(rows, file);
+    const result = await this.ownWrite(() => this.inner.applyInventory(rows, file));
     const index = this.current;
     // In place only when this batch is the one change since the index's generation; otherwise
     // the next sync reloads availability (or the rebuild under way picks it up).
-    if (result.generation === index.generation + 1 && this.rebuilding === null) index.applyInventory(rows, result.generation);
-    else await this.sync();
+    if (result.generation === index.generation + 1 && this.rebuilding === null) {
+      index.applyInventory(rows, result.generation);
+      this.advanced();
+    } else await this.sync(true);
     return result;
+  }
+
+  private async ownWrite<T>(write: () => Promise<T>): Promise<T> {
+    this.ownWrites++;
+    try {
+      return await write();
+    } finally {
+      this.ownWrites--;
+    }
   }
 
   stats(): Promise<StoreStats> {
@@ -295,7 +357,11 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.unsubscribe?.();
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) w.reject(new StoreError('closed', 'The indexed store closed before it caught up.'));
     await this.rebuilding;
     if (this.options.closeSource !== false) await this.inner.close();
   }

@@ -258,6 +258,16 @@ export class PostgresLocationStore implements LocationStore {
     return this.listener?.live ?? false;
   }
 
+  /**
+   * The newest committed generation as the change listener tells it, or null while the listener
+   * is not live — connecting, reconnecting, or not yet past its re-read of the counters after
+   * (re)connecting — so the caller must read the counter row instead. An in-memory index uses
+   * this to answer requests without a round trip; this process's own writes update it at commit.
+   */
+  notifiedGeneration(): number | null {
+    return this.listener?.live === true ? this.#counters.generation : null;
+  }
+
   // ───────────────────────── internals ─────────────────────────
 
   /**
@@ -500,10 +510,9 @@ export class PostgresLocationStore implements LocationStore {
   }
 
   /**
-   * Always read from the counter row (one primary-key look-up): a notification from another
-   * process may still be in flight when the next request arrives, and "visible on the next
-   * request" must not depend on that race. LISTEN/NOTIFY only makes the store's own
-   * per-dataset caches follow changes between requests.
+   * Always read from the counter row (one primary-key look-up): this store answers searches from
+   * the database, so "visible on the next request" must not depend on a notification still in
+   * flight. (An in-memory index in front of it follows `notifiedGeneration` instead.)
    */
   async generation(): Promise<number> {
     return (await this.read('counter read', () => this.countersFromDb())).generation;

@@ -3,8 +3,11 @@
  *
  * Per request: our code reads and checks the body (size, media type, JSON, JSON-RPC shape) so the
  * error codes are exactly those of R-M1 (the SDK would answer a non-JSON-RPC body with -32700, not
- * -32600); then a fresh SDK `Server` + `WebStandardStreamableHTTPServerTransport` handle the
- * parsed message, as stateless mode requires (a stateless transport refuses reuse). Tool lists,
+ * -32600). A plain `tools/call` — the hot path — then goes straight to the tool and its answer is
+ * written as the SDK would write it (http-tools-call.ts; a test holds the two paths to the same
+ * bytes). Every other message goes to a fresh SDK `Server` +
+ * `WebStandardStreamableHTTPServerTransport`, as stateless mode requires (a stateless transport
+ * refuses reuse); the costs below are that path's. Tool lists,
  * schemas and validators are built once (see tools.ts, server.ts); only the Server object is new.
  * Measured per request (Node 20, 2 shared cores): Server construction ≈ 20–30 µs with the shared
  * Ajv instance (≈ 600–750 µs when each Server builds its own), connect ≈ 12 µs, Request object ≈ 55 µs, the
@@ -31,6 +34,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { readJsonBody } from '../http-body.js';
 import { RateLimitedError } from '../../errors.js';
 import { UCP_PROTOCOL_ERROR, type MappedMcpError } from './errors.js';
+import { answerToolsCall, plainToolsCall, type PlainToolsCall } from './http-tools-call.js';
 import { connectGuarded, createMcpServer } from './server.js';
 import type { McpApp } from './server.js';
 
@@ -49,7 +53,8 @@ export class McpHttpEndpoint {
 
   constructor(
     private readonly app: McpApp,
-    private readonly options: { maxBodyBytes: number; publicUrl: string },
+    /** `sdkOnly`: every message through the SDK, no fast path (tests compare the two answers). */
+    private readonly options: { maxBodyBytes: number; publicUrl: string; sdkOnly?: boolean },
   ) {
     this.#requests = new TransportRequests(options.publicUrl);
   }
@@ -67,7 +72,8 @@ export class McpHttpEndpoint {
       await this.#batch(req, res, body.value, ctx);
       return;
     }
-    const shapeError = checkJsonRpcShape(body.value);
+    // A plain tools/call is well formed by construction; only other messages need the full check.
+    const shapeError = this.#plain(req, body.value) === undefined ? checkJsonRpcShape(body.value) : undefined;
     if (shapeError !== undefined) {
       writeRpcError(res, 400, shapeError.id, ErrorCode.InvalidRequest, `Invalid Request: ${shapeError.message}`);
       return;
@@ -142,8 +148,25 @@ export class McpHttpEndpoint {
     res.end(text);
   }
 
-  /** One well-formed JSON-RPC message through a fresh stateless SDK Server and transport. */
+  #plain(req: IncomingMessage, message: unknown): PlainToolsCall | undefined {
+    return this.options.sdkOnly === true ? undefined : plainToolsCall(message, req.headers['mcp-protocol-version']);
+  }
+
+  /**
+   * One well-formed JSON-RPC message: a plain `tools/call` straight to the tool (http-tools-call.ts),
+   * anything else through a fresh stateless SDK Server and transport.
+   */
   async #dispatch(req: IncomingMessage, message: unknown, ctx: McpHttpContext): Promise<DispatchAnswer> {
+    const plain = this.#plain(req, message);
+    if (plain !== undefined) {
+      const { bytes, failures } = await answerToolsCall(this.app, ctx, plain);
+      return { status: 200, bytes, contentType: 'application/json', failures };
+    }
+    return this.#dispatchSdk(req, message, ctx);
+  }
+
+  /** One well-formed JSON-RPC message through a fresh stateless SDK Server and transport. */
+  async #dispatchSdk(req: IncomingMessage, message: unknown, ctx: McpHttpContext): Promise<DispatchAnswer> {
     const failures: MappedMcpError[] = [];
     const server = createMcpServer(this.app, { ...ctx, onFailure: (f) => failures.push(f) });
     // No sessionIdGenerator = stateless: no Mcp-Session-Id, no initialize required before tools/call.

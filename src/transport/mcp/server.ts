@@ -70,7 +70,7 @@ function serverInstructions(announced: readonly string[]): string {
 
 /**
  * The SDK builds an Ajv instance per Server unless given one; the Server only uses it for
- * elicitation (which we never do), but stateless HTTP builds a Server per request, so share one.
+ * elicitation (which we never do), but stateless HTTP builds a Server per SDK-handled request, so share one.
  */
 const sharedValidator = new AjvJsonSchemaValidator();
 
@@ -89,8 +89,8 @@ export function createMcpServer(app: McpApp, ctx: McpCallContext): Server {
     jsonSchemaValidator: sharedValidator,
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...app.catalog.list] }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callTool(app, ctx, extra.requestId, request.params.name, request.params.arguments),
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
+    toolResult(await callTool(app, ctx, extra.requestId, request.params.name, request.params.arguments)),
   );
   // Unknown methods: the SDK's own answer is a bare "Method not found"; say what exists instead.
   server.fallbackRequestHandler = (request) =>
@@ -152,13 +152,26 @@ export function checkEnvelope(request: JSONRPCRequest): RpcError | undefined {
   return undefined;
 }
 
-async function callTool(
+/**
+ * The `tools/call` result for a UCP payload (R-M2): the payload as `structuredContent` and the same
+ * JSON as the text of `content[0]`. (http-tools-call.ts writes these bytes itself, serialising once.)
+ */
+function toolResult(payload: Record<string, unknown>): CallToolResult {
+  return { structuredContent: payload, content: [{ type: 'text', text: JSON.stringify(payload) }] };
+}
+
+/**
+ * Runs one tool call and returns its UCP payload; a failure is thrown as the McpError the client
+ * gets (and reported to `ctx.onFailure`). Shared by the SDK's handler (stdio, and HTTP messages
+ * other than a plain `tools/call`) and the HTTP fast path, so both answer the same.
+ */
+export async function callTool(
   app: McpApp,
   ctx: McpCallContext,
   rpcId: string | number,
   name: string,
   args: Record<string, unknown> | undefined,
-): Promise<CallToolResult> {
+): Promise<Record<string, unknown>> {
   const started = performance.now();
   // Bindings passed per line rather than through logger.child(): a child logger per call
   // serialised its bindings even when the level was off.
@@ -187,10 +200,7 @@ async function callTool(
       { ...who, durationMs: elapsedMs(started), outcome: result.outcome, results: result.resultCount, request: summary },
       'tools/call',
     );
-    return {
-      structuredContent: result.payload as unknown as Record<string, unknown>,
-      content: [{ type: 'text', text: JSON.stringify(result.payload) }],
-    };
+    return result.payload as unknown as Record<string, unknown>;
   } catch (err) {
     // Discovery failures say which profile URLs work here and how the operator adds one.
     const mapped = toMcpError(

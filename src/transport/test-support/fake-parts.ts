@@ -7,8 +7,13 @@ import { UcpRequestError } from '../../errors.js';
 import type { LookupRequest, LookupResult, SearchRequest, SearchResult } from '../../domain/requests.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION } from '../../protocol/types.js';
 import type { UcpProfile } from '../../protocol/types.js';
+import type { ServerConfig } from '../../config.js';
+import { createLogger } from '../../logging.js';
+import { PlatformProfileResolver } from '../../protocol/profile-resolver.js';
+import type { UcpAppParts } from '../app.js';
 import type { ToolSchemas } from '../mcp/tools.js';
 import type { LocationOperations, RequestValidators } from '../operations.js';
+import { BudgetLimiter } from '../rate-limits.js';
 
 export class ScriptedService implements LocationOperations {
   /** When set, the next calls fail with it. */
@@ -102,5 +107,19 @@ export function platformProfile(
       capabilities: caps,
       payment_handlers: {},
     },
+  };
+}
+
+/** App parts around a scripted service: fake validators and schemas, a real loopback profile resolver and limiter. */
+export function fakeAppParts(service: LocationOperations, config: ServerConfig): UcpAppParts {
+  return {
+    service,
+    validate: fakeValidators,
+    toolSchemas: fakeToolSchemas,
+    profileSource: new PlatformProfileResolver({ allowLoopback: true }),
+    limiter: new BudgetLimiter(config.rateLimits),
+    config,
+    logger: createLogger({ level: 'silent' }),
+    serverInfo: { name: 'ucp-location', version: '0.0.0-test' },
   };
 }
