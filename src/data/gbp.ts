@@ -13,7 +13,7 @@
 import type { DailyHour, Day, ExceptionHour } from '../domain/location.js';
 import { resolveCountry } from '../domain/locality-names.js';
 import { editDistance } from '../protocol/edit-distance.js';
-import { deriveZone } from './derive-zone.js';
+import { dropScheduleWithoutZoneSource } from './timezone-derivation.js';
 import type { FieldIssue } from './issues.js';
 import { interval, readDate, readTime, type Interval } from './source-times.js';
 
@@ -258,8 +258,9 @@ export function gbpRowToRaw(header: GbpHeader, fields: readonly string[]): { raw
   }
   const zone = get('Time zone');
   if (zone !== undefined) raw['timezone'] = zone;
-  const zoneFields = { geo: 'Latitude', hours: 'Monday hours…Special hours', remedy: 'fill Latitude and Longitude, or add a "Time zone" column with the IANA zone (America/New_York)' };
-  deriveZone(raw, zoneFields, lat !== undefined || lon !== undefined, issues, warnings);
+  // The zone itself is derived from Latitude/Longitude by the shared pipeline (timezone-derivation.ts).
+  const zoneFields = { hours: 'Monday hours…Special hours', remedy: 'fill Latitude and Longitude, or add a "Time zone" column with the IANA zone (America/New_York)' };
+  dropScheduleWithoutZoneSource(raw, zoneFields, lat !== undefined || lon !== undefined, issues);
   return { raw, issues, warnings };
 }
 

@@ -18,12 +18,16 @@ import type { DataIssue } from '../errors.js';
 import { ConfigError, DataValidationError } from '../errors.js';
 import type { LocationRecord } from '../domain/location.js';
 import type { ImportProgress, ImportResult, LocationStore } from '../store/store.js';
+import { diffDataset, type DatasetDiff } from './dataset-diff.js';
 import { IssueCollector } from './issues.js';
-import { checkedBatches, PassOne, type FileSummary, type Plan } from './pipeline.js';
-import { assertReadableFile, detectFormat, inputFiles, openSource } from './sources.js';
+import type { AmenityMap } from './osm-amenities.js';
+import { DEFAULT_HOLIDAY_HORIZON_DAYS } from './osm.js';
+import { checkedBatches, PassOne, type DerivedZoneCount, type FileSummary, type Plan } from './pipeline.js';
+import { assertReadableFile, decodesOnWorker, detectFormat, FORMATS_DERIVING_TIMEZONE, inputFiles, openSource, type SourceOptions } from './sources.js';
 import { defaultWorkers, parallelNdjsonOutcomes, recordsFromWorker } from './workers.js';
 
-export type { FileSummary } from './pipeline.js';
+export type { FileSummary, DerivedZoneCount } from './pipeline.js';
+export type { DatasetDiff } from './dataset-diff.js';
 
 export interface ImportOptions {
   /** Forces the format of every file; otherwise it comes from each file's extension. */
@@ -37,6 +41,21 @@ export interface ImportOptions {
   workers?: number;
   /** Inputs smaller than this (bytes) are handled on the calling thread. Default 4 MiB. */
   parallelMinBytes?: number;
+  /**
+   * Fill in a missing `timezone` from `geo`. Default: on for the formats whose sources never carry
+   * a zone (osm, jsonld, gbp), off for ours (ndjson, geojson, csv), where a typed zone is the rule.
+   */
+  deriveTimezone?: boolean;
+  /** Warnings (source data a record cannot hold) fail the import like problems. Default false. */
+  strict?: boolean;
+  /** osm: the tag whose value is the Location id (default: the OSM element id). */
+  idTag?: string;
+  /** osm: tag → amenity table (default DEFAULT_OSM_AMENITIES; see osm-amenities.ts loadAmenityMap). */
+  amenityMap?: AmenityMap;
+  /** osm: days of public holidays and dated rules written as exception_hours. Default 365. */
+  holidayHorizonDays?: number;
+  /** Epoch ms taken as the time of the import (the holiday horizon starts on its date). Default: now. */
+  now?: number;
 }
 
 export interface ValidationReport {
@@ -50,9 +69,11 @@ export interface ValidationReport {
   issues: DataIssue[];
   /** All issues found, including any beyond the cap. */
   issueCount: number;
-  /** Warnings kept (capped like issues): what the sources said that the records cannot carry. */
+  /** Source data that records could not hold (capped like issues); they never fail an import unless strict. */
   warnings: DataIssue[];
   warningCount: number;
+  /** Zones derived from coordinates, with how many records got each. */
+  timezones: DerivedZoneCount[];
 }
 
 export interface ImportReport extends ImportResult {
@@ -61,6 +82,9 @@ export interface ImportReport extends ImportResult {
   warnings: DataIssue[];
   warningCount: number;
 }
+
+/** The plans a report was validated with, for the pass that writes (or diffs) the same records. */
+const plansOf = new WeakMap<ValidationReport, Plan[]>();
 
 const PROGRESS_EVERY = 500;
 /** Below this, starting worker threads (~0.1 s each) costs more than it saves. */
@@ -74,14 +98,26 @@ async function workersFor(bytes: number, options: ImportOptions): Promise<number
 }
 
 /** Resolves formats and checks that every file exists before any reading starts. */
-async function plan(files: readonly string[], format: string | undefined): Promise<Plan[]> {
+async function plan(files: readonly string[], options: ImportOptions): Promise<Plan[]> {
   if (files.length === 0) throw new ConfigError('no input file given');
+  const horizon = options.holidayHorizonDays ?? DEFAULT_HOLIDAY_HORIZON_DAYS;
+  if (!Number.isInteger(horizon) || horizon < 0 || horizon > 3660) throw new ConfigError(`--holiday-horizon must be a whole number of days from 0 to 3660, got ${horizon}`);
+  // One instant for both passes, so they compute the same records.
+  const source: SourceOptions = {
+    osm: {
+      now: options.now ?? Date.now(),
+      holidayHorizonDays: horizon,
+      ...(options.idTag !== undefined ? { idTag: options.idTag } : {}),
+      ...(options.amenityMap !== undefined ? { amenityMap: options.amenityMap } : {}),
+    },
+  };
   const plans: Plan[] = [];
   for (const path of files) {
-    const f = detectFormat(path, format);
+    const f = detectFormat(path, options.format);
+    const deriveTimezone = options.deriveTimezone ?? FORMATS_DERIVING_TIMEZONE.has(f);
     for (const file of await inputFiles(path, f)) {
       await assertReadableFile(file);
-      plans.push({ file, format: f });
+      plans.push({ file, format: f, deriveTimezone, source });
     }
   }
   return plans;
@@ -97,13 +133,13 @@ async function* checkedRecords(plans: readonly Plan[]): AsyncGenerator<LocationR
  * by throwing DataValidationError when any problem was found, so a consumer must not act on
  * what it received until the stream has finished.
  */
-export async function* readRecords(files: readonly string[], options: Pick<ImportOptions, 'format'> = {}): AsyncGenerator<LocationRecord> {
-  yield* checkedRecords(await plan(files, options.format));
+export async function* readRecords(files: readonly string[], options: ImportOptions = {}): AsyncGenerator<LocationRecord> {
+  yield* checkedRecords(await plan(files, options));
 }
 
 /** Validates the files without writing anything. Data problems are returned, not thrown. */
 export async function validateFiles(files: readonly string[], options: ImportOptions = {}): Promise<ValidationReport> {
-  const plans = await plan(files, options.format);
+  const plans = await plan(files, options);
   const issues = new IssueCollector();
   const warnings = new IssueCollector();
   const summaries: FileSummary[] = [];
@@ -113,12 +149,14 @@ export async function validateFiles(files: readonly string[], options: ImportOpt
     read += 1;
     if (progress !== undefined && read % PROGRESS_EVERY === 0) progress({ phase: 'reading', done: read });
   };
-  const pass = new PassOne(issues, tick, warnings);
-  for (const { file, format } of plans) {
+  const pass = new PassOne(issues, tick, { warnings, strict: options.strict === true });
+  for (const { file, format, deriveTimezone, source: sourceOptions } of plans) {
     const summary: FileSummary = { file, format, records: 0 };
     summaries.push(summary);
     const size = (await stat(file)).size;
-    const workers = format === 'ndjson' ? await workersFor(size, options) : 0;
+    if (deriveTimezone === true) pass.deriveTimezones(file);
+    // Range workers validate without the pass's derivation step: such files are read here.
+    const workers = format === 'ndjson' && deriveTimezone !== true ? await workersFor(size, options) : 0;
     if (workers > 0) {
       // NDJSON names fields as they are; the workers did the parsing and record checks.
       pass.setFieldNames(file, (f) => f);
@@ -126,14 +164,14 @@ export async function validateFiles(files: readonly string[], options: ImportOpt
         for (const o of list) pass.outcome(o, lineOffset, summary);
       }
     } else {
-      const source = openSource(file, format);
+      const source = openSource(file, format, sourceOptions);
       pass.setFieldNames(file, source.fieldName);
       for await (const batch of source.batches) for (const entry of batch) pass.entry(entry, summary);
     }
   }
   pass.finish();
   progress?.({ phase: 'reading', done: read, total: read });
-  return {
+  const report: ValidationReport = {
     ok: issues.total === 0,
     files: summaries,
     records: summaries.reduce((n, s) => n + s.records, 0),
@@ -142,7 +180,25 @@ export async function validateFiles(files: readonly string[], options: ImportOpt
     issueCount: issues.total,
     warnings: warnings.list(),
     warningCount: warnings.total,
+    timezones: pass.derivedZones(),
   };
+  plansOf.set(report, plans);
+  return report;
+}
+
+/** The plans `checked` was validated with (or plain ones from its file list). */
+function replanned(checked: ValidationReport): Plan[] {
+  return plansOf.get(checked) ?? checked.files.map(({ file, format }) => ({ file, format }));
+}
+
+/**
+ * What importing the validated files would change in `store`'s dataset (import --dry-run):
+ * reads the records again (as the writing pass would) and compares them with the store's
+ * Locations. Nothing is written.
+ */
+export async function diffValidated(store: Pick<LocationStore, 'storedLocations'>, checked: ValidationReport): Promise<DatasetDiff> {
+  if (!checked.ok) throw new DataValidationError(checked.issues);
+  return diffDataset(await store.storedLocations(), checkedBatches(replanned(checked)));
 }
 
 /**
@@ -162,13 +218,14 @@ export async function importFiles(store: LocationStore, files: readonly string[]
  */
 export async function writeValidated(store: LocationStore, checked: ValidationReport, options: ImportOptions = {}): Promise<ImportReport> {
   if (!checked.ok) throw new DataValidationError(checked.issues);
-  const plans: Plan[] = checked.files.map(({ file, format }) => ({ file, format }));
+  const plans = replanned(checked);
   const expected = checked.records;
 
   let bytes = 0;
   for (const p of plans) bytes += (await stat(p.file)).size;
   // Large inputs are parsed and validated on a worker while this thread writes.
-  const batches = (await workersFor(bytes, options)) > 0 ? recordsFromWorker(plans) : checkedBatches(plans);
+  const onWorker = plans.every((p) => decodesOnWorker(p.format, p.source)) && (await workersFor(bytes, options)) > 0;
+  const batches = onWorker ? recordsFromWorker(plans) : checkedBatches(plans);
 
   // Throwing from inside this stream (the files changed after validation) makes the store roll back.
   async function* secondPass(): AsyncGenerator<LocationRecord> {

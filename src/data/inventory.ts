@@ -131,7 +131,7 @@ async function readNdjsonRows(file: string, sink: RowSink): Promise<void> {
 export async function readInventory(file: string, format?: string): Promise<InventoryFile> {
   const detected = detectFormat(file, format);
   if (detected !== 'csv' && detected !== 'ndjson') {
-    const name = { geojson: 'GeoJSON', jsonld: 'JSON-LD', gbp: 'a Business Profile sheet' }[detected];
+    const name = { geojson: 'GeoJSON', osm: 'OpenStreetMap GeoJSON', jsonld: 'JSON-LD', gbp: 'a Business Profile sheet' }[detected];
     throw new ConfigError(`an inventory feed is CSV or NDJSON, not ${name} (${JSON.stringify(file)}); pass --format csv|ndjson if the extension misleads`);
   }
   await assertReadableFile(file);

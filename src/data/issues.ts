@@ -14,6 +14,11 @@ export interface FieldIssue {
   /** Dotted path inside the record (`hours[2].closes`); '' for the record as a whole. */
   field: string;
   message: string;
+  /**
+   * The record field this decoding problem stands for when `field` names the source instead
+   * (`properties.name` → `name`): validation's own problem with that field is then not repeated.
+   */
+  about?: string;
 }
 
 /** Where a record came from: file and 1-based line (or feature number for GeoJSON, node number for JSON-LD). */
@@ -44,10 +49,6 @@ export class IssueCollector {
   add(issue: DataIssue): void {
     this.#total += 1;
     if (this.#kept.length < this.cap) this.#kept.push(issue);
-  }
-
-  addAt(pos: SourcePosition, issues: readonly FieldIssue[]): void {
-    for (const i of issues) this.add(atPosition(pos, i));
   }
 
   /** Every issue found, including those past the cap. */

@@ -16,7 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Parser } from 'htmlparser2';
 import { resolveCountry } from '../domain/locality-names.js';
-import { deriveZone } from './derive-zone.js';
+import { dropScheduleWithoutZoneSource } from './timezone-derivation.js';
 import { describeType, isPlainObject } from './fields.js';
 import type { FieldIssue } from './issues.js';
 import { amenitiesOf } from './schema-org-amenities.js';
@@ -185,12 +185,12 @@ export function nodeToRaw(node: Record<string, unknown>): { raw?: Record<string,
   if (schedule.exception_hours !== undefined) raw['exception_hours'] = schedule.exception_hours;
   const amenities = amenitiesOf(node['amenityFeature'], issues, warnings);
   if (amenities !== undefined) raw['amenities'] = amenities;
-  deriveZone(
+  // The zone itself is derived from geo by the shared pipeline (timezone-derivation.ts).
+  dropScheduleWithoutZoneSource(
     raw,
-    { geo: 'geo', hours: node['openingHoursSpecification'] !== undefined ? 'openingHoursSpecification' : 'openingHours', remedy: 'add geo (GeoCoordinates with latitude and longitude)' },
+    { hours: node['openingHoursSpecification'] !== undefined ? 'openingHoursSpecification' : 'openingHours', remedy: 'add geo (GeoCoordinates with latitude and longitude)' },
     node['geo'] !== undefined || node['latitude'] !== undefined || node['longitude'] !== undefined,
     issues,
-    warnings,
   );
   return { raw, issues, warnings };
 }

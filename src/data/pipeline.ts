@@ -14,12 +14,22 @@ import type { LocationRecord } from '../domain/location.js';
 import { DatasetChecker, identityOf, type Identity } from './dataset-checks.js';
 import { atPosition, type FieldIssue, IssueCollector, type SourcePosition } from './issues.js';
 import { readNdjsonBatches, type ByteRange } from './ndjson.js';
-import { openSource, type DataFormat, type RawEntry } from './sources.js';
+import { openSource, type DataFormat, type RawEntry, type SourceOptions } from './sources.js';
+import { withDerivedTimezone } from './timezone-derivation.js';
 import { validateRecord } from './validate-record.js';
 
 export interface Plan {
   file: string;
   format: DataFormat;
+  /** Fill in a missing `timezone` from `geo` (timezone-derivation.ts). */
+  deriveTimezone?: boolean;
+  source?: SourceOptions;
+}
+
+/** How many records of an import got each derived time zone. */
+export interface DerivedZoneCount {
+  timezone: string;
+  records: number;
 }
 
 export interface FileSummary {
@@ -69,18 +79,60 @@ export async function* ndjsonRangeOutcomes(file: string, range: ByteRange, onEnd
   }
 }
 
+/**
+ * The one warnings mechanism of every format: decoders put what the source said that a record
+ * cannot hold in `RawEntry.warnings`, the pipeline adds its own (a doubtful derived zone), and
+ * `PassOne` sends them all here — kept beside the issues, or made issues by `strict`.
+ */
+export interface PassSettings {
+  /** Where warnings go; without one they are dropped (pass 2 already had them in pass 1). */
+  warnings?: IssueCollector;
+  /** Warnings are reported as problems instead (`import --strict`). */
+  strict?: boolean;
+}
+
+/** Validation problems, less those with a field a decoding problem already stands for (FieldIssue.about). */
+function withoutRepeats(issues: readonly DataIssue[], decoding: readonly FieldIssue[]): readonly DataIssue[] {
+  const about = new Set(decoding.map((i) => i.about).filter((f) => f !== undefined));
+  return about.size === 0 ? issues : issues.filter((i) => !about.has(i.field));
+}
+
 /** Dataset rules, issue positions and order, record counts: the bookkeeping of one pass. */
 export class PassOne {
   readonly #dataset = new DatasetChecker();
   readonly #fieldNames = new Map<string, (f: string) => string>();
+  readonly #deriving = new Set<string>();
+  readonly #zones = new Map<string, number>();
   publicRecords = 0;
 
   constructor(
     private readonly issues: IssueCollector,
     private readonly onRecord: () => void,
-    /** Where warnings go (see issues.ts); without one they are dropped (pass 2 already had them in pass 1). */
-    private readonly warnings?: IssueCollector,
+    private readonly settings: PassSettings = {},
   ) {}
+
+  /** Records of `file` without a timezone get one derived from their geo. */
+  deriveTimezones(file: string): void {
+    this.#deriving.add(file);
+  }
+
+  /** Derived zones, most used first (ties by name). */
+  derivedZones(): DerivedZoneCount[] {
+    return [...this.#zones]
+      .map(([timezone, records]) => ({ timezone, records }))
+      .sort((a, b) => b.records - a.records || (a.timezone < b.timezone ? -1 : 1));
+  }
+
+  private warn(pos: SourcePosition, list: readonly FieldIssue[]): void {
+    if (this.settings.strict === true) {
+      this.report(list.map((i) => atPosition(pos, { ...i, message: `${i.message} (an error because of --strict)` })));
+      return;
+    }
+    const out = this.settings.warnings;
+    if (out === undefined) return;
+    const name = this.#fieldNames.get(pos.file) ?? ((f: string) => f);
+    for (const i of list) out.add(atPosition(pos, { ...i, field: name(i.field) }));
+  }
 
   /** Issues name fields as the author of their file's format knows them (CSV column, …). */
   setFieldNames(file: string, fieldName: (f: string) => string): void {
@@ -94,14 +146,23 @@ export class PassOne {
   /** Validates one decoded entry; returns the record when it is valid. */
   entry(entry: RawEntry, summary: FileSummary): LocationRecord | undefined {
     if (entry.issues.length > 0) this.report(entry.issues.map((i) => atPosition(entry.pos, i)));
-    if (entry.warnings !== undefined) this.warnings?.addAt(entry.pos, entry.warnings);
+    if (entry.warnings !== undefined) this.warn(entry.pos, entry.warnings);
     if (entry.envelope === true) return undefined;
     summary.records += 1;
     this.onRecord();
     if (entry.raw === undefined) return undefined;
-    const checked = validateRecord(entry.raw, entry.pos);
-    if (checked.issues.length > 0) this.report(checked.issues);
-    const clashes = this.#dataset.add(identityOf(entry.raw), entry.pos);
+    let raw: unknown = entry.raw;
+    if (this.#deriving.has(entry.pos.file)) {
+      const derived = withDerivedTimezone(raw);
+      if (derived.timezone !== undefined) {
+        raw = derived.raw;
+        this.#zones.set(derived.timezone, (this.#zones.get(derived.timezone) ?? 0) + 1);
+        if (derived.warning !== undefined) this.warn(entry.pos, [derived.warning]);
+      }
+    }
+    const checked = validateRecord(raw, entry.pos);
+    if (checked.issues.length > 0) this.report(withoutRepeats(checked.issues, entry.issues));
+    const clashes = this.#dataset.add(identityOf(raw), entry.pos);
     if (clashes.length > 0) this.report(clashes);
     if (checked.record === undefined || entry.issues.length > 0) return undefined;
     if (checked.record.visibility !== 'private') this.publicRecords += 1;
@@ -139,9 +200,10 @@ export async function* validBatches(
   onRecord: () => void,
 ): AsyncGenerator<LocationRecord[]> {
   const pass = new PassOne(issues, onRecord);
-  for (const { file, format } of plans) {
-    const source = openSource(file, format);
+  for (const { file, format, deriveTimezone, source: options } of plans) {
+    const source = openSource(file, format, options);
     pass.setFieldNames(file, source.fieldName);
+    if (deriveTimezone === true) pass.deriveTimezones(file);
     const summary: FileSummary = { file, format, records: 0 };
     summaries.push(summary);
     for await (const batch of source.batches) {

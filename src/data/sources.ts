@@ -1,6 +1,7 @@
 /**
- * One interface over the import formats (our own NDJSON, GeoJSON and CSV; schema.org JSON-LD and
- * Google Business Profile sheets, converted on the way in): a stream of raw records, each with its position
+ * One interface over the import formats (our own NDJSON, GeoJSON and CSV; OpenStreetMap GeoJSON,
+ * schema.org JSON-LD and Google Business Profile sheets, converted on the way in): a stream of raw
+ * records, each with its position
  * and the problems found while decoding it, plus the mapping from record field paths to what
  * the author of that format sees (CSV column, GeoJSON coordinate).
  */
@@ -14,9 +15,33 @@ import { featureToRaw, geoJsonFieldOf, readGeoJson } from './geojson.js';
 import { jsonLdEntries, jsonLdFieldOf } from './jsonld.js';
 import type { FieldIssue, SourcePosition } from './issues.js';
 import { readNdjsonBatches } from './ndjson.js';
+import { DEFAULT_HOLIDAY_HORIZON_DAYS, osmFeatureToRaw, osmFieldOf, osmStartDay, type OsmOptions } from './osm.js';
+import { evaluatesOnAnyThread } from './osm-hours.js';
 
-export const DATA_FORMATS = ['ndjson', 'geojson', 'csv', 'jsonld', 'gbp'] as const;
+export const DATA_FORMATS = ['ndjson', 'geojson', 'csv', 'osm', 'jsonld', 'gbp'] as const;
 export type DataFormat = (typeof DATA_FORMATS)[number];
+
+/** Formats whose sources carry coordinates but never a time zone: it is derived from `geo` unless told otherwise. */
+export const FORMATS_DERIVING_TIMEZONE: ReadonlySet<string> = new Set(['osm', 'jsonld', 'gbp']);
+
+/**
+ * Whether a file of `format` may be decoded on an import worker thread. osm may not when its
+ * opening_hours evaluation needs to switch the process zone (osm-hours.ts), which a worker cannot.
+ */
+export function decodesOnWorker(format: DataFormat, options: SourceOptions = {}): boolean {
+  if (format !== 'osm') return true;
+  const osm = osmOptionsOf(options);
+  return evaluatesOnAnyThread(osmStartDay(osm.now) - 1, osm.holidayHorizonDays + 4);
+}
+
+/** Settings of the formats that need some (structured-cloneable: they travel to import workers). */
+export interface SourceOptions {
+  osm?: OsmOptions;
+}
+
+function osmOptionsOf(options: SourceOptions): OsmOptions {
+  return options.osm ?? { now: Date.now(), holidayHorizonDays: DEFAULT_HOLIDAY_HORIZON_DAYS };
+}
 
 const BY_EXTENSION: Record<string, DataFormat> = {
   '.ndjson': 'ndjson',
@@ -74,7 +99,7 @@ export interface RawEntry {
   raw?: unknown;
   /** Decoding problems (JSON syntax, CSV cell syntax, GeoJSON envelope). */
   issues: FieldIssue[];
-  /** What the source said that the record cannot carry (see issues.ts); never fails the import. */
+  /** Things the source said that the record cannot hold; reported, never fatal unless the import is strict. */
   warnings?: FieldIssue[];
   /** The entry is about the file around the records (CSV header, GeoJSON envelope), not a record. */
   envelope?: true;
@@ -109,7 +134,8 @@ async function* batched(entries: AsyncIterable<RawEntry>, size = 256): AsyncGene
   if (batch.length > 0) yield batch;
 }
 
-async function* geojsonEntries(file: string): AsyncGenerator<RawEntry> {
+/** Entries of a FeatureCollection, each feature turned into a raw record by `convert`. */
+async function* featureEntries(file: string, convert: (feature: unknown) => { raw?: unknown; issues: FieldIssue[]; warnings?: FieldIssue[] }): AsyncGenerator<RawEntry> {
   for await (const e of readGeoJson(file)) {
     if ('line' in e) {
       yield { pos: { file, line: e.line }, issues: [e.issue], envelope: true };
@@ -120,8 +146,10 @@ async function* geojsonEntries(file: string): AsyncGenerator<RawEntry> {
       yield { pos, issues: [e.issue] };
       continue;
     }
-    const { raw, issues } = featureToRaw(e.value);
-    yield raw === undefined ? { pos, issues } : { pos, raw, issues };
+    const { raw, issues, warnings } = convert(e.value);
+    const entry: RawEntry = raw === undefined ? { pos, issues } : { pos, raw, issues };
+    if (warnings !== undefined && warnings.length > 0) entry.warnings = warnings;
+    yield entry;
   }
 }
 
@@ -162,14 +190,18 @@ async function* csvEntries<H extends { issues: FieldIssue[]; warnings?: FieldIss
 const OUR_CSV: CsvDialect<CsvHeader> = { header: readHeader, row: rowToRaw, empty: 'name the columns (id,name,…)' };
 const GBP_SHEET: CsvDialect<GbpHeader> = { header: readGbpHeader, row: gbpRowToRaw, empty: "be the sheet's header row (Store code, Business name, …)" };
 
-export function openSource(file: string, format: DataFormat): RecordSource {
+export function openSource(file: string, format: DataFormat, options: SourceOptions = {}): RecordSource {
   switch (format) {
     case 'ndjson':
       return { batches: ndjsonBatches(file), fieldName: (f) => f };
     case 'geojson':
-      return { batches: batched(geojsonEntries(file)), fieldName: geoJsonFieldOf };
+      return { batches: batched(featureEntries(file, featureToRaw)), fieldName: geoJsonFieldOf };
     case 'csv':
       return { batches: batched(csvEntries(file, OUR_CSV)), fieldName: csvColumnOf };
+    case 'osm': {
+      const osm = osmOptionsOf(options);
+      return { batches: batched(featureEntries(file, (feature) => osmFeatureToRaw(feature, osm))), fieldName: osmFieldOf };
+    }
     case 'jsonld':
       return { batches: batched(jsonLdEntries(file)), fieldName: jsonLdFieldOf };
     case 'gbp':

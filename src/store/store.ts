@@ -111,6 +111,19 @@ export interface StoreStats {
   generation: number;
 }
 
+/**
+ * What a store keeps of one Location in a comparable form (import --dry-run diffs a new dataset
+ * against it). Private Locations keep no document and no aliases in either store.
+ */
+export interface StoredLocation {
+  id: string;
+  public: boolean;
+  /** The public Location JSON as served (`toPublicLocation` of the record); null when private. */
+  doc: string | null;
+  /** Sorted. */
+  aliases: string[];
+}
+
 /** A public Location as an in-memory index loads it (see store/memory-index/). */
 export interface IndexLocationRow {
   key: number;
@@ -224,6 +237,9 @@ export interface LocationStore {
   generation(): Promise<number>;
 
   stats(): Promise<StoreStats>;
+
+  /** Every Location of the current dataset, in one snapshot, sorted by id. Reads only. */
+  storedLocations(): Promise<StoredLocation[]>;
 
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@
  * `import --format jsonld|gbp` as a user runs it: the built CLI on the worked examples, warnings
  * in the human report and in --json, usage errors for directories of other formats.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -40,6 +41,34 @@ describe.concurrent('ucp-location import --format jsonld|gbp', () => {
       line: 1,
       message: 'column(s) with no UCP counterpart, ignored: Website, Labels, From the business',
     });
+  });
+
+  it('--dry-run --json: derived zones and the diff against a store that does not exist yet (nothing created)', async () => {
+    const db = join(dir(), 'never.db');
+    const run = await runCli(['import', '--format', 'jsonld', join(ROOT, 'examples/jsonld'), '--db', db, '--dry-run', '--json'], {
+      cwd: dir(),
+    });
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      dryRun: boolean;
+      timezones: { timezone: string; records: number }[];
+      diff: { added: string[] };
+    };
+    expect(report.dryRun).toBe(true);
+    expect(report.diff.added).toHaveLength(5);
+    expect(report.timezones.reduce((sum, z) => sum + z.records, 0)).toBe(5);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('--strict makes the warnings errors (exit 1, nothing written)', async () => {
+    const db = join(dir(), 'strict.db');
+    const run = await runCli(['import', '--format', 'gbp', join(ROOT, 'examples/gbp/locations.csv'), '--db', db, '--strict'], {
+      cwd: dir(),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toContain(
+      'column(s) with no UCP counterpart, ignored: Website, Labels, From the business (an error because of --strict)',
+    );
   });
 
   it('refuses a directory for a format that reads single files (exit 2)', async () => {

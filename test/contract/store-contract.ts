@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { geodesicDestination, geodesicDistanceMeters } from '../../src/domain/geodesy.js';
-import type { Geo, LocationRecord } from '../../src/domain/location.js';
+import { toPublicLocation, type Geo, type LocationRecord } from '../../src/domain/location.js';
 import type { LookupRequest, SearchRequest, SearchResult } from '../../src/domain/requests.js';
 import { DataValidationError, UcpRequestError } from '../../src/errors.js';
 import { LocationService, type EngineLimits } from '../../src/service.js';
@@ -1143,6 +1143,23 @@ export function runStoreContract(opts: StoreContractOptions): void {
     });
 
     // ─────────────────────────── writes ───────────────────────────
+    describe('storedLocations (what import --dry-run compares)', () => {
+      it('lists every Location sorted by id: public ones with their served document and sorted aliases, private ones bare', async () => {
+        const stored = await store.storedLocations();
+        const records = [...fixtureRecords()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        expect(stored.map((s) => s.id)).toEqual(records.map((r) => r.id));
+        for (const [i, r] of records.entries()) {
+          const isPublic = r.visibility !== 'private';
+          expect(stored[i], r.id).toEqual({
+            id: r.id,
+            public: isPublic,
+            doc: isPublic ? JSON.stringify(toPublicLocation(r)) : null,
+            aliases: isPublic ? [...new Set((r.aliases ?? []).filter((a) => a !== r.id))].sort() : [],
+          });
+        }
+      });
+    });
+
     describe('writes: replaceAll, applyInventory, generation', () => {
       async function fresh(): Promise<{ s: LocationStore; svc: LocationService }> {
         const s = await opts.newStore();

@@ -8,12 +8,14 @@
  */
 import type { Command } from 'commander';
 import { ConfigError, DataValidationError, formatDataIssue, type DataIssue } from '../../errors.js';
-import { validateFiles, writeValidated, type FileSummary, type ValidationReport } from '../../data/import.js';
+import { existsSync } from 'node:fs';
+import { diffValidated, validateFiles, writeValidated, type FileSummary, type ValidationReport } from '../../data/import.js';
 import { applyInventoryFile } from '../../data/inventory.js';
 import { DATA_FORMATS } from '../../data/sources.js';
 import type { ImportProgress, LocationStore } from '../../store/store.js';
 import { SqliteLocationStore } from '../../store/sqlite/index.js';
 import { createProgress } from '../progress.js';
+import { addSourceOptions, printDiff, printNotes, sourceImportOptions, type SourceFlags } from './import-report.js';
 
 export const DEFAULT_DB = './ucp-location.db';
 /** Issues printed in human output; --json carries every kept issue. */
@@ -23,7 +25,7 @@ const EXIT_OK = 0;
 const EXIT_REJECTED = 1;
 const EXIT_USAGE = 2;
 
-interface CommonOptions {
+interface CommonOptions extends SourceFlags {
   json?: boolean;
   quiet?: boolean;
   format?: string;
@@ -33,6 +35,7 @@ interface StoreOptions extends CommonOptions {
   db: string;
   /** A postgres:// URL (or an SQLite file), instead of --db. */
   store?: string;
+  dryRun?: boolean;
 }
 
 function print(text: string): void {
@@ -58,13 +61,6 @@ function printIssues(issues: readonly DataIssue[], total: number, verb: string):
 }
 
 /** Warnings never fail a command; shown after its summary, capped like issues. */
-function printWarnings(warnings: readonly DataIssue[], total: number): void {
-  if (total === 0) return;
-  print(`${total} warning(s) (imported anyway; see docs/data-format.md for what each format cannot express):`);
-  for (const w of warnings.slice(0, SHOWN_ISSUES)) print(`  ${formatDataIssue(w)}`);
-  if (total > SHOWN_ISSUES) print(`  … and ${total - SHOWN_ISSUES} more (use --json for the full list)`);
-}
-
 /** Data rejected by validation: the issues, exit status 1. */
 function reportRejected(command: string, report: ValidationReport, options: CommonOptions, verb: string): number {
   if (options.json === true) {
@@ -117,11 +113,11 @@ function target(options: StoreOptions): string {
   }
 }
 
-async function withStore<T>(db: string, body: (store: LocationStore) => Promise<T>): Promise<T> {
+async function withStore<T>(db: string, body: (store: LocationStore) => Promise<T>, readonly = false): Promise<T> {
   // A PostgreSQL store is loaded only when named, so SQLite users never load `pg`.
   const store = /^postgres(ql)?:\/\//i.test(db)
     ? await (await import('../../store/postgres/index.js')).PostgresLocationStore.open(db)
-    : await SqliteLocationStore.open(db);
+    : await SqliteLocationStore.open(db, { readonly });
   try {
     return await body(store);
   } finally {
@@ -142,20 +138,23 @@ export function registerDataCommands(program: Command): void {
   const importCmd = program
     .command('import')
     .description(
-      'validate location files (NDJSON, GeoJSON, CSV; schema.org JSON-LD, Google Business Profile sheets) and replace the dataset atomically; nothing is written unless every record is valid',
+      'validate location files (NDJSON, GeoJSON, CSV; OpenStreetMap GeoJSON with --format osm, schema.org JSON-LD, Google Business Profile sheets) and replace the dataset atomically; nothing is written unless every record is valid (--dry-run: show the changes, write nothing)',
     )
     .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv, .jsonld; a directory with --format jsonld)')
     .option('--db <path>', 'SQLite database file', DEFAULT_DB)
     .option('--store <url>', 'write to a PostgreSQL store instead (postgres://…; run `ucp-location migrate` first)')
+    .option('--dry-run', 'validate, then print what would change (added, removed, changed Locations) and write nothing')
     .option('--json', 'print one machine-readable JSON report')
     .option('--quiet', 'no progress and no summary on success');
   formatOption(importCmd, DATA_FORMATS);
+  addSourceOptions(importCmd);
   usageExits(importCmd).action(async (files: string[], options: StoreOptions) => {
     await run('import', options, async () => {
       const progress = createProgress('import', { quiet: options.quiet === true || options.json === true });
       const started = performance.now();
       const importOptions = {
         ...(options.format !== undefined ? { format: options.format } : {}),
+        ...(await sourceImportOptions(options)),
         onProgress: (p: ImportProgress) => progress.update(p),
       };
       try {
@@ -165,17 +164,45 @@ export function registerDataCommands(program: Command): void {
           progress.finish();
           return reportRejected('import', checked, options, 'nothing was written, the previous data is unchanged');
         }
+        const notes = { timezones: checked.timezones, warningCount: checked.warningCount, warnings: checked.warnings };
+        if (options.dryRun === true) {
+          const db = options.store ?? options.db;
+          // A store that does not exist yet is an empty dataset; opening it would create it.
+          const diff =
+            options.store === undefined && !existsSync(db)
+              ? await diffValidated({ storedLocations: async () => [] }, checked)
+              : await withStore(db, (store) => diffValidated(store, checked), true);
+          progress.finish();
+          const ms = performance.now() - started;
+          if (options.json === true)
+            printJson({
+              ok: true,
+              command: 'import',
+              dryRun: true,
+              db: target(options),
+              files: checked.files,
+              records: checked.records,
+              ...notes,
+              diff,
+              durationMs: Math.round(ms),
+            });
+          else if (options.quiet !== true) {
+            printDiff(diff, target(options));
+            printNotes(notes);
+          }
+          return EXIT_OK;
+        }
         const report = await withStore(options.store ?? options.db, (store) => writeValidated(store, checked, importOptions));
         progress.finish();
         const ms = performance.now() - started;
         if (options.json === true) {
-          printJson({ ok: true, command: 'import', db: target(options), ...report, durationMs: Math.round(ms) });
+          printJson({ ok: true, command: 'import', db: target(options), ...report, ...notes, durationMs: Math.round(ms) });
         } else if (options.quiet !== true) {
           print(
             `Imported ${report.locations.toLocaleString('en-US')} location(s) (${report.publicLocations.toLocaleString('en-US')} public) into ${target(options)} in ${seconds(ms)} (${perSecond(report.records, ms)}); ${report.availability.toLocaleString('en-US')} item availability row(s); generation ${report.generation}`,
           );
           for (const line of fileLines(report.files)) print(line);
-          printWarnings(report.warnings, report.warningCount);
+          printNotes(notes);
         }
         return EXIT_OK;
       } finally {
@@ -186,17 +213,21 @@ export function registerDataCommands(program: Command): void {
 
   const validateCmd = program
     .command('validate')
-    .description('check location files (NDJSON, GeoJSON, CSV, JSON-LD, Business Profile sheets) without writing anything')
+    .description(
+      'check location files (NDJSON, GeoJSON, CSV; OpenStreetMap GeoJSON with --format osm, JSON-LD, Business Profile sheets) without writing anything',
+    )
     .argument('<files...>', 'input files (.ndjson/.jsonl, .geojson/.json, .csv, .jsonld; a directory with --format jsonld)')
     .option('--json', 'print one machine-readable JSON report')
     .option('--quiet', 'no progress and no summary on success');
   formatOption(validateCmd, DATA_FORMATS);
+  addSourceOptions(validateCmd);
   usageExits(validateCmd).action(async (files: string[], options: CommonOptions) => {
     await run('validate', options, async () => {
       const progress = createProgress('validate', { quiet: options.quiet === true || options.json === true });
       const started = performance.now();
       const report = await validateFiles(files, {
         ...(options.format !== undefined ? { format: options.format } : {}),
+        ...(await sourceImportOptions(options)),
         onProgress: (p) => progress.update(p),
       }).finally(() => progress.finish());
       const ms = performance.now() - started;
@@ -207,7 +238,7 @@ export function registerDataCommands(program: Command): void {
           `OK: ${report.records.toLocaleString('en-US')} record(s) valid (${report.publicRecords.toLocaleString('en-US')} public) in ${seconds(ms)} (${perSecond(report.records, ms)})`,
         );
         for (const line of fileLines(report.files)) print(line);
-        printWarnings(report.warnings, report.warningCount);
+        printNotes(report);
       }
       return EXIT_OK;
     });

@@ -32,6 +32,7 @@ import type {
   InventoryRow,
   LocationStore,
   PinnedStore,
+  StoredLocation,
   StoreStats,
 } from '../store.js';
 import { type MemoryIndex, MemoryIndexBuilder } from './memory-index.js';
@@ -122,6 +123,9 @@ class IndexView extends IndexReads implements LocationStore {
   }
   stats(): Promise<StoreStats> {
     return this.owner.stats();
+  }
+  storedLocations(): Promise<StoredLocation[]> {
+    return this.owner.storedLocations();
   }
   async close(): Promise<void> {
     // A view owns nothing.
@@ -337,6 +341,11 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
 
   stats(): Promise<StoreStats> {
     return this.inner.stats();
+  }
+
+  /** From the store itself: the index holds public Locations only, and import --dry-run compares private ones too. */
+  storedLocations(): Promise<StoredLocation[]> {
+    return this.inner.storedLocations();
   }
 
   async exportIndex(sink: IndexSink): Promise<{ generation: number; dataset: number }> {

@@ -29,10 +29,11 @@ import type {
   IndexSink,
   InventoryRow,
   LocationStore,
+  StoredLocation,
   StoreStats,
 } from '../store.js';
 import { deriveUniqueRow } from '../record-rows.js';
-import { documentsInKeyOrder, languagesByKey } from '../documents.js';
+import { documentsInKeyOrder, languagesByKey, storedLocationsOf } from '../documents.js';
 import { buildPgCandidateSql } from './candidate-sql.js';
 import { ChangeListener, type Counters } from './change-listener.js';
 import {
@@ -596,6 +597,20 @@ export class PostgresLocationStore implements LocationStore {
       await PostgresLocationStore.exportAvailabilityRows(query, sink);
       return counters;
     });
+  }
+
+  async storedLocations(): Promise<StoredLocation[]> {
+    // One statement, one snapshot: the aliases travel with their Location.
+    const rows = await this.read('dataset read', () =>
+      this.q<{ id: string; public: boolean; doc: string | null; aliases: string[] }>(
+        `SELECT l.id, l.public, d.doc, COALESCE((SELECT array_agg(a.alias) FROM aliases a WHERE a.key = l.key), '{}') AS aliases
+           FROM locations l LEFT JOIN docs d ON d.key = l.key`,
+      ),
+    );
+    return storedLocationsOf(
+      rows.map(({ id, public: isPublic, doc }) => ({ id, public: isPublic, doc })),
+      rows.flatMap((r) => r.aliases.map((alias) => ({ id: r.id, alias }))),
+    );
   }
 
   async stats(): Promise<StoreStats> {

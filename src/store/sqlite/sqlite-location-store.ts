@@ -23,13 +23,14 @@ import type {
   IndexSink,
   InventoryRow,
   LocationStore,
+  StoredLocation,
   StoreStats,
 } from '../store.js';
 import { buildCandidateSql, TEXT_DRIVER_MAX_ESTIMATE, type BrowsePlan } from './candidate-sql.js';
 import { AMENITY_BITS, bulkLoad } from './bulk-import.js';
 import { DATASET_INDEXES_DDL, DATASET_TABLES, datasetTablesDdl, migrate, SCHEMA_VERSION, schemaVersion } from './schema.js';
 import { IndexVocabulary, planText } from './text-plan.js';
-import { documentsInKeyOrder, languagesByKey } from '../documents.js';
+import { documentsInKeyOrder, languagesByKey, storedLocationsOf } from '../documents.js';
 
 export interface SqliteStoreOptions {
   /** How long a statement waits for another connection's lock, ms. Default 5000. */
@@ -468,6 +469,22 @@ export class SqliteLocationStore implements LocationStore {
   async generation(): Promise<number> {
     this.refresh();
     return this.cachedGeneration;
+  }
+
+  async storedLocations(): Promise<StoredLocation[]> {
+    this.refresh();
+    return this.reader.transaction(() => {
+      const rows = this.stmt<[], { id: string; public: number; doc: string | null }>(
+        'SELECT l.id AS id, l.public AS public, d.doc AS doc FROM locations l LEFT JOIN docs d ON d.key = l.key ORDER BY l.id',
+      ).all();
+      const aliases = this.stmt<[], { id: string; alias: string }>(
+        'SELECT l.id AS id, a.alias AS alias FROM aliases a CROSS JOIN locations l ON l.key = a.key',
+      ).all();
+      return storedLocationsOf(
+        rows.map((r) => ({ id: r.id, public: r.public === 1, doc: r.doc })),
+        aliases,
+      );
+    })();
   }
 
   async stats(): Promise<StoreStats> {
