@@ -144,9 +144,10 @@ describeWith(['chromium'], 'operator console in chromium', () => {
     expect(await page.locator('path.shape.search').count()).toBe(1);
 
     await page.click('text=Next page');
-    await page.waitForFunction(
-      `document.querySelector('[data-testid=results] li')?.getAttribute('data-id') !== ${JSON.stringify(first.ids[0])}`,
-    );
+    // Polled from here, not with a string page.waitForFunction: the console's CSP forbids the eval it needs.
+    await expect
+      .poll(() => page.locator('[data-testid=results] li').first().getAttribute('data-id'), { timeout: 15_000 })
+      .not.toBe(first.ids[0]);
     const second = await mcpSearch({ ...request, pagination: { limit: 4, cursor: first.cursor! } });
     expect(await shownIds()).toEqual(second.ids);
     expect(errors).toEqual([]);
