@@ -26,6 +26,7 @@ import type {
   ExportCounters,
   ImportProgress,
   ImportResult,
+  IndexLocationRow,
   IndexSink,
   InventoryRow,
   LocationStore,
@@ -555,15 +556,9 @@ export class PostgresLocationStore implements LocationStore {
   async exportIndex(sink: IndexSink): Promise<ExportCounters> {
     return this.snapshotRead('index export', async (query) => {
       const counters = countersOf(await query<{ name: string; value: number }>(COUNTERS_SQL));
-      const locations = await query<{
-        key: number;
-        id: string;
-        lat: number | null;
-        lon: number | null;
-        doc: string;
-        schedule: string | null;
-        coverage: string | null;
-      }>('SELECT l.key, l.id, l.lat, l.lon, d.doc, l.schedule, l.coverage FROM locations l JOIN docs d ON d.key = l.key WHERE l.public');
+      const locations = await query<IndexLocationRow>(
+        'SELECT l.key, l.id, l.lat, l.lon, d.doc, l.schedule, l.coverage FROM locations l JOIN docs d ON d.key = l.key WHERE l.public',
+      );
       for (const r of locations) {
         sink.location({ key: Number(r.key), id: r.id, lat: r.lat, lon: r.lon, doc: r.doc, schedule: r.schedule, coverage: r.coverage });
       }
