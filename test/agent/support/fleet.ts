@@ -14,15 +14,11 @@
  * item-search budget of one call per minute), `lookuponly` (no search capability), `old` (a
  * profile for release 2026-01-11 only) and `broken` (answers that fail the UCP schema).
  */
-import { writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { parseConfig } from '../../../src/config.js';
-import { createLogger } from '../../../src/logging.js';
-import { startServer, type RunningServer } from '../../../src/server.js';
-import { inScratchDir } from '../../support/scratch.js';
+import type { RunningServer } from '../../../src/server.js';
 import { startFakeBusiness, type FakeBusiness } from '../../client/support/fake-business.js';
+import { startBusinessWith } from '../../client/support/peers.js';
 
 /** The search centre: Lower Manhattan, with more decimals than any log may show. */
 export const CENTER = { latitude: 40.712776, longitude: -74.005974 };
@@ -93,27 +89,7 @@ export async function startBusiness(
   lines: readonly string[],
   config: Record<string, unknown> = {},
 ): Promise<Closable & { server: RunningServer }> {
-  const { server, remove } = await inScratchDir('ucp-agent', async (dir) => {
-    const file = join(dir, 'locations.ndjson');
-    writeFileSync(file, `${lines.join('\n')}\n`);
-    const server = await startServer({
-      host: '127.0.0.1',
-      port: 0,
-      data: [file],
-      config: parseConfig({ rateLimits: { enabled: false }, ...config }),
-      allowLoopbackProfiles: true,
-      logger: createLogger({ level: 'silent', destination: 'stderr' }),
-    });
-    return { server };
-  });
-  return {
-    server,
-    url: server.url,
-    close: async () => {
-      await server.close();
-      remove();
-    },
-  };
+  return startBusinessWith(lines, config);
 }
 
 export interface ProxyOptions {

@@ -64,18 +64,25 @@ export interface Business {
 export async function startBusiness(
   options: { locations?: number; lookupBatchMax?: number; maxPageSize?: number } = {},
 ): Promise<Business> {
-  const { server, remove } = await inScratchDir('ucp-client', async (dir) => {
+  return startBusinessWith(datasetLines(options.locations ?? 30), {
+    limits: { lookupBatchMax: options.lookupBatchMax ?? 50, maxPageSize: options.maxPageSize ?? 50, browseCap: 100 },
+  });
+}
+
+/**
+ * Our business server over these NDJSON `lines` (written to a scratch file removed on close), on a
+ * free loopback port, accepting loopback Platform profiles, with rate limits off unless `config`
+ * (a config-file object) says otherwise.
+ */
+export async function startBusinessWith(lines: readonly string[], config: Record<string, unknown> = {}): Promise<Business> {
+  const { server, remove } = await inScratchDir('ucp-business', async (dir) => {
     const file = join(dir, 'locations.ndjson');
-    writeFileSync(file, `${datasetLines(options.locations ?? 30).join('\n')}\n`);
-    const config = parseConfig({
-      rateLimits: { enabled: false },
-      limits: { lookupBatchMax: options.lookupBatchMax ?? 50, maxPageSize: options.maxPageSize ?? 50, browseCap: 100 },
-    });
+    writeFileSync(file, `${lines.join('\n')}\n`);
     const server = await startServer({
       host: '127.0.0.1',
       port: 0,
       data: [file],
-      config,
+      config: parseConfig({ rateLimits: { enabled: false }, ...config }),
       allowLoopbackProfiles: true,
       logger: createLogger({ level: 'silent', destination: 'stderr' }),
     });
