@@ -1,9 +1,50 @@
+import fc from 'fast-check';
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { closureAt, closureWarning, exceptionStillApplies, PERMANENT_CLOSURE_THROUGH, withoutSpentExceptions } from './closures.js';
+import {
+  closureAt,
+  closureWarning,
+  exceptionStillApplies,
+  localNow,
+  PERMANENT_CLOSURE_THROUGH,
+  withoutSpentExceptions,
+} from './closures.js';
 import { validateSchedule } from './hours.js';
 import type { Location } from './location.js';
 
 const NOW = { date: '2026-07-14', time: '01:30' };
+
+describe('localNow (memoised per zone and UTC minute)', () => {
+  it('answers what luxon answers, in any order of instants and zones, across DST changes', () => {
+    const zones = [
+      'Europe/Berlin',
+      'America/New_York',
+      'Asia/Kolkata',
+      'Australia/Lord_Howe',
+      'Pacific/Chatham',
+      'UTC',
+      'Africa/Monrovia',
+      'Not/AZone',
+    ];
+    // Around the 2026 DST changes of Berlin and New York, second by second near the switch, and
+    // 1970 (Monrovia's offset then had seconds: never memoised).
+    const instant = fc.oneof(
+      fc.integer({ min: Date.UTC(2026, 2, 29, 0, 58), max: Date.UTC(2026, 2, 29, 1, 2) }),
+      fc.integer({ min: Date.UTC(2026, 10, 1, 5, 58), max: Date.UTC(2026, 10, 1, 6, 2) }),
+      fc.integer({ min: Date.UTC(1970, 0, 1), max: Date.UTC(1970, 0, 2) }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(instant, fc.constantFrom(...zones)), { minLength: 1, maxLength: 40 }), (calls) => {
+        for (const [ms, zone] of calls) {
+          const dt = DateTime.fromMillis(ms, { zone });
+          const expected = dt.isValid ? { date: dt.toISODate(), time: dt.toFormat('HH:mm') } : null;
+          expect(localNow(ms, zone)).toEqual(expected);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
 
 describe('exceptionStillApplies (R-C5)', () => {
   it('keeps ranges reaching today, drops ranges that ended', () => {

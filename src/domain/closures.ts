@@ -30,11 +30,32 @@ function runsPastMidnight(e: ExceptionHour): boolean {
   return e.opens !== undefined && e.closes !== undefined && e.closes < e.opens;
 }
 
+type LocalNow = { date: string; time: string } | null;
+
+/**
+ * The last answer per zone, for one UTC minute. Every returned Location needs its local date, a
+ * page of ten asks up to ten times per request, and converting with luxon costs more than the
+ * rest of the search; within one UTC minute the local minute is the same for every zone whose
+ * offset is whole minutes (all of today's), so one conversion per zone and minute is enough.
+ */
+const localNowMemo = new Map<string, { minute: number; value: LocalNow }>();
+const LOCAL_NOW_MEMO_ZONES = 1024;
+
 /** The Location's local date and time of day (`HH:MM`) at an instant; null for an unusable zone. */
-function localNow(epochMs: number, zone: string): { date: string; time: string } | null {
+export function localNow(epochMs: number, zone: string): LocalNow {
+  const minute = Math.floor(epochMs / 60_000);
+  const memo = localNowMemo.get(zone);
+  if (memo !== undefined && memo.minute === minute) return memo.value;
   const dt = DateTime.fromMillis(epochMs, { zone });
   const date = dt.isValid ? dt.toISODate() : null;
-  return date === null ? null : { date, time: dt.toFormat('HH:mm') };
+  const value = date === null ? null : { date, time: dt.toFormat('HH:mm') };
+  // An offset with seconds (local mean time, before ~1970) makes the local minute depend on the
+  // second: such answers are not kept.
+  if (dt.isValid && Number.isInteger(dt.offset)) {
+    if (localNowMemo.size >= LOCAL_NOW_MEMO_ZONES && memo === undefined) localNowMemo.clear();
+    localNowMemo.set(zone, { minute, value });
+  }
+  return value;
 }
 
 function covers(e: ExceptionHour, date: string): boolean {

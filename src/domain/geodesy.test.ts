@@ -7,6 +7,7 @@ import {
   geodesicDestination,
   geodesicDistanceMeters,
   isUsableGeo,
+  meridianArcMeters,
   parallelRadiusMeters,
   regionsContain,
   withinDistance,
@@ -217,6 +218,24 @@ describe('geodesicDestination', () => {
     const p = geodesicDestination(geo(0, 179.9), 90, (0.2 * A * Math.PI) / 180);
     expect(p.latitude).toBeCloseTo(0, 9);
     expect(p.longitude).toBeCloseTo(-179.9, 9);
+  });
+});
+
+describe('meridianArcMeters', () => {
+  it('is the quarter meridian at the pole and odd in latitude', () => {
+    expect(meridianArcMeters(90)).toBeCloseTo(QUARTER_MERIDIAN, 3);
+    expect(meridianArcMeters(0)).toBe(0);
+    fc.assert(fc.property(latArb, (lat) => meridianArcMeters(-lat) === -meridianArcMeters(lat)));
+  });
+
+  it("differences agree with GeographicLib's meridian distances to 1e-7 m (bounding boxes rely on it)", () => {
+    fc.assert(
+      fc.property(latArb, latArb, lonArb, (a, b, lon) => {
+        const series = Math.abs(meridianArcMeters(b) - meridianArcMeters(a));
+        return Math.abs(series - geodesicDistanceMeters(geo(a, lon), geo(b, lon))) < 1e-7;
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

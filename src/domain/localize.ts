@@ -122,7 +122,12 @@ export function localizeLocation<T extends Location>(
   defaultLanguage?: string,
 ): LocalizedLocation<T> {
   const own = strings?.language ?? defaultLanguage;
-  const translations = Object.entries(strings?.localized ?? {});
+  // Nothing to choose between: every string stays as stored (the common case, and no copy).
+  if (ranges.length === 0 || strings?.localized === undefined || Object.keys(strings.localized).length === 0) {
+    // The name is always a translatable string, so its language is always in use.
+    return { location: doc, languages: own === undefined ? [] : [own] };
+  }
+  const translations = Object.entries(strings.localized);
   const languages: string[] = [];
   const use = (tag: string | undefined): void => {
     if (tag !== undefined && !languages.includes(tag)) languages.push(tag);

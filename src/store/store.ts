@@ -191,7 +191,7 @@ export interface LocationStore {
 
   findCandidates(query: CandidateQuery): Promise<Candidate[]>;
 
-  /** Public Location documents for these keys, in the order given (missing keys skipped). */
+  /** Public Location documents for these keys, in the order given (missing keys skipped). They may be shared and frozen: copy before changing one. */
   getLocations(keys: readonly number[]): Promise<Location[]>;
 
   /**

@@ -18,11 +18,28 @@
 import Flatbush from 'flatbush';
 import type { Coverage, Geo, Location, RecordLanguages } from '../../domain/location.js';
 import { compareIds } from '../../domain/ranking.js';
+import { deepFreeze } from '../../protocol/schema-walk.js';
 import { documentLexemes } from '../search-text.js';
 import { coverageExtents } from '../coverage-extents.js';
 import { searchText } from '../record-rows.js';
 import type { BBox, Candidate, CandidateQuery, ExportCounters, IndexLocationRow, IndexSink } from '../store.js';
 import { type TextIndex, TextIndexBuilder } from './text-index.js';
+import { topK } from './top-k.js';
+
+/** Position of `o` in the ascending `sorted`, or -1. */
+function sortedIndexOf(sorted: Uint32Array, o: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as number) < o) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo] === o ? lo : -1;
+}
+
+/** Parsed documents an index keeps (about 1 KiB each). */
+const PARSED_DOCUMENTS_KEPT = 8192;
 
 /** Schedule / coverage keys handed out by every index of this process: never reused. */
 let nextContentKey = 1;
@@ -259,6 +276,12 @@ export class MemoryIndex {
   readonly dataset: number;
   private items: Map<string, ItemRows>;
   private readonly amenityBits = new Map<string, Uint8Array>();
+  /**
+   * Documents already parsed, by ordinal, frozen (the port's callers copy before changing a
+   * Location). Popular Locations come back page after page, and parsing a document is the largest
+   * cost of a small search; a full table is emptied rather than aged, like the service's caches.
+   */
+  private readonly parsed = new Map<number, Location>();
 
   constructor(private readonly parts: IndexParts) {
     this.generation = parts.counters.generation;
@@ -326,9 +349,15 @@ export class MemoryIndex {
 
   private regionOrdinals(regions: readonly BBox[]): number[] {
     if (!this.parts.hasPoints) return [];
+    const ordinals = this.parts.pointOrdinals;
+    // One box (every radius away from the antimeridian and the poles): no duplicates to remove.
+    if (regions.length === 1) {
+      const b = regions[0] as BBox;
+      return this.parts.pointTree.search(b.minLon, b.minLat, b.maxLon, b.maxLat).map((i) => ordinals[i] as number);
+    }
     const seen = new Set<number>();
     for (const b of regions) {
-      for (const i of this.parts.pointTree.search(b.minLon, b.minLat, b.maxLon, b.maxLat)) seen.add(this.parts.pointOrdinals[i] as number);
+      for (const i of this.parts.pointTree.search(b.minLon, b.minLat, b.maxLon, b.maxLat)) seen.add(ordinals[i] as number);
     }
     return [...seen];
   }
@@ -376,15 +405,20 @@ export class MemoryIndex {
       if (m === undefined) return [];
       itemRows.push(m);
     }
-    const relevance = query.text !== undefined && query.text.terms.length > 0 ? this.parts.text.search(query.text.terms) : null;
+    const hits = query.text !== undefined && query.text.terms.length > 0 ? this.parts.text.search(query.text.terms) : null;
 
     // Driver: the narrowest operand whose index lists rows directly.
-    let driven: Iterable<number>;
+    let driven: ArrayLike<number> | Iterable<number>;
     let all = false;
+    // When the text or the boxes drive, every driven row is already a text match / inside a box.
+    const textDrives = query.keys === undefined && hits !== null;
+    let checkRegions = query.regions !== undefined;
     if (query.keys !== undefined) driven = this.ordinalsOfKeys(query.keys);
-    else if (relevance !== null) driven = relevance.keys();
-    else if (query.regions !== undefined) driven = this.regionOrdinals(query.regions);
-    else if (query.coverageProbe !== undefined) driven = this.coverageOrdinals(query.coverageProbe);
+    else if (hits !== null) driven = hits.ords;
+    else if (query.regions !== undefined) {
+      driven = this.regionOrdinals(query.regions);
+      checkRegions = false;
+    } else if (query.coverageProbe !== undefined) driven = this.coverageOrdinals(query.coverageProbe);
     else if (query.locality !== undefined) driven = this.localityOrdinals(query.locality);
     else if (query.items !== undefined && query.items.length > 0) driven = this.availableOrdinals(query.items[0] as string);
     else if (amenities.length > 0) driven = this.parts.amenities.get(amenities[0] as string) ?? [];
@@ -396,37 +430,40 @@ export class MemoryIndex {
     const coverage = query.coverageProbe !== undefined ? this.coverageOrdinals(query.coverageProbe) : null;
     const locality = query.locality !== undefined ? this.localityOrdinals(query.locality) : null;
     const kept: number[] = [];
+    const keptScores: number[] = [];
     // Without text, a limited scan in ordinal (= id) order can stop early.
-    const stopAt = query.limit !== undefined && relevance === null && all ? query.limit : Number.POSITIVE_INFINITY;
-    for (const o of driven) {
-      if (relevance !== null && !relevance.has(o)) continue;
-      if (query.regions !== undefined && !this.inRegions(o, query.regions)) continue;
-      if (coverage !== null && !coverage.has(o)) continue;
-      if (locality !== null && !locality.has(o)) continue;
-      let ok = true;
-      for (const b of bits) {
-        if (((b[o >>> 3] as number) & (1 << (o & 7))) === 0) {
-          ok = false;
-          break;
-        }
-      }
-      if (!ok) continue;
-      for (const m of itemRows) {
-        if (m.get(o) !== true) {
-          ok = false;
-          break;
-        }
-      }
-      if (!ok) continue;
+    const stopAt = query.limit !== undefined && hits === null && all ? query.limit : Number.POSITIVE_INFINITY;
+    const consider = (o: number, score: number): boolean => {
+      if (checkRegions && !this.inRegions(o, query.regions as readonly BBox[])) return false;
+      if (coverage !== null && !coverage.has(o)) return false;
+      if (locality !== null && !locality.has(o)) return false;
+      for (const b of bits) if (((b[o >>> 3] as number) & (1 << (o & 7))) === 0) return false;
+      for (const m of itemRows) if (m.get(o) !== true) return false;
       kept.push(o);
-      if (kept.length >= stopAt) break;
+      keptScores.push(score);
+      return kept.length >= stopAt;
+    };
+    if (textDrives) {
+      for (let i = 0; i < hits.ords.length; i++) consider(hits.ords[i] as number, hits.scores[i] as number);
+    } else {
+      for (const o of driven as Iterable<number>) {
+        let score = 0;
+        if (hits !== null) {
+          const i = sortedIndexOf(hits.ords, o);
+          if (i < 0) continue;
+          score = hits.scores[i] as number;
+        }
+        if (consider(o, score)) break;
+      }
     }
-    if (query.limit !== undefined) {
-      if (relevance !== null) kept.sort((a, b) => (relevance.get(b) as number) - (relevance.get(a) as number) || a - b);
-      else kept.sort((a, b) => a - b);
-      kept.length = Math.min(kept.length, query.limit);
+    let order: number[];
+    if (query.limit === undefined) order = kept.map((_, i) => i);
+    else if (hits !== null) order = topK(kept, keptScores, query.limit);
+    else {
+      order = kept.map((_, i) => i).sort((a, b) => (kept[a] as number) - (kept[b] as number));
+      order.length = Math.min(order.length, query.limit);
     }
-    return kept.map((o) => this.candidate(o, relevance?.get(o) ?? 0, query));
+    return order.map((i) => this.candidate(kept[i] as number, keptScores[i] as number, query));
   }
 
   private candidate(o: number, relevance: number, query: CandidateQuery): Candidate {
@@ -454,7 +491,14 @@ export class MemoryIndex {
     const out: Location[] = [];
     for (const k of keys) {
       const o = this.parts.ordinalOf.get(k);
-      if (o !== undefined) out.push(JSON.parse(this.parts.docs[o] as string) as Location);
+      if (o === undefined) continue;
+      let doc = this.parsed.get(o);
+      if (doc === undefined) {
+        doc = deepFreeze(JSON.parse(this.parts.docs[o] as string) as Location);
+        if (this.parsed.size >= PARSED_DOCUMENTS_KEPT) this.parsed.clear();
+        this.parsed.set(o, doc);
+      }
+      out.push(doc);
     }
     return out;
   }

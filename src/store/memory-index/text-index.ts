@@ -136,8 +136,23 @@ export class TextIndex {
     return { strict, fuzzy };
   }
 
-  /** Weighted frequency per row of one phrase (prefix phrases sum over their terms). */
-  private phraseHits(p: Phrase): Map<number, number> | { ords: Uint32Array; freqs: Float64Array } | null {
+  /** Per-row scratch for one search (a search runs to its end synchronously, so one set suffices). */
+  private scratchSpace: Scratch | null = null;
+
+  private scratch(): Scratch {
+    return (this.scratchSpace ??= {
+      strict: new Float64Array(this.rows),
+      fuzzy: new Float64Array(this.rows),
+      prefix: new Float64Array(this.rows),
+      flags: new Uint8Array(this.rows),
+    });
+  }
+
+  /**
+   * Weighted frequency per row of one phrase (prefix phrases sum over their terms, term by term in
+   * code-point order, rows in first-hit order: the additions FTS5 makes).
+   */
+  private phraseHits(p: Phrase, s: Scratch): { ords: ArrayLike<number>; freqs: ArrayLike<number> } | null {
     if (!p.prefix) {
       const i = this.lowerBound(p.term);
       return this.terms[i] === p.term ? (this.postings[i] ?? null) : null;
@@ -145,54 +160,102 @@ export class TextIndex {
     const start = this.lowerBound(p.term);
     const end = this.lowerBound(`${p.term}\u{10FFFF}`);
     if (end - start === 1) return this.postings[start] ?? null;
-    const hits = new Map<number, number>();
+    const ords: number[] = [];
+    const sum = s.prefix;
     for (let t = start; t < end; t++) {
-      const { ords, freqs } = this.postings[t] as { ords: Uint32Array; freqs: Float64Array };
-      for (let j = 0; j < ords.length; j++) {
-        const o = ords[j] as number;
-        hits.set(o, (hits.get(o) ?? 0) + (freqs[j] as number));
+      const posting = this.postings[t] as { ords: Uint32Array; freqs: Float64Array };
+      for (let j = 0; j < posting.ords.length; j++) {
+        const o = posting.ords[j] as number;
+        if (((s.flags[o] as number) & PREFIX) === 0) {
+          s.flags[o] = (s.flags[o] as number) | PREFIX;
+          ords.push(o);
+        }
+        sum[o] = (sum[o] as number) + (posting.freqs[j] as number);
       }
     }
-    return hits;
-  }
-
-  /** bm25 score (positive, larger is better) of every row matching any of `phrases`. */
-  private bm25(phrases: readonly Phrase[]): Map<number, number> {
-    const scores = new Map<number, number>();
-    const n = this.rows;
-    for (const p of phrases) {
-      const hits = this.phraseHits(p);
-      if (hits === null) continue;
-      const count = hits instanceof Map ? hits.size : hits.ords.length;
-      if (count === 0) continue;
-      let idf = Math.log((n - count + 0.5) / (count + 0.5));
-      if (idf <= 0) idf = 1e-6;
-      const add = (o: number, f: number): void => {
-        const d = this.lengths[o] as number;
-        const part = idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d) / this.avgdl)));
-        scores.set(o, (scores.get(o) ?? 0) + part);
-      };
-      if (hits instanceof Map) for (const [o, f] of hits) add(o, f);
-      else for (let j = 0; j < hits.ords.length; j++) add(hits.ords[j] as number, hits.freqs[j] as number);
+    const freqs = new Float64Array(ords.length);
+    for (let j = 0; j < ords.length; j++) {
+      const o = ords[j] as number;
+      freqs[j] = sum[o] as number;
+      sum[o] = 0;
+      s.flags[o] = (s.flags[o] as number) & ~PREFIX;
     }
-    return scores;
+    return { ords, freqs };
   }
 
   /**
-   * Relevance of every row matching the normalised query tokens (row ordinal → relevance): the
-   * strict score plus FUZZY_WEIGHT times the fuzzy score, as the SQLite store sums them.
+   * Adds the bm25 score (positive, larger is better) of every row matching any of `phrases` into
+   * `acc`, marking rows with `bit`; rows seen for the first time in this search go to `touched`.
    */
-  search(tokens: readonly string[]): Map<number, number> {
-    if (tokens.length === 0 || this.rows === 0) return new Map();
-    const { strict, fuzzy } = this.phrases(tokens);
-    const out = this.bm25(strict);
-    if (fuzzy.length > 0) {
-      for (const [o, s] of this.bm25(fuzzy)) {
-        const weighted = FUZZY_WEIGHT * s;
-        const base = out.get(o);
-        out.set(o, base === undefined ? weighted : base + weighted);
+  private bm25(phrases: readonly Phrase[], acc: Float64Array, bit: number, s: Scratch, touched: number[]): void {
+    const n = this.rows;
+    const flags = s.flags;
+    for (const p of phrases) {
+      const hits = this.phraseHits(p, s);
+      if (hits === null) continue;
+      const count = hits.ords.length;
+      if (count === 0) continue;
+      let idf = Math.log((n - count + 0.5) / (count + 0.5));
+      if (idf <= 0) idf = 1e-6;
+      for (let j = 0; j < count; j++) {
+        const o = hits.ords[j] as number;
+        const f = hits.freqs[j] as number;
+        const d = this.lengths[o] as number;
+        const part = idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d) / this.avgdl)));
+        const was = flags[o] as number;
+        if ((was & (STRICT | FUZZY)) === 0) touched.push(o);
+        flags[o] = was | bit;
+        acc[o] = (acc[o] as number) + part;
       }
     }
-    return out;
+  }
+
+  /**
+   * Every row matching the normalised query tokens, ascending, with its relevance: the strict
+   * score plus FUZZY_WEIGHT times the fuzzy score, as the SQLite store sums them. Dense per-row
+   * accumulators instead of maps: a common word matches a large share of a million rows.
+   */
+  search(tokens: readonly string[]): TextHits {
+    if (tokens.length === 0 || this.rows === 0) return { ords: new Uint32Array(0), scores: new Float64Array(0) };
+    const s = this.scratch();
+    const touched: number[] = [];
+    try {
+      const { strict, fuzzy } = this.phrases(tokens);
+      this.bm25(strict, s.strict, STRICT, s, touched);
+      if (fuzzy.length > 0) this.bm25(fuzzy, s.fuzzy, FUZZY, s, touched);
+      const ords = Uint32Array.from(touched).sort();
+      const scores = new Float64Array(ords.length);
+      for (let i = 0; i < ords.length; i++) {
+        const o = ords[i] as number;
+        const f = s.flags[o] as number;
+        const weighted = FUZZY_WEIGHT * (s.fuzzy[o] as number);
+        scores[i] = (f & STRICT) === 0 ? weighted : (f & FUZZY) === 0 ? (s.strict[o] as number) : (s.strict[o] as number) + weighted;
+      }
+      return { ords, scores };
+    } finally {
+      for (const o of touched) {
+        s.strict[o] = 0;
+        s.fuzzy[o] = 0;
+        s.flags[o] = 0;
+      }
+    }
   }
 }
+
+/** Rows a text query matches, ordinals ascending, and their relevance (same positions). */
+export interface TextHits {
+  ords: Uint32Array;
+  scores: Float64Array;
+}
+
+interface Scratch {
+  strict: Float64Array;
+  fuzzy: Float64Array;
+  prefix: Float64Array;
+  /** Per row: STRICT / FUZZY (scored in this search), PREFIX (summing a prefix phrase). */
+  flags: Uint8Array;
+}
+
+const STRICT = 1;
+const FUZZY = 2;
+const PREFIX = 4;
