@@ -18,13 +18,13 @@
 import Flatbush from 'flatbush';
 import type { Coverage, Geo, Location, RecordLanguages } from '../../domain/location.js';
 import { compareIds } from '../../domain/ranking.js';
-import { deepFreeze } from '../../protocol/schema-walk.js';
 import { documentLexemes } from '../search-text.js';
 import { coverageExtents } from '../coverage-extents.js';
 import { searchText } from '../record-rows.js';
 import type { BBox, Candidate, CandidateQuery, ExportCounters, IndexLocationRow, IndexSink } from '../store.js';
 import { type TextIndex, TextIndexBuilder } from './text-index.js';
 import { topK } from './top-k.js';
+import { DocumentPacker, PackedDocuments, type PackedDocument } from './packed-documents.js';
 
 /** Position of `o` in the ascending `sorted`, or -1. */
 function sortedIndexOf(sorted: Uint32Array, o: number): number {
@@ -85,26 +85,84 @@ function sortedUnique(values: readonly number[]): Uint32Array {
 }
 
 /** Receives a store export (IndexSink) and builds the index. */
-export class MemoryIndexBuilder implements IndexSink {
-  private readonly rows: IndexLocationRow[] = [];
-  private readonly aliases: [string, number][] = [];
-  private readonly amenities: [string, number][] = [];
-  private readonly localities: [string, number][] = [];
-  private readonly keywords = new Map<number, string[]>();
-  private readonly items: [string, number, boolean][] = [];
-  private readonly languageJson = new Map<number, string>();
+const NO_BOXES: readonly BBox[] = Object.freeze([]);
 
-  location(row: IndexLocationRow): void {
-    this.rows.push(row);
+/** One Location as the builder keeps it until every row has arrived (documents packed on arrival). */
+interface PendingRow {
+  key: number;
+  id: string;
+  lat: number | null;
+  lon: number | null;
+  schedule: Content | null;
+  coverage: Content | null;
+  extents: readonly BBox[];
+  doc: PackedDocument;
+  /** Stemmed text per FTS column, keywords excepted (they arrive separately). */
+  columns: string[][];
+}
+
+export class MemoryIndexBuilder implements IndexSink {
+  private readonly rows: PendingRow[] = [];
+  // Store keys per name (ordinals are known only once every row is in): flat number lists, not
+  // one small array per pair — at a million Locations there are millions of pairs.
+  private readonly aliases = new Map<string, number[]>();
+  private readonly amenities = new Map<string, number[]>();
+  private readonly localities = new Map<string, number[]>();
+  private readonly keywords = new Map<number, string[]>();
+  /** Per item: store key, availability (1/0), key, availability, … in arrival order. */
+  private readonly items = new Map<string, number[]>();
+  private readonly languageJson = new Map<number, string>();
+  private readonly schedules = new Map<string, Content>();
+  private readonly coverages = new Map<string, Content>();
+  private readonly packer = new DocumentPacker();
+  // Column texts repeat a lot (localities, regions, amenity descriptions, chain names): tokenise
+  // and stem each distinct one once.
+  private readonly lexemes = new Map<string, string[]>();
+
+  /**
+   * Each row is reduced as it arrives (document packed, schedule and coverage interned, text
+   * stemmed), so the export's strings — about 2 KiB per Location — never pile up.
+   */
+  location(r: IndexLocationRow): void {
+    const geo = r.lat !== null && r.lon !== null ? { latitude: r.lat, longitude: r.lon } : null;
+    let extents: readonly BBox[] = NO_BOXES;
+    if (r.coverage !== null) {
+      try {
+        extents = coverageExtents(JSON.parse(r.coverage) as Pick<Coverage, 'radius_m' | 'areas'>, geo);
+      } catch {
+        // The store refused such geometry at import; an unusable one serves no point.
+      }
+    }
+    const doc = JSON.parse(r.doc) as Location;
+    this.rows.push({
+      key: r.key,
+      id: r.id,
+      lat: r.lat,
+      lon: r.lon,
+      schedule: intern(this.schedules, r.schedule),
+      coverage: intern(this.coverages, r.coverage),
+      extents,
+      doc: this.packer.pack(doc),
+      columns: searchText(doc).map((t) => this.lexemesOf(t)),
+    });
+  }
+  private lexemesOf(t: string): string[] {
+    let l = this.lexemes.get(t);
+    if (l === undefined) {
+      if (this.lexemes.size >= 500_000) this.lexemes.clear();
+      l = documentLexemes(t);
+      this.lexemes.set(t, l);
+    }
+    return l;
   }
   alias(alias: string, key: number): void {
-    this.aliases.push([alias, key]);
+    push(this.aliases, alias, key);
   }
   amenity(amenity: string, key: number): void {
-    this.amenities.push([amenity, key]);
+    push(this.amenities, amenity, key);
   }
   locality(kind: 'country' | 'region' | 'postal', country: string, value: string | null, key: number): void {
-    this.localities.push([localityKey(kind, country, value), key]);
+    push(this.localities, localityKey(kind, country, value), key);
   }
   keywordTerm(key: number, stem: string, count: number): void {
     let list = this.keywords.get(key);
@@ -112,7 +170,9 @@ export class MemoryIndexBuilder implements IndexSink {
     for (let i = 0; i < count; i++) list.push(stem);
   }
   availability(key: number, item: string, available: boolean): void {
-    this.items.push([item, key, available]);
+    let list = this.items.get(item);
+    if (list === undefined) this.items.set(item, (list = []));
+    list.push(key, available ? 1 : 0);
   }
   languages(key: number, json: string): void {
     this.languageJson.set(key, json);
@@ -125,26 +185,11 @@ export class MemoryIndexBuilder implements IndexSink {
     const keys = new Float64Array(n);
     const lat = new Float64Array(n).fill(Number.NaN);
     const lon = new Float64Array(n).fill(Number.NaN);
-    const schedules = new Map<string, Content>();
-    const coverages = new Map<string, Content>();
     const schedule: (Content | null)[] = new Array<Content | null>(n);
     const coverage: (Content | null)[] = new Array<Content | null>(n);
     const text = new TextIndexBuilder();
-    // Column texts repeat a lot (localities, regions, amenity descriptions, chain names): tokenise
-    // and stem each distinct one once.
-    const lexemes = new Map<string, string[]>();
-    const lexemesOf = (t: string): string[] => {
-      let l = lexemes.get(t);
-      if (l === undefined) {
-        if (lexemes.size >= 500_000) lexemes.clear();
-        l = documentLexemes(t);
-        lexemes.set(t, l);
-      }
-      return l;
-    };
     let points = 0;
     let extentCount = 0;
-    const extentsOf: BBox[][] = new Array<BBox[]>(n);
     rows.forEach((r, i) => {
       ordinalOf.set(r.key, i);
       keys[i] = r.key;
@@ -153,24 +198,14 @@ export class MemoryIndexBuilder implements IndexSink {
         lon[i] = r.lon;
         points++;
       }
-      schedule[i] = intern(schedules, r.schedule);
-      coverage[i] = intern(coverages, r.coverage);
-      const geo = r.lat !== null && r.lon !== null ? { latitude: r.lat, longitude: r.lon } : null;
-      let boxes: BBox[] = [];
-      if (r.coverage !== null) {
-        try {
-          boxes = coverageExtents(JSON.parse(r.coverage) as Pick<Coverage, 'radius_m' | 'areas'>, geo);
-        } catch {
-          // The store refused such geometry at import; an unusable one serves no point.
-        }
-      }
-      extentsOf[i] = boxes;
-      extentCount += boxes.length;
-      const doc = JSON.parse(r.doc) as Location;
-      const columns = searchText(doc).map(lexemesOf);
+      schedule[i] = r.schedule;
+      coverage[i] = r.coverage;
+      extentCount += r.extents.length;
+      const columns = r.columns;
       columns[1] = this.keywords.get(r.key) ?? [];
       text.addRow(i, columns);
     });
+    this.lexemes.clear();
 
     const pointTree = new Flatbush(Math.max(points, 1));
     const pointOrdinals = new Uint32Array(Math.max(points, 1));
@@ -188,28 +223,40 @@ export class MemoryIndexBuilder implements IndexSink {
     const extentTree = new Flatbush(Math.max(extentCount, 1));
     const extentOrdinals = new Uint32Array(Math.max(extentCount, 1));
     for (let i = 0; i < n; i++) {
-      for (const b of extentsOf[i] as BBox[]) extentOrdinals[extentTree.add(b.minLon, b.minLat, b.maxLon, b.maxLat)] = i;
+      for (const b of (rows[i] as PendingRow).extents) extentOrdinals[extentTree.add(b.minLon, b.minLat, b.maxLon, b.maxLat)] = i;
     }
     if (extentCount === 0) extentTree.add(1000, 1000, 1000, 1000);
     extentTree.finish();
 
-    const byOrdinal = (pairs: readonly [string, number][]): Map<string, Uint32Array> => {
-      const lists = new Map<string, number[]>();
-      for (const [name, key] of pairs) {
-        const o = ordinalOf.get(key);
-        if (o !== undefined) push(lists, name, o);
+    const byOrdinal = (lists: Map<string, number[]>): Map<string, Uint32Array> => {
+      const out = new Map<string, Uint32Array>();
+      for (const [name, list] of lists) {
+        const ordinals: number[] = [];
+        for (const key of list) {
+          const o = ordinalOf.get(key);
+          if (o !== undefined) ordinals.push(o);
+        }
+        if (ordinals.length > 0) out.set(name, sortedUnique(ordinals));
       }
-      return new Map([...lists].map(([name, list]) => [name, sortedUnique(list)]));
+      lists.clear();
+      return out;
     };
     const items = new Map<string, ItemRows>();
-    for (const [item, key, available] of this.items) {
-      const o = ordinalOf.get(key);
-      if (o === undefined) continue;
-      let m = items.get(item);
-      if (m === undefined) items.set(item, (m = new Map<number, boolean>()));
-      m.set(o, available);
+    for (const [item, list] of this.items) {
+      let m: ItemRows | undefined;
+      for (let j = 0; j < list.length; j += 2) {
+        const o = ordinalOf.get(list[j] as number);
+        if (o === undefined) continue;
+        if (m === undefined) items.set(item, (m = new Map<number, boolean>()));
+        m.set(o, list[j + 1] === 1);
+      }
     }
-    const docs = rows.map((r) => r.doc);
+    this.items.clear();
+    const docs = new PackedDocuments(
+      rows.map((r) => r.doc),
+      this.packer.layouts,
+      this.packer.parts,
+    );
     const languages = new Map<number, string>();
     for (const [key, json] of this.languageJson) {
       const o = ordinalOf.get(key);
@@ -251,7 +298,7 @@ interface IndexParts {
   idOrdinal: Map<string, number>;
   lat: Float64Array;
   lon: Float64Array;
-  docs: string[];
+  docs: PackedDocuments;
   /** Ordinal → JSON of its own language and translations (R-C3), for those that have any. */
   languages: Map<number, string>;
   schedule: (Content | null)[];
@@ -494,7 +541,7 @@ export class MemoryIndex {
       if (o === undefined) continue;
       let doc = this.parsed.get(o);
       if (doc === undefined) {
-        doc = deepFreeze(JSON.parse(this.parts.docs[o] as string) as Location);
+        doc = this.parts.docs.unpack(o);
         if (this.parsed.size >= PARSED_DOCUMENTS_KEPT) this.parsed.clear();
         this.parsed.set(o, doc);
       }

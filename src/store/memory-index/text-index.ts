@@ -64,25 +64,47 @@ export class TextIndexBuilder {
   build(rows: number): TextIndex {
     const order = this.terms.map((_, i) => i).sort((a, b) => compareIds(this.terms[a] as string, this.terms[b] as string));
     const terms = order.map((i) => this.terms[i] as string);
-    const rowsOf = order.map((i) => {
-      const flat = this.postings[i] as number[];
-      const ords = new Uint32Array(flat.length / 2);
-      const freqs = new Float64Array(flat.length / 2);
-      for (let j = 0; j < ords.length; j++) {
-        ords[j] = flat[2 * j] as number;
-        freqs[j] = flat[2 * j + 1] as number;
-      }
-      return { ords, freqs };
-    });
-    const lengths = new Uint32Array(rows);
+    // Every term's postings in one pair of arrays (a million rows have millions of distinct terms:
+    // two typed arrays per term would cost more in headers than in data). Column weights are whole
+    // numbers, so frequencies are too, and 16 bits hold any real one exactly.
     let total = 0;
+    let maxFreq = 0;
+    for (const flat of this.postings) {
+      total += flat.length / 2;
+      for (let j = 1; j < flat.length; j += 2) maxFreq = Math.max(maxFreq, flat[j] as number);
+    }
+    const exactIn16 = maxFreq <= 0xffff && this.postings.every((flat) => flat.every((v, j) => j % 2 === 0 || Number.isInteger(v)));
+    const starts = new Uint32Array(terms.length + 1);
+    const ords = new Uint32Array(total);
+    const freqs = exactIn16 ? new Uint16Array(total) : new Float64Array(total);
+    let at = 0;
+    order.forEach((i, t) => {
+      starts[t] = at;
+      const flat = this.postings[i] as number[];
+      for (let j = 0; j < flat.length; j += 2) {
+        ords[at] = flat[j] as number;
+        freqs[at] = flat[j + 1] as number;
+        at++;
+      }
+      this.postings[i] = [];
+    });
+    starts[terms.length] = at;
+    const lengths = new Uint32Array(rows);
+    let tokens = 0;
     for (let i = 0; i < rows; i++) {
       const l = this.lengths[i] ?? 0;
       lengths[i] = l;
-      total += l;
+      tokens += l;
     }
-    return new TextIndex(terms, rowsOf, lengths, rows, total);
+    return new TextIndex(terms, { starts, ords, freqs }, lengths, rows, tokens);
   }
+}
+
+/** Postings of every term: term t's rows are ords[starts[t] .. starts[t + 1]), ascending, with their weighted frequencies. */
+interface Postings {
+  starts: Uint32Array;
+  ords: Uint32Array;
+  freqs: Uint16Array | Float64Array;
 }
 
 export class TextIndex {
@@ -93,16 +115,24 @@ export class TextIndex {
   constructor(
     /** Distinct stems in code-point order. */
     private readonly terms: readonly string[],
-    /** Postings per term (same order): row ordinals ascending, weighted frequencies. */
-    private readonly postings: readonly { ords: Uint32Array; freqs: Float64Array }[],
+    private readonly postings: Postings,
     /** Tokens per row over all columns. */
     private readonly lengths: Uint32Array,
     private readonly rows: number,
     totalTokens: number,
   ) {
-    const entries: VocabularyEntry[] = terms.map((term, i) => ({ term, docs: postings[i]?.ords.length ?? 0 }));
+    const { starts } = postings;
+    const entries: VocabularyEntry[] = terms.map((term, i) => ({ term, docs: (starts[i + 1] as number) - (starts[i] as number) }));
     this.vocabulary = new IndexVocabulary(entries);
     this.avgdl = totalTokens / rows;
+  }
+
+  /** The postings of term number `t`. */
+  private postingsOf(t: number): { ords: Uint32Array; freqs: Uint16Array | Float64Array } {
+    const { starts, ords, freqs } = this.postings;
+    const from = starts[t] as number;
+    const to = starts[t + 1] as number;
+    return { ords: ords.subarray(from, to), freqs: freqs.subarray(from, to) };
   }
 
   /** First term index whose term is >= `t` in code-point order. */
@@ -155,15 +185,15 @@ export class TextIndex {
   private phraseHits(p: Phrase, s: Scratch): { ords: ArrayLike<number>; freqs: ArrayLike<number> } | null {
     if (!p.prefix) {
       const i = this.lowerBound(p.term);
-      return this.terms[i] === p.term ? (this.postings[i] ?? null) : null;
+      return this.terms[i] === p.term ? this.postingsOf(i) : null;
     }
     const start = this.lowerBound(p.term);
     const end = this.lowerBound(`${p.term}\u{10FFFF}`);
-    if (end - start === 1) return this.postings[start] ?? null;
+    if (end - start === 1) return this.postingsOf(start);
     const ords: number[] = [];
     const sum = s.prefix;
     for (let t = start; t < end; t++) {
-      const posting = this.postings[t] as { ords: Uint32Array; freqs: Float64Array };
+      const posting = this.postingsOf(t);
       for (let j = 0; j < posting.ords.length; j++) {
         const o = posting.ords[j] as number;
         if (((s.flags[o] as number) & PREFIX) === 0) {

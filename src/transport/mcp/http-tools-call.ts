@@ -51,21 +51,19 @@ export function plainToolsCall(message: unknown, protocolVersion: string | strin
   return { id: id as string | number, name: params['name'], args };
 }
 
-/** The JSON-RPC response to a plain call, as the bytes the SDK would send, and the failures it reported. */
+/** The JSON-RPC response to a plain call, as the text of the bytes the SDK would send, and the failures it reported. */
 export async function answerToolsCall(
   app: McpApp,
   ctx: McpCallContext,
   call: PlainToolsCall,
-): Promise<{ bytes: Buffer; failures: MappedMcpError[] }> {
+): Promise<{ bytes: string; failures: MappedMcpError[] }> {
   const failures: MappedMcpError[] = [];
   const id = JSON.stringify(call.id);
   try {
     const payload = JSON.stringify(await callTool(app, { ...ctx, onFailure: (f) => failures.push(f) }, call.id, call.name, call.args));
     const text = JSON.stringify(payload);
     return {
-      bytes: Buffer.from(
-        `{"result":{"content":[{"type":"text","text":${text}}],"structuredContent":${payload}},"jsonrpc":"2.0","id":${id}}`,
-      ),
+      bytes: `{"result":{"content":[{"type":"text","text":${text}}],"structuredContent":${payload}},"jsonrpc":"2.0","id":${id}}`,
       failures,
     };
   } catch (err) {
@@ -76,7 +74,7 @@ export async function answerToolsCall(
       message: e.message ?? 'Internal error',
       ...(e.data !== undefined && { data: e.data }),
     };
-    return { bytes: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: call.id, error })), failures };
+    return { bytes: JSON.stringify({ jsonrpc: '2.0', id: call.id, error }), failures };
   }
 }
 

@@ -131,7 +131,7 @@ export class McpHttpEndpoint {
       const answer = await this.#dispatch(req, element, ctx);
       failures.push(...answer.failures);
       if (answer.bytes.length === 0) continue; // a notification (or a response sent to us): nothing to answer
-      answers.push(JSON.parse(answer.bytes.toString('utf8')) as unknown);
+      answers.push(JSON.parse(typeof answer.bytes === 'string' ? answer.bytes : answer.bytes.toString('utf8')) as unknown);
     }
     if (answers.length === 0) {
       res.statusCode = 202;
@@ -187,7 +187,11 @@ export class McpHttpEndpoint {
 
 interface DispatchAnswer {
   status: number;
-  bytes: Buffer;
+  /**
+   * The body: the SDK's bytes as they came, or our own answer as text — node:http sends a string
+   * body in one write with the headers, where a Buffer costs a second chunk (writev).
+   */
+  bytes: Buffer | string;
   contentType: string | null;
   failures: MappedMcpError[];
 }

@@ -177,7 +177,8 @@ export async function callTool(
   // serialised its bindings even when the level was off.
   const log = app.logger;
   const who = { requestId: ctx.requestId, rpcId, tool: name };
-  let summary: Record<string, unknown> = {};
+  // Summarised only when a line is written (info is off on a busy server).
+  let logged: unknown;
   // Pointers of validation errors are relative to `arguments` already; those the engine raises
   // (radius cap, bad cursor) point into the bare request, which sits at `/location`.
   let pointerBase = '';
@@ -192,14 +193,16 @@ export async function callTool(
       const hint = operation === 'search' ? '{} browses' : '{"ids": [...]}';
       throw invalidParams(`arguments.location is required: the ${operation} request (${hint}).`, '/location', { code: 'invalid_request' });
     }
-    summary = summarizeRequest(argumentsObject['location']);
+    logged = argumentsObject['location'];
     const { location } = app.operations.validate.toolArguments(name as ToolName, argumentsObject);
     pointerBase = '/location';
     const result = await executeOperation(app.operations, { operation, profileUrl, request: location, clientIp: ctx.clientIp });
-    log.info(
-      { ...who, durationMs: elapsedMs(started), outcome: result.outcome, results: result.resultCount, request: summary },
-      'tools/call',
-    );
+    if (log.isLevelEnabled('info')) {
+      log.info(
+        { ...who, durationMs: elapsedMs(started), outcome: result.outcome, results: result.resultCount, request: summarizeRequest(logged) },
+        'tools/call',
+      );
+    }
     return result.payload as unknown as Record<string, unknown>;
   } catch (err) {
     // Discovery failures say which profile URLs work here and how the operator adds one.
@@ -208,7 +211,13 @@ export async function callTool(
       pointerBase,
     );
     ctx.onFailure?.(mapped);
-    const fields = { ...who, durationMs: elapsedMs(started), code: mapped.error.code, httpStatus: mapped.httpStatus, request: summary };
+    const fields = {
+      ...who,
+      durationMs: elapsedMs(started),
+      code: mapped.error.code,
+      httpStatus: mapped.httpStatus,
+      request: summarizeRequest(logged),
+    };
     if (mapped.unexpected) log.error({ ...fields, err }, 'tools/call failed');
     else log.info({ ...fields, reason: mapped.error.message }, 'tools/call refused');
     throw mapped.error;
