@@ -281,7 +281,8 @@ export class MemoryIndexBuilder implements IndexSink {
       extentTree,
       extentOrdinals,
       hasExtents: extentCount > 0,
-      aliases: byOrdinal(this.aliases),
+      // Most aliases name one Location: a plain number then (a typed array costs ~100 bytes of header).
+      aliases: new Map([...byOrdinal(this.aliases)].map(([alias, list]) => [alias, list.length === 1 ? (list[0] as number) : list])),
       amenities: byOrdinal(this.amenities),
       localities: byOrdinal(this.localities),
       items,
@@ -309,7 +310,8 @@ interface IndexParts {
   extentTree: Flatbush;
   extentOrdinals: Uint32Array;
   hasExtents: boolean;
-  aliases: Map<string, Uint32Array>;
+  /** Alias → the ordinal it names, or the ordinals (ascending) when it names several. */
+  aliases: Map<string, number | Uint32Array>;
   amenities: Map<string, Uint32Array>;
   localities: Map<string, Uint32Array>;
   items: Map<string, ItemRows>;
@@ -570,11 +572,12 @@ export class MemoryIndex {
         continue;
       }
       // Ordinals ascend with ids: Locations sharing an alias come back in id order, as in the stores.
-      const list = this.parts.aliases.get(id);
-      if (list !== undefined && list.length > 0)
+      const named = this.parts.aliases.get(id);
+      if (typeof named === 'number') out.set(id, [this.parts.keys[named] as number]);
+      else if (named !== undefined && named.length > 0)
         out.set(
           id,
-          Array.from(list, (a) => this.parts.keys[a] as number),
+          Array.from(named, (a) => this.parts.keys[a] as number),
         );
     }
     return out;
