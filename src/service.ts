@@ -526,7 +526,9 @@ export class LocationService {
           lower = Number.POSITIVE_INFINITY;
           upper = Number.POSITIVE_INFINITY;
         } else {
-          ({ lower, upper } = bracket.bracket(geo));
+          bracket.measure(geo);
+          lower = bracket.lower;
+          upper = bracket.upper;
         }
       }
       if (plan.distance !== null) {

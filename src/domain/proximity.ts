@@ -48,19 +48,36 @@ export class GeodesicBracket {
     [this.x, this.y, this.z] = ecef(center.latitude, center.longitude);
   }
 
+  /** The bracket `measure` found last (fields, so that a search over many candidates allocates nothing per candidate). */
+  lower = 0;
+  upper = 0;
+
   /** A bracket of geodesicDistanceMeters(center, geo), exact when the cheap bound does not apply. */
   bracket(geo: Geo): DistanceBracket {
-    const [x, y, z] = ecef(geo.latitude, geo.longitude);
-    const dx = x - this.x;
-    const dy = y - this.y;
-    const dz = z - this.z;
+    this.measure(geo);
+    return { lower: this.lower, upper: this.upper };
+  }
+
+  /** Like `bracket`, into `this.lower` / `this.upper` (`ecef` written out: its array would be one more allocation per candidate). */
+  measure(geo: Geo): void {
+    const phi = geo.latitude * RAD;
+    const lambda = geo.longitude * RAD;
+    const sinPhi = Math.sin(phi);
+    const cosPhi = Math.cos(phi);
+    const n = A / Math.sqrt(1 - E2 * sinPhi * sinPhi);
+    const dx = n * cosPhi * Math.cos(lambda) - this.x;
+    const dy = n * cosPhi * Math.sin(lambda) - this.y;
+    const dz = n * (1 - E2) * sinPhi - this.z;
     const c = Math.sqrt(dx * dx + dy * dy + dz * dz);
     if (c > MAX_BRACKET_CHORD) {
       const d = geodesicDistanceMeters(this.center, geo);
-      return { lower: d, upper: d };
+      this.lower = d;
+      this.upper = d;
+      return;
     }
     const margin = 1e-6 + 1e-12 * c;
-    return { lower: Math.max(0, c - margin), upper: 2 * RHO * Math.asin(c / (2 * RHO)) + margin };
+    this.lower = Math.max(0, c - margin);
+    this.upper = 2 * RHO * Math.asin(c / (2 * RHO)) + margin;
   }
 
   /** The exact distance (Karney), metres. */
