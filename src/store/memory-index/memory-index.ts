@@ -22,21 +22,9 @@ import { documentLexemes } from '../search-text.js';
 import { coverageExtents } from '../coverage-extents.js';
 import { searchText } from '../record-rows.js';
 import type { BBox, Candidate, CandidateQuery, ExportCounters, IndexLocationRow, IndexSink } from '../store.js';
-import { type TextIndex, TextIndexBuilder } from './text-index.js';
+import { type TextHits, type TextIndex, TextIndexBuilder } from './text-index.js';
 import { topK } from './top-k.js';
 import { DocumentPacker, PackedDocuments, type PackedDocument } from './packed-documents.js';
-
-/** Position of `o` in the ascending `sorted`, or -1. */
-function sortedIndexOf(sorted: Uint32Array, o: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as number) < o) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < sorted.length && sorted[lo] === o ? lo : -1;
-}
 
 /** Parsed documents an index keeps (about 1 KiB each). */
 const PARSED_DOCUMENTS_KEPT = 8192;
@@ -454,26 +442,36 @@ export class MemoryIndex {
       if (m === undefined) return [];
       itemRows.push(m);
     }
-    const hits = query.text !== undefined && query.text.terms.length > 0 ? this.parts.text.search(query.text.terms) : null;
+    const terms = query.text !== undefined && query.text.terms.length > 0 ? query.text.terms : null;
 
-    // Driver: the narrowest operand whose index lists rows directly.
+    // Driver: the narrowest operand whose index lists rows directly. With text, a key list or a
+    // spatial operand is usually far narrower than a common word's matches: only its rows are
+    // scored (TextIndex.searchAmong), instead of every match in the dataset.
     let driven: ArrayLike<number> | Iterable<number>;
-    let all = false;
+    let hits: TextHits | null = null;
+    // Ordinals come in ascending (= id) order: a limited scan without text can stop early.
+    let ascending = false;
     // When the text or the boxes drive, every driven row is already a text match / inside a box.
-    const textDrives = query.keys === undefined && hits !== null;
     let checkRegions = query.regions !== undefined;
     if (query.keys !== undefined) driven = this.ordinalsOfKeys(query.keys);
-    else if (hits !== null) driven = hits.ords;
     else if (query.regions !== undefined) {
       driven = this.regionOrdinals(query.regions);
       checkRegions = false;
     } else if (query.coverageProbe !== undefined) driven = this.coverageOrdinals(query.coverageProbe);
+    else if (terms !== null) driven = [];
     else if (query.locality !== undefined) driven = this.localityOrdinals(query.locality);
     else if (query.items !== undefined && query.items.length > 0) driven = this.availableOrdinals(query.items[0] as string);
-    else if (amenities.length > 0) driven = this.parts.amenities.get(amenities[0] as string) ?? [];
-    else {
-      all = true;
+    else if (amenities.length > 0) {
+      driven = this.parts.amenities.get(amenities[0] as string) ?? [];
+      ascending = true;
+    } else {
       driven = this.parts.ids.keys();
+      ascending = true;
+    }
+    if (terms !== null) {
+      const narrow = query.keys !== undefined || query.regions !== undefined || query.coverageProbe !== undefined;
+      hits = narrow ? this.parts.text.searchAmong(terms, sortedUnique([...(driven as Iterable<number>)])) : this.parts.text.search(terms);
+      driven = hits.ords;
     }
 
     const coverage = query.coverageProbe !== undefined ? this.coverageOrdinals(query.coverageProbe) : null;
@@ -481,7 +479,7 @@ export class MemoryIndex {
     const kept: number[] = [];
     const keptScores: number[] = [];
     // Without text, a limited scan in ordinal (= id) order can stop early.
-    const stopAt = query.limit !== undefined && hits === null && all ? query.limit : Number.POSITIVE_INFINITY;
+    const stopAt = query.limit !== undefined && hits === null && ascending ? query.limit : Number.POSITIVE_INFINITY;
     const consider = (o: number, score: number): boolean => {
       if (checkRegions && !this.inRegions(o, query.regions as readonly BBox[])) return false;
       if (coverage !== null && !coverage.has(o)) return false;
@@ -492,18 +490,10 @@ export class MemoryIndex {
       keptScores.push(score);
       return kept.length >= stopAt;
     };
-    if (textDrives) {
+    if (hits !== null) {
       for (let i = 0; i < hits.ords.length; i++) consider(hits.ords[i] as number, hits.scores[i] as number);
     } else {
-      for (const o of driven as Iterable<number>) {
-        let score = 0;
-        if (hits !== null) {
-          const i = sortedIndexOf(hits.ords, o);
-          if (i < 0) continue;
-          score = hits.scores[i] as number;
-        }
-        if (consider(o, score)) break;
-      }
+      for (const o of driven as Iterable<number>) if (consider(o, 0)) break;
     }
     let order: number[];
     if (query.limit === undefined) order = kept.map((_, i) => i);

@@ -270,6 +270,122 @@ export class TextIndex {
       }
     }
   }
+  /** Terms a phrase covers: [start, end) in term order (one term, or every term with the prefix). */
+  private termRange(p: Phrase): [number, number] {
+    const start = this.lowerBound(p.term);
+    if (!p.prefix) return this.terms[start] === p.term ? [start, start + 1] : [start, start];
+    return [start, this.lowerBound(`${p.term}\u{10FFFF}`)];
+  }
+
+  /** Rows hit by a prefix phrase of several terms (its idf's n), per index: computing it reads every posting once. */
+  private readonly prefixRows = new Map<string, number>();
+
+  private rowsHit(p: Phrase, range: [number, number], s: Scratch): number {
+    const { starts } = this.postings;
+    if (range[1] - range[0] <= 1) return range[1] === range[0] ? 0 : (starts[range[0] + 1] as number) - (starts[range[0]] as number);
+    let n = this.prefixRows.get(p.term);
+    if (n === undefined) {
+      n = this.phraseHits(p, s)?.ords.length ?? 0;
+      if (this.prefixRows.size >= 10_000) this.prefixRows.clear();
+      this.prefixRows.set(p.term, n);
+    }
+    return n;
+  }
+
+  /**
+   * `search(tokens)` restricted to `rows` (ascending ordinals), scored row by row: each phrase's
+   * frequency in a row is found by binary search in its terms' postings. The additions are the
+   * ones `search` makes for that row, in the same order, so the scores are identical; what changes
+   * is the cost — proportional to the rows asked about, not to every match of a common word. When
+   * the rows are many compared with the postings involved, `search` and an intersection are used.
+   */
+  searchAmong(tokens: readonly string[], rows: Uint32Array, path: 'auto' | 'rows' | 'intersect' = 'auto'): TextHits {
+    if (tokens.length === 0 || this.rows === 0 || rows.length === 0) return { ords: new Uint32Array(0), scores: new Float64Array(0) };
+    const s = this.scratch();
+    const { strict, fuzzy } = this.phrases(tokens);
+    const { starts, ords, freqs } = this.postings;
+    const plan = (list: readonly Phrase[]): { range: [number, number]; idf: number }[] =>
+      list.map((p) => {
+        const range = this.termRange(p);
+        const count = this.rowsHit(p, range, s);
+        let idf = Math.log((this.rows - count + 0.5) / (count + 0.5));
+        if (idf <= 0) idf = 1e-6;
+        return { range, idf };
+      });
+    const strictPlan = plan(strict);
+    const fuzzyPlan = plan(fuzzy);
+    let postings = 0;
+    let lists = 0;
+    for (const { range } of [...strictPlan, ...fuzzyPlan]) {
+      postings += (starts[range[1]] as number) - (starts[range[0]] as number);
+      lists += range[1] - range[0];
+    }
+    // A binary search per (row, term) costs about log2 of a list; a scan of all postings one step each.
+    if (path === 'intersect' || (path === 'auto' && rows.length * lists * 20 > postings)) return intersect(this.search(tokens), rows);
+
+    const score = (o: number, phrases: readonly { range: [number, number]; idf: number }[]): number | null => {
+      let total: number | null = null;
+      const d = this.lengths[o] as number;
+      for (const { range, idf } of phrases) {
+        let f = 0;
+        let hit = false;
+        for (let t = range[0]; t < range[1]; t++) {
+          const j = binarySearch(ords, starts[t] as number, starts[t + 1] as number, o);
+          if (j < 0) continue;
+          f += freqs[j] as number;
+          hit = true;
+        }
+        if (!hit) continue;
+        const part = idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d) / this.avgdl)));
+        total = (total ?? 0) + part;
+      }
+      return total;
+    };
+    const outOrds: number[] = [];
+    const outScores: number[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      const o = rows[i] as number;
+      const strictScore = score(o, strictPlan);
+      const fuzzyScore = fuzzyPlan.length > 0 ? score(o, fuzzyPlan) : null;
+      if (strictScore === null && fuzzyScore === null) continue;
+      outOrds.push(o);
+      const weighted = fuzzyScore === null ? 0 : FUZZY_WEIGHT * fuzzyScore;
+      outScores.push(strictScore === null ? weighted : fuzzyScore === null ? strictScore : strictScore + weighted);
+    }
+    return { ords: Uint32Array.from(outOrds), scores: Float64Array.from(outScores) };
+  }
+}
+
+/** Position of `o` in ascending `a[from, to)`, or -1. */
+function binarySearch(a: Uint32Array, from: number, to: number, o: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((a[mid] as number) < o) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < to && a[lo] === o ? lo : -1;
+}
+
+/** The hits whose row is in `rows` (both ascending). */
+function intersect(hits: TextHits, rows: Uint32Array): TextHits {
+  const ords: number[] = [];
+  const scores: number[] = [];
+  let j = 0;
+  for (let i = 0; i < hits.ords.length && j < rows.length;) {
+    const a = hits.ords[i] as number;
+    const b = rows[j] as number;
+    if (a < b) i++;
+    else if (b < a) j++;
+    else {
+      ords.push(a);
+      scores.push(hits.scores[i] as number);
+      i++;
+      j++;
+    }
+  }
+  return { ords: Uint32Array.from(ords), scores: Float64Array.from(scores) };
 }
 
 /** Rows a text query matches, ordinals ascending, and their relevance (same positions). */
