@@ -26,6 +26,9 @@ import { type TextHits, type TextIndex, TextIndexBuilder } from './text-index.js
 import { topK } from './top-k.js';
 import { DocumentPacker, PackedDocuments, type PackedDocument } from './packed-documents.js';
 
+/** Column of the keywords in the text columns (searchText order). */
+const KEYWORD_COLUMN = 1;
+
 /** Parsed documents an index keeps (about 1 KiB each). */
 const PARSED_DOCUMENTS_KEPT = 8192;
 
@@ -85,8 +88,8 @@ interface PendingRow {
   coverage: Content | null;
   extents: readonly BBox[];
   doc: PackedDocument;
-  /** Stemmed text per FTS column, keywords excepted (they arrive separately). */
-  columns: string[][];
+  /** Arrival number: the row's number in the text builder until ordinals are known. */
+  arrival: number;
 }
 
 export class MemoryIndexBuilder implements IndexSink {
@@ -96,13 +99,15 @@ export class MemoryIndexBuilder implements IndexSink {
   private readonly aliases = new Map<string, number[]>();
   private readonly amenities = new Map<string, number[]>();
   private readonly localities = new Map<string, number[]>();
-  private readonly keywords = new Map<number, string[]>();
   /** Per item: store key, availability (1/0), key, availability, … in arrival order. */
   private readonly items = new Map<string, number[]>();
   private readonly languageJson = new Map<number, string>();
   private readonly schedules = new Map<string, Content>();
   private readonly coverages = new Map<string, Content>();
   private readonly packer = new DocumentPacker();
+  /** Text is indexed as rows arrive, by arrival number (keywords join later, by store key). */
+  private readonly text = new TextIndexBuilder();
+  private readonly arrivalOf = new Map<number, number>();
   // Column texts repeat a lot (localities, regions, amenity descriptions, chain names): tokenise
   // and stem each distinct one once.
   private readonly lexemes = new Map<string, string[]>();
@@ -122,6 +127,12 @@ export class MemoryIndexBuilder implements IndexSink {
       }
     }
     const doc = JSON.parse(r.doc) as Location;
+    const arrival = this.rows.length;
+    this.arrivalOf.set(r.key, arrival);
+    // Keywords are not in the document: they arrive through keywordTerm.
+    searchText(doc).forEach((t, column) => {
+      if (column !== KEYWORD_COLUMN) this.text.addColumn(arrival, column, this.lexemesOf(t));
+    });
     this.rows.push({
       key: r.key,
       id: r.id,
@@ -131,7 +142,7 @@ export class MemoryIndexBuilder implements IndexSink {
       coverage: intern(this.coverages, r.coverage),
       extents,
       doc: this.packer.pack(doc),
-      columns: searchText(doc).map((t) => this.lexemesOf(t)),
+      arrival,
     });
   }
   private lexemesOf(t: string): string[] {
@@ -153,9 +164,8 @@ export class MemoryIndexBuilder implements IndexSink {
     push(this.localities, localityKey(kind, country, value), key);
   }
   keywordTerm(key: number, stem: string, count: number): void {
-    let list = this.keywords.get(key);
-    if (list === undefined) this.keywords.set(key, (list = []));
-    for (let i = 0; i < count; i++) list.push(stem);
+    const arrival = this.arrivalOf.get(key);
+    if (arrival !== undefined) this.text.addColumn(arrival, KEYWORD_COLUMN, new Array<string>(count).fill(stem));
   }
   availability(key: number, item: string, available: boolean): void {
     let list = this.items.get(item);
@@ -175,9 +185,9 @@ export class MemoryIndexBuilder implements IndexSink {
     const lon = new Float64Array(n).fill(Number.NaN);
     const schedule: (Content | null)[] = new Array<Content | null>(n);
     const coverage: (Content | null)[] = new Array<Content | null>(n);
-    const text = new TextIndexBuilder();
     let points = 0;
     let extentCount = 0;
+    const ordinalOfArrival = new Uint32Array(n);
     rows.forEach((r, i) => {
       ordinalOf.set(r.key, i);
       keys[i] = r.key;
@@ -189,9 +199,7 @@ export class MemoryIndexBuilder implements IndexSink {
       schedule[i] = r.schedule;
       coverage[i] = r.coverage;
       extentCount += r.extents.length;
-      const columns = r.columns;
-      columns[1] = this.keywords.get(r.key) ?? [];
-      text.addRow(i, columns);
+      ordinalOfArrival[r.arrival] = i;
     });
     this.lexemes.clear();
 
@@ -274,7 +282,7 @@ export class MemoryIndexBuilder implements IndexSink {
       amenities: byOrdinal(this.amenities),
       localities: byOrdinal(this.localities),
       items,
-      text: text.build(n),
+      text: this.text.build(n, (arrival) => ordinalOfArrival[arrival]),
     });
   }
 }

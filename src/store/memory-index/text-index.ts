@@ -28,75 +28,120 @@ interface Phrase {
   prefix: boolean;
 }
 
-/** Collects terms per row while an index is built, then packs them (`TextIndexBuilder.build`). */
+/** Frequencies pack under row numbers in one float64 key (row · 2^21 + f, exact below 2^53). */
+const PACK = 2 ** 21;
+
+/**
+ * Collects the terms of rows while an index is built, then packs them (`build`). Rows may arrive
+ * in any order and a row may be added to more than once (its keywords come from another table
+ * than its other columns): its counts add up.
+ */
 export class TextIndexBuilder {
   private readonly termIds = new Map<string, number>();
   private readonly terms: string[] = [];
-  /** Per term: row ordinal, weighted frequency, row ordinal, … (flat, in row order per term). */
+  /** Per term: row number, weighted frequency, row number, … (flat, in arrival order). */
   private readonly postings: number[][] = [];
   private readonly lengths: number[] = [];
 
-  /**
-   * Add row `ordinal` (rows must be added in increasing ordinal order) with its stemmed tokens per
-   * column (columns in FTS_COLUMNS order).
-   */
-  addRow(ordinal: number, columns: readonly (readonly string[])[]): void {
-    const weighted = new Map<number, number>();
-    let length = 0;
-    columns.forEach((stems, column) => {
-      const w = COLUMN_WEIGHTS[column] ?? 1;
-      length += stems.length;
-      for (const stem of stems) {
-        let id = this.termIds.get(stem);
-        if (id === undefined) {
-          id = this.terms.length;
-          this.termIds.set(stem, id);
-          this.terms.push(stem);
-          this.postings.push([]);
-        }
-        weighted.set(id, (weighted.get(id) ?? 0) + w);
-      }
-    });
-    this.lengths[ordinal] = length;
-    for (const [id, f] of weighted) (this.postings[id] as number[]).push(ordinal, f);
+  /** Adds stemmed tokens of row `row`, per column (columns in FTS_COLUMNS order). */
+  addRow(row: number, columns: readonly (readonly string[])[]): void {
+    columns.forEach((stems, column) => this.addColumn(row, column, stems));
   }
 
-  build(rows: number): TextIndex {
+  /** Adds stemmed tokens of one column of row `row`. */
+  addColumn(row: number, column: number, stems: readonly string[]): void {
+    if (stems.length === 0) return;
+    const w = COLUMN_WEIGHTS[column] ?? 1;
+    this.lengths[row] = (this.lengths[row] ?? 0) + stems.length;
+    const weighted = new Map<number, number>();
+    for (const stem of stems) {
+      let id = this.termIds.get(stem);
+      if (id === undefined) {
+        id = this.terms.length;
+        this.termIds.set(stem, id);
+        this.terms.push(stem);
+        this.postings.push([]);
+      }
+      weighted.set(id, (weighted.get(id) ?? 0) + w);
+    }
+    for (const [id, f] of weighted) (this.postings[id] as number[]).push(row, f);
+  }
+
+  /**
+   * The index over `rows` rows, row number r becoming ordinal `ordinalOf(r)` (undefined: the row is
+   * left out). A row's postings of one term (from several columns) are summed into one.
+   */
+  build(rows: number, ordinalOf: (row: number) => number | undefined = (r) => r): TextIndex {
     const order = this.terms.map((_, i) => i).sort((a, b) => compareIds(this.terms[a] as string, this.terms[b] as string));
     const terms = order.map((i) => this.terms[i] as string);
     // Every term's postings in one pair of arrays (a million rows have millions of distinct terms:
     // two typed arrays per term would cost more in headers than in data). Column weights are whole
     // numbers, so frequencies are too, and 16 bits hold any real one exactly.
     let total = 0;
-    let maxFreq = 0;
+    // Whole frequencies below 2^21 (always, with integer column weights) pack under their row in
+    // one float64 for sorting, and add up in 32 bits.
+    let packable = true;
     for (const flat of this.postings) {
       total += flat.length / 2;
-      for (let j = 1; j < flat.length; j += 2) maxFreq = Math.max(maxFreq, flat[j] as number);
+      for (let j = 1; j < flat.length && packable; j += 2) {
+        const f = flat[j] as number;
+        if (!(Number.isInteger(f) && f >= 0 && f < PACK)) packable = false;
+      }
     }
-    const exactIn16 = maxFreq <= 0xffff && this.postings.every((flat) => flat.every((v, j) => j % 2 === 0 || Number.isInteger(v)));
     const starts = new Uint32Array(terms.length + 1);
     const ords = new Uint32Array(total);
-    const freqs = exactIn16 ? new Uint16Array(total) : new Float64Array(total);
+    const sums = packable ? new Uint32Array(total) : new Float64Array(total);
     let at = 0;
+    const put = (t: number, o: number, f: number): void => {
+      // A row's postings of one term from several columns become one.
+      if (at > (starts[t] as number) && ords[at - 1] === o) sums[at - 1] = (sums[at - 1] as number) + f;
+      else {
+        ords[at] = o;
+        sums[at] = f;
+        at++;
+      }
+    };
     order.forEach((i, t) => {
       starts[t] = at;
       const flat = this.postings[i] as number[];
-      for (let j = 0; j < flat.length; j += 2) {
-        ords[at] = flat[j] as number;
-        freqs[at] = flat[j + 1] as number;
-        at++;
+      if (packable) {
+        const keyed = new Float64Array(flat.length / 2);
+        let n = 0;
+        for (let j = 0; j < flat.length; j += 2) {
+          const o = ordinalOf(flat[j] as number);
+          if (o !== undefined) keyed[n++] = o * PACK + (flat[j + 1] as number);
+        }
+        const sorted = keyed.subarray(0, n).sort();
+        for (let j = 0; j < n; j++) {
+          const k = sorted[j] as number;
+          const o = Math.floor(k / PACK);
+          put(t, o, k - o * PACK);
+        }
+      } else {
+        const list: [number, number][] = [];
+        for (let j = 0; j < flat.length; j += 2) {
+          const o = ordinalOf(flat[j] as number);
+          if (o !== undefined) list.push([o, flat[j + 1] as number]);
+        }
+        list.sort((a, b) => a[0] - b[0]);
+        for (const [o, f] of list) put(t, o, f);
       }
       this.postings[i] = [];
     });
     starts[terms.length] = at;
+    let maxFreq = 0;
+    for (let j = 0; j < at; j++) maxFreq = Math.max(maxFreq, sums[j] as number);
+    const freqs = packable && maxFreq <= 0xffff ? Uint16Array.from(sums.subarray(0, at)) : Float64Array.from(sums.subarray(0, at));
     const lengths = new Uint32Array(rows);
     let tokens = 0;
-    for (let i = 0; i < rows; i++) {
-      const l = this.lengths[i] ?? 0;
-      lengths[i] = l;
+    this.lengths.forEach((l, r) => {
+      const o = ordinalOf(r);
+      if (o === undefined || o >= rows) return;
+      lengths[o] = l;
       tokens += l;
-    }
-    return new TextIndex(terms, { starts, ords, freqs }, lengths, rows, tokens);
+    });
+    // Merged duplicates leave a tail unused: a view, not a copy.
+    return new TextIndex(terms, { starts, ords: ords.subarray(0, at), freqs }, lengths, rows, tokens);
   }
 }
 

@@ -93,6 +93,9 @@ interface MetaRow {
 /** Schedule / coverage documents kept in memory per store before the cache restarts. */
 const DOCUMENT_CACHE_LIMIT = 100_000;
 
+/** Memory map of the reading connection (1 GiB): fewer copies for the store's own SQL queries. */
+const READER_MMAP_BYTES = 1 << 30;
+
 /** The row a statement always returns (a counter, a PRAGMA): none means a damaged store. */
 function one<P extends unknown[], R>(statement: Statement<P, R>, ...params: P): R {
   const row = statement.get(...params);
@@ -172,7 +175,7 @@ export class SqliteLocationStore implements LocationStore {
       reader.pragma(`busy_timeout = ${busy}`);
       reader.pragma('temp_store = MEMORY');
       reader.pragma(`cache_size = -${cacheKiB}`);
-      reader.pragma('mmap_size = 1073741824');
+      reader.pragma(`mmap_size = ${READER_MMAP_BYTES}`);
       if (options.readonly === true) {
         const v = schemaVersion(reader);
         if (v > SCHEMA_VERSION) {
@@ -521,6 +524,18 @@ export class SqliteLocationStore implements LocationStore {
   async exportIndex(sink: IndexSink): Promise<ExportCounters> {
     this.refresh();
     this.reader.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_instances USING fts5vocab(main, fts, 'instance')");
+    // An export reads every page once: through the memory map they would all stay mapped into
+    // this process (a 1M store: ~1 GiB more RSS, on top of the index being built), through the
+    // page cache they pass. The map is back for the store's own queries afterwards.
+    this.reader.pragma('mmap_size = 0');
+    try {
+      return this.exportSnapshot(sink);
+    } finally {
+      this.reader.pragma(`mmap_size = ${READER_MMAP_BYTES}`);
+    }
+  }
+
+  private exportSnapshot(sink: IndexSink): ExportCounters {
     // One read transaction: every table comes from the same committed dataset.
     return this.reader.transaction((): ExportCounters => {
       const counters = this.exportCounters();
