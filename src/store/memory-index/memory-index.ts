@@ -498,6 +498,11 @@ export class MemoryIndex {
       keptScores.push(score);
       return kept.length >= stopAt;
     };
+    const unfiltered = !checkRegions && coverage === null && locality === null && bits.length === 0 && itemRows.length === 0;
+    if (hits !== null && unfiltered && query.limit !== undefined) {
+      // Text alone (a bounded browse by relevance): the best rows straight from the hits.
+      return topK(hits.ords, hits.scores, query.limit).map((i) => this.candidate(hits.ords[i] as number, hits.scores[i] as number, query));
+    }
     if (hits !== null) {
       for (let i = 0; i < hits.ords.length; i++) consider(hits.ords[i] as number, hits.scores[i] as number);
     } else {

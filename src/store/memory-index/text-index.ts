@@ -298,7 +298,14 @@ export class TextIndex {
       const { strict, fuzzy } = this.phrases(tokens);
       this.bm25(strict, s.strict, STRICT, s, touched);
       if (fuzzy.length > 0) this.bm25(fuzzy, s.fuzzy, FUZZY, s, touched);
-      const ords = Uint32Array.from(touched).sort();
+      // Ascending rows: when many rows matched, one pass over the flags is cheaper than a sort.
+      let ords: Uint32Array;
+      if (touched.length * 16 > this.rows) {
+        ords = new Uint32Array(touched.length);
+        let w = 0;
+        const flags = s.flags;
+        for (let o = 0; o < this.rows; o++) if (((flags[o] as number) & (STRICT | FUZZY)) !== 0) ords[w++] = o;
+      } else ords = Uint32Array.from(touched).sort();
       const scores = new Float64Array(ords.length);
       for (let i = 0; i < ords.length; i++) {
         const o = ords[i] as number;
