@@ -75,7 +75,6 @@ function sortedUnique(values: readonly number[]): Uint32Array {
   return a.slice(0, w);
 }
 
-/** Receives a store export (IndexSink) and builds the index. */
 const NO_BOXES: readonly BBox[] = Object.freeze([]);
 
 /** One Location as the builder keeps it until every row has arrived (documents packed on arrival). */
@@ -92,6 +91,7 @@ interface PendingRow {
   arrival: number;
 }
 
+/** Receives a store export (IndexSink) and builds the index. */
 export class MemoryIndexBuilder implements IndexSink {
   private readonly rows: PendingRow[] = [];
   // Store keys per name (ordinals are known only once every row is in): flat number lists, not
