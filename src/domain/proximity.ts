@@ -40,12 +40,12 @@ export interface DistanceBracket {
 
 /** Brackets distances from one fixed center (precomputes its ECEF position). */
 export class GeodesicBracket {
-  private readonly x: number;
-  private readonly y: number;
-  private readonly z: number;
+  private readonly centre = new Float64Array(3);
+  /** ECEF position of the point being measured: reused, so that measuring allocates nothing. */
+  private readonly point = new Float64Array(3);
 
   constructor(readonly center: Geo) {
-    [this.x, this.y, this.z] = ecef(center.latitude, center.longitude);
+    ecefInto(center.latitude, center.longitude, this.centre);
   }
 
   /** The bracket `measure` found last (fields, so that a search over many candidates allocates nothing per candidate). */
@@ -58,16 +58,12 @@ export class GeodesicBracket {
     return { lower: this.lower, upper: this.upper };
   }
 
-  /** Like `bracket`, into `this.lower` / `this.upper` (`ecef` written out: its array would be one more allocation per candidate). */
+  /** Like `bracket`, into `this.lower` / `this.upper`. */
   measure(geo: Geo): void {
-    const phi = geo.latitude * RAD;
-    const lambda = geo.longitude * RAD;
-    const sinPhi = Math.sin(phi);
-    const cosPhi = Math.cos(phi);
-    const n = A / Math.sqrt(1 - E2 * sinPhi * sinPhi);
-    const dx = n * cosPhi * Math.cos(lambda) - this.x;
-    const dy = n * cosPhi * Math.sin(lambda) - this.y;
-    const dz = n * (1 - E2) * sinPhi - this.z;
+    const p = ecefInto(geo.latitude, geo.longitude, this.point);
+    const dx = (p[0] as number) - (this.centre[0] as number);
+    const dy = (p[1] as number) - (this.centre[1] as number);
+    const dz = (p[2] as number) - (this.centre[2] as number);
     const c = Math.sqrt(dx * dx + dy * dy + dz * dz);
     if (c > MAX_BRACKET_CHORD) {
       const d = geodesicDistanceMeters(this.center, geo);
@@ -86,12 +82,15 @@ export class GeodesicBracket {
   }
 }
 
-/** Earth-centred, Earth-fixed coordinates of a point on the WGS 84 ellipsoid (height 0), metres. */
-export function ecef(latitude: number, longitude: number): [number, number, number] {
+/** Earth-centred, Earth-fixed coordinates of a point on the WGS 84 ellipsoid (height 0), metres, written into `out`. */
+function ecefInto(latitude: number, longitude: number, out: Float64Array): Float64Array {
   const phi = latitude * RAD;
   const lambda = longitude * RAD;
   const sinPhi = Math.sin(phi);
   const cosPhi = Math.cos(phi);
   const n = A / Math.sqrt(1 - E2 * sinPhi * sinPhi);
-  return [n * cosPhi * Math.cos(lambda), n * cosPhi * Math.sin(lambda), n * (1 - E2) * sinPhi];
+  out[0] = n * cosPhi * Math.cos(lambda);
+  out[1] = n * cosPhi * Math.sin(lambda);
+  out[2] = n * (1 - E2) * sinPhi;
+  return out;
 }
