@@ -180,6 +180,18 @@ export class TextIndex {
     return { ords: ords.subarray(from, to), freqs: freqs.subarray(from, to) };
   }
 
+  /** FTS5's idf of a phrase hitting `count` rows: ln((N − n + 0.5)/(n + 0.5)), floored at 1e-6. */
+  private idf(count: number): number {
+    const idf = Math.log((this.rows - count + 0.5) / (count + 0.5));
+    return idf <= 0 ? 1e-6 : idf;
+  }
+
+  /** One phrase's bm25 part for row `o`, where it has weighted frequency `f`. */
+  private termScore(idf: number, f: number, o: number): number {
+    const d = this.lengths[o] as number;
+    return idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d) / this.avgdl)));
+  }
+
   /** First term index whose term is >= `t` in code-point order. */
   private lowerBound(t: string): number {
     let lo = 0;
@@ -223,17 +235,20 @@ export class TextIndex {
     });
   }
 
+  /** Terms a phrase covers: [start, end) in term order (one term, or every term with the prefix). */
+  private termRange(p: Phrase): [number, number] {
+    const start = this.lowerBound(p.term);
+    if (!p.prefix) return this.terms[start] === p.term ? [start, start + 1] : [start, start];
+    return [start, this.lowerBound(`${p.term}\u{10FFFF}`)];
+  }
+
   /**
    * Weighted frequency per row of one phrase (prefix phrases sum over their terms, term by term in
    * code-point order, rows in first-hit order: the additions FTS5 makes).
    */
   private phraseHits(p: Phrase, s: Scratch): { ords: ArrayLike<number>; freqs: ArrayLike<number> } | null {
-    if (!p.prefix) {
-      const i = this.lowerBound(p.term);
-      return this.terms[i] === p.term ? this.postingsOf(i) : null;
-    }
-    const start = this.lowerBound(p.term);
-    const end = this.lowerBound(`${p.term}\u{10FFFF}`);
+    const [start, end] = this.termRange(p);
+    if (end === start) return null;
     if (end - start === 1) return this.postingsOf(start);
     const ords: number[] = [];
     const sum = s.prefix;
@@ -263,20 +278,16 @@ export class TextIndex {
    * `acc`, marking rows with `bit`; rows seen for the first time in this search go to `touched`.
    */
   private bm25(phrases: readonly Phrase[], acc: Float64Array, bit: number, s: Scratch, touched: number[]): void {
-    const n = this.rows;
     const flags = s.flags;
     for (const p of phrases) {
       const hits = this.phraseHits(p, s);
       if (hits === null) continue;
       const count = hits.ords.length;
       if (count === 0) continue;
-      let idf = Math.log((n - count + 0.5) / (count + 0.5));
-      if (idf <= 0) idf = 1e-6;
+      const idf = this.idf(count);
       for (let j = 0; j < count; j++) {
         const o = hits.ords[j] as number;
-        const f = hits.freqs[j] as number;
-        const d = this.lengths[o] as number;
-        const part = idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d) / this.avgdl)));
+        const part = this.termScore(idf, hits.freqs[j] as number, o);
         const was = flags[o] as number;
         if ((was & (STRICT | FUZZY)) === 0) touched.push(o);
         flags[o] = was | bit;
@@ -291,7 +302,7 @@ export class TextIndex {
    * accumulators instead of maps: a common word matches a large share of a million rows.
    */
   search(tokens: readonly string[]): TextHits {
-    if (tokens.length === 0 || this.rows === 0) return { ords: new Uint32Array(0), scores: new Float64Array(0) };
+    if (tokens.length === 0 || this.rows === 0) return noHits();
     const s = this.scratch();
     const touched: number[] = [];
     try {
@@ -310,8 +321,7 @@ export class TextIndex {
       for (let i = 0; i < ords.length; i++) {
         const o = ords[i] as number;
         const f = s.flags[o] as number;
-        const weighted = FUZZY_WEIGHT * (s.fuzzy[o] as number);
-        scores[i] = (f & STRICT) === 0 ? weighted : (f & FUZZY) === 0 ? (s.strict[o] as number) : (s.strict[o] as number) + weighted;
+        scores[i] = relevance((f & STRICT) === 0 ? null : (s.strict[o] as number), (f & FUZZY) === 0 ? null : (s.fuzzy[o] as number));
       }
       return { ords, scores };
     } finally {
@@ -321,12 +331,6 @@ export class TextIndex {
         s.flags[o] = 0;
       }
     }
-  }
-  /** Terms a phrase covers: [start, end) in term order (one term, or every term with the prefix). */
-  private termRange(p: Phrase): [number, number] {
-    const start = this.lowerBound(p.term);
-    if (!p.prefix) return this.terms[start] === p.term ? [start, start + 1] : [start, start];
-    return [start, this.lowerBound(`${p.term}\u{10FFFF}`)];
   }
 
   /** Rows hit by a prefix phrase of several terms (its idf's n), per index: computing it reads every posting once. */
@@ -352,17 +356,14 @@ export class TextIndex {
    * the rows are many compared with the postings involved, `search` and an intersection are used.
    */
   searchAmong(tokens: readonly string[], rows: Uint32Array, path: 'auto' | 'rows' | 'intersect' = 'auto'): TextHits {
-    if (tokens.length === 0 || this.rows === 0 || rows.length === 0) return { ords: new Uint32Array(0), scores: new Float64Array(0) };
+    if (tokens.length === 0 || this.rows === 0 || rows.length === 0) return noHits();
     const s = this.scratch();
     const { strict, fuzzy } = this.phrases(tokens);
     const { starts, ords, freqs } = this.postings;
     const plan = (list: readonly Phrase[]): { range: [number, number]; idf: number }[] =>
       list.map((p) => {
         const range = this.termRange(p);
-        const count = this.rowsHit(p, range, s);
-        let idf = Math.log((this.rows - count + 0.5) / (count + 0.5));
-        if (idf <= 0) idf = 1e-6;
-        return { range, idf };
+        return { range, idf: this.idf(this.rowsHit(p, range, s)) };
       });
     const strictPlan = plan(strict);
     const fuzzyPlan = plan(fuzzy);
@@ -377,7 +378,6 @@ export class TextIndex {
 
     const score = (o: number, phrases: readonly { range: [number, number]; idf: number }[]): number | null => {
       let total: number | null = null;
-      const d = this.lengths[o] as number;
       for (const { range, idf } of phrases) {
         let f = 0;
         let hit = false;
@@ -388,8 +388,7 @@ export class TextIndex {
           hit = true;
         }
         if (!hit) continue;
-        const part = idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d) / this.avgdl)));
-        total = (total ?? 0) + part;
+        total = (total ?? 0) + this.termScore(idf, f, o);
       }
       return total;
     };
@@ -401,11 +400,20 @@ export class TextIndex {
       const fuzzyScore = fuzzyPlan.length > 0 ? score(o, fuzzyPlan) : null;
       if (strictScore === null && fuzzyScore === null) continue;
       outOrds.push(o);
-      const weighted = fuzzyScore === null ? 0 : FUZZY_WEIGHT * fuzzyScore;
-      outScores.push(strictScore === null ? weighted : fuzzyScore === null ? strictScore : strictScore + weighted);
+      outScores.push(relevance(strictScore, fuzzyScore));
     }
     return { ords: Uint32Array.from(outOrds), scores: Float64Array.from(outScores) };
   }
+}
+
+/** A row's relevance from its strict and fuzzy scores (null: no phrase of that kind hit it), as the SQLite store sums them. */
+function relevance(strict: number | null, fuzzy: number | null): number {
+  const weighted = fuzzy === null ? 0 : FUZZY_WEIGHT * fuzzy;
+  return strict === null ? weighted : fuzzy === null ? strict : strict + weighted;
+}
+
+function noHits(): TextHits {
+  return { ords: new Uint32Array(0), scores: new Float64Array(0) };
 }
 
 /** Position of `o` in ascending `a[from, to)`, or -1. */
