@@ -451,23 +451,23 @@ export class MemoryIndex {
       itemRows.push(m);
     }
     const terms = query.text !== undefined && query.text.terms.length > 0 ? query.text.terms : null;
+    const coverage = query.coverageProbe !== undefined ? this.coverageOrdinals(query.coverageProbe) : null;
+    const locality = query.locality !== undefined ? this.localityOrdinals(query.locality) : null;
 
-    // Driver: the narrowest operand whose index lists rows directly. With text, a key list or a
-    // spatial operand is usually far narrower than a common word's matches: only its rows are
-    // scored (TextIndex.searchAmong), instead of every match in the dataset.
-    let driven: ArrayLike<number> | Iterable<number>;
+    // Driver: the narrowest operand whose index lists rows directly.
+    let driven: Iterable<number>;
     let hits: TextHits | null = null;
     // Ordinals come in ascending (= id) order: a limited scan without text can stop early.
     let ascending = false;
-    // When the text or the boxes drive, every driven row is already a text match / inside a box.
+    // When the boxes drive, every driven row is already inside one of them.
     let checkRegions = query.regions !== undefined;
     if (query.keys !== undefined) driven = this.ordinalsOfKeys(query.keys);
     else if (query.regions !== undefined) {
       driven = this.regionOrdinals(query.regions);
       checkRegions = false;
-    } else if (query.coverageProbe !== undefined) driven = this.coverageOrdinals(query.coverageProbe);
-    else if (terms !== null) driven = [];
-    else if (query.locality !== undefined) driven = this.localityOrdinals(query.locality);
+    } else if (coverage !== null) driven = coverage;
+    else if (terms !== null) driven = (hits = this.parts.text.search(terms)).ords;
+    else if (locality !== null) driven = locality;
     else if (query.items !== undefined && query.items.length > 0) driven = this.availableOrdinals(query.items[0] as string);
     else if (amenities.length > 0) {
       driven = this.parts.amenities.get(amenities[0] as string) ?? [];
@@ -476,17 +476,12 @@ export class MemoryIndex {
       driven = this.parts.ids.keys();
       ascending = true;
     }
-    if (terms !== null) {
-      const narrow = query.keys !== undefined || query.regions !== undefined || query.coverageProbe !== undefined;
-      hits = narrow ? this.parts.text.searchAmong(terms, sortedUnique([...(driven as Iterable<number>)])) : this.parts.text.search(terms);
-      driven = hits.ords;
-    }
+    // Text beside a key list or a spatial operand, usually far fewer rows than a common word
+    // matches: only the driven rows are scored, not every match in the dataset.
+    if (terms !== null && hits === null) hits = this.parts.text.searchAmong(terms, sortedUnique([...driven]));
 
-    const coverage = query.coverageProbe !== undefined ? this.coverageOrdinals(query.coverageProbe) : null;
-    const locality = query.locality !== undefined ? this.localityOrdinals(query.locality) : null;
     const kept: number[] = [];
     const keptScores: number[] = [];
-    // Without text, a limited scan in ordinal (= id) order can stop early.
     const stopAt = query.limit !== undefined && hits === null && ascending ? query.limit : Number.POSITIVE_INFINITY;
     const consider = (o: number, score: number): boolean => {
       if (checkRegions && !this.inRegions(o, query.regions as readonly BBox[])) return false;
@@ -506,7 +501,7 @@ export class MemoryIndex {
     if (hits !== null) {
       for (let i = 0; i < hits.ords.length; i++) consider(hits.ords[i] as number, hits.scores[i] as number);
     } else {
-      for (const o of driven as Iterable<number>) if (consider(o, 0)) break;
+      for (const o of driven) if (consider(o, 0)) break;
     }
     let order: number[];
     if (query.limit === undefined) order = kept.map((_, i) => i);
