@@ -7,6 +7,7 @@
  * entries, …). A misspelt `exception_hour` would otherwise vanish and the Location would be
  * reported open on a holiday; failing loudly is the only safe reading of a typo.
  */
+import { deepFreeze } from '../protocol/schema-walk.js';
 import type { DataIssue } from '../errors.js';
 import type {
   Amenities,
@@ -317,15 +318,6 @@ export class ScheduleMemo {
     }
     return { problems, hours, exceptions };
   }
-}
-
-/** Freezes a JSON value and everything in it: a shared schedule part must never change under a record. */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 /** Shared by every validation in this process; it only ever holds valid parts. */

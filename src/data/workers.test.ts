@@ -13,7 +13,7 @@ import type { LocationRecord } from '../domain/location.js';
 import { SqliteLocationStore } from '../store/sqlite/index.js';
 import { importFiles, validateFiles, writeValidated } from './import.js';
 import { DOWNTOWN } from './test-support/canonical-record.js';
-import { deepFreeze } from './validate-record.js';
+import { deepFreeze } from '../protocol/schema-walk.js';
 import { defaultWorkers, lineAlignedRanges, SharedParts } from './workers.js';
 
 const scratch = useScratchDir('ucp-workers');

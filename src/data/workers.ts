@@ -19,7 +19,7 @@ import { ConfigError, DataValidationError } from '../errors.js';
 import type { LocationRecord } from '../domain/location.js';
 import type { ByteRange } from './ndjson.js';
 import { ndjsonRangeOutcomes, type Plan, type RecordOutcome } from './pipeline.js';
-import { deepFreeze } from './validate-record.js';
+import { deepFreeze } from '../protocol/schema-walk.js';
 
 export type WorkerJob = { job: 'range'; file: string; range: ByteRange } | { job: 'records'; plans: Plan[]; window: number };
 
