@@ -53,9 +53,9 @@ export function meridianArcMeters(latDeg: number): number {
   return MERIDIAN_SCALE * (phi + b1 * Math.sin(2 * phi));
 }
 
-/** Meridian distance between two latitudes, less the series' slack: never more than the true one. */
-function meridianLowerBound(lat1: number, lat2: number): number {
-  return Math.max(0, Math.abs(meridianArcMeters(lat2) - meridianArcMeters(lat1)) - MERIDIAN_SLACK_M);
+/** Meridian distance between two latitudes given by their arcs (meridianArcMeters), less the series' slack: never more than the true one. */
+function meridianLowerBound(arc1: number, arc2: number): number {
+  return Math.max(0, Math.abs(arc2 - arc1) - MERIDIAN_SLACK_M);
 }
 
 /**
@@ -167,8 +167,9 @@ export function boundingRegions(center: Geo, maxMeters: number): BBox[] {
 
   // Meridian distances from the center to each pole (same for every meridian); lower bounds, so
   // a pole within a hair of reach counts as reached (a wider box, never a missed match).
-  const toNorthPole = meridianLowerBound(lat, 90);
-  const toSouthPole = meridianLowerBound(lat, -90);
+  const arc = meridianArcMeters(lat);
+  const toNorthPole = meridianLowerBound(arc, meridianArcMeters(90));
+  const toSouthPole = meridianLowerBound(arc, meridianArcMeters(-90));
 
   const maxLat = d >= toNorthPole ? 90 : Math.min(90, geodesicDestination({ latitude: lat, longitude: lon }, 0, d).latitude + MARGIN_DEG);
   const minLat =
@@ -215,7 +216,7 @@ function maxLongitudeOffsetRad(lat0: number, d: number, minLat: number, maxLat: 
   const a0 = Math.abs(lat0);
   // A lower bound of ΔM only loosens the bound on |Δλ| (see meridianLowerBound).
   const m0 = meridianArcMeters(lat0);
-  const meridian = (lat: number): number => Math.max(0, Math.abs(meridianArcMeters(lat) - m0) - MERIDIAN_SLACK_M);
+  const meridian = (lat: number): number => meridianLowerBound(m0, meridianArcMeters(lat));
   let best = 0;
   // Each side: φm runs from |lat0| (or -|lat0|) out to the band's edge on that side.
   for (const [from, to] of [
