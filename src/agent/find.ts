@@ -21,17 +21,20 @@ import { randomBytes } from 'node:crypto';
 import { canonicalJson } from '../domain/cursor.js';
 import type { Location } from '../domain/location.js';
 import type { Message, SearchRequest, SearchResponse } from '../domain/requests.js';
-import { LruMap } from '../protocol/lru.js';
 import type { ListDefinition, FindArguments } from './arguments.js';
 import { mapLimit, withDeadline, type BusinessDirectory, type BusinessHandle } from './businesses.js';
 import type { CursorSeal } from './cursor.js';
 import { BusinessCallError, ToolInputError, describeFailure, type BusinessFailure } from './errors.js';
+import { Intake } from './intake.js';
 import { distanceMeters } from './present.js';
+import { ScanCache } from './scan-cache.js';
 
 /** Page size asked of a business while reading matches to sort (the protocol default maximum). */
 const SCAN_PAGE = 50;
 /** How long a sorted union is kept for the following pages, ms. */
 const SCAN_TTL_MS = 15 * 60_000;
+/** Most Location bytes all kept unions hold together; the oldest go first (#37 N4). */
+const SCAN_CACHE_BYTES = 32 * 1024 * 1024;
 
 export interface FoundLocation {
   business: string;
@@ -94,6 +97,8 @@ interface Scan {
   notes: string[];
   ok: string[];
   expires: number;
+  /** JSON bytes of the Locations held (the cache is bounded in bytes). */
+  bytes: number;
 }
 
 export interface FindContext {
@@ -105,7 +110,7 @@ export interface FindContext {
 }
 
 export class LocationFinder {
-  readonly #scans = new LruMap<string, Scan>(64);
+  readonly #scans = new ScanCache<Scan>({ maxEntries: 64, maxBytes: SCAN_CACHE_BYTES });
 
   constructor(private readonly ctx: FindContext) {}
 
@@ -185,7 +190,7 @@ export class LocationFinder {
     if (scan === undefined || scanId === undefined) {
       scan = await this.#scan(names, request, list);
       scanId = randomBytes(12).toString('base64url');
-      this.#scans.set(scanId, scan);
+      this.#scans.set(scanId, scan, scan.bytes);
     }
     const offset = position.offset;
     const results = scan.entries.slice(offset, offset + limit);
@@ -213,9 +218,12 @@ export class LocationFinder {
     const near = list.near;
     const outcomes = await mapLimit(names, this.ctx.concurrency, async (name) => {
       const handle = this.#handle(name);
+      const intake = new Intake(name);
       try {
-        const read = await withDeadline(this.#readMatches(handle, request, cap), handle.config.timeoutMs, () => businessTimeout(handle));
-        return { name, ...read };
+        const read = await withDeadline(this.#readMatches(handle, request, cap, intake), handle.config.timeoutMs, () =>
+          businessTimeout(handle),
+        );
+        return { name, ...read, intake };
       } catch (error) {
         return { name, failure: describeFailure(name, error, 'search') };
       }
@@ -225,6 +233,7 @@ export class LocationFinder {
     const capped: string[] = [];
     const notes: string[] = [];
     const ok: string[] = [];
+    let bytes = 0;
     for (const outcome of outcomes) {
       if ('failure' in outcome) {
         failures.push(outcome.failure);
@@ -232,7 +241,8 @@ export class LocationFinder {
       }
       ok.push(outcome.name);
       if (outcome.capped) capped.push(outcome.name);
-      notes.push(...messageNotes(outcome.name, outcome.messages));
+      notes.push(...messageNotes(outcome.name, outcome.messages), ...outcome.intake.notes());
+      bytes += outcome.intake.bytes;
       for (const location of outcome.locations) {
         const meters = distanceMeters(location, near);
         entries.push({ business: outcome.name, location, ...(meters !== undefined ? { distanceMeters: meters } : {}) });
@@ -245,13 +255,14 @@ export class LocationFinder {
         (order.get(a.business) ?? 0) - (order.get(b.business) ?? 0) ||
         (a.location.id < b.location.id ? -1 : a.location.id > b.location.id ? 1 : 0),
     );
-    return { entries, failures, capped, notes, ok, expires: this.ctx.now() + SCAN_TTL_MS };
+    return { entries, failures, capped, notes, ok, expires: this.ctx.now() + SCAN_TTL_MS, bytes };
   }
 
   async #readMatches(
     handle: BusinessHandle,
     request: SearchRequest,
     cap: number,
+    intake: Intake,
   ): Promise<{ locations: Location[]; capped: boolean; messages: Message[] }> {
     const client = await this.ctx.directory.client(handle);
     const locations: Location[] = [];
@@ -264,9 +275,10 @@ export class LocationFinder {
         limit: Math.min(SCAN_PAGE, cap - locations.length),
         ...(cursor !== undefined ? { cursor } : {}),
       });
-      locations.push(...page.locations);
+      const kept = intake.accept(page.locations);
+      locations.push(...kept);
       messages.push(...(page.messages ?? []));
-      this.ctx.directory.noteLocations(handle, page.locations);
+      this.ctx.directory.noteLocations(handle, kept);
       const next = page.pagination.cursor;
       if (!page.pagination.has_next_page || next === undefined || seen.has(next)) return { locations, capped: false, messages };
       if (locations.length >= cap) return { locations, capped: true, messages };
@@ -295,15 +307,19 @@ export class LocationFinder {
       failed: boolean;
       refills: number;
     }
+    const intakes = new Map<string, Intake>();
     const fetchPage = async (handle: BusinessHandle, cursor: string | undefined): Promise<SearchResponse> => {
       const work = (async () => {
         const client = await this.ctx.directory.client(handle);
         return client.search(request, { limit, ...(cursor !== undefined ? { cursor } : {}) });
       })();
       const page = await withDeadline(work, handle.config.timeoutMs, () => businessTimeout(handle));
-      this.ctx.directory.noteLocations(handle, page.locations);
+      let intake = intakes.get(handle.name);
+      if (intake === undefined) intakes.set(handle.name, (intake = new Intake(handle.name)));
+      const locations = intake.accept(page.locations);
+      this.ctx.directory.noteLocations(handle, locations);
       notes.push(...messageNotes(handle.name, page.messages ?? []));
-      return page;
+      return { ...page, locations };
     };
     const buffers: Buffer[] = await mapLimit(positions, this.ctx.concurrency, async (p): Promise<Buffer> => {
       const handle = this.#handle(p.n);
@@ -350,6 +366,7 @@ export class LocationFinder {
       }
       if (!progressed) break;
     }
+    for (const intake of intakes.values()) notes.push(...intake.notes());
     const remaining: Position[] = [];
     for (const buffer of buffers) {
       if (buffer.failed) continue;
@@ -417,5 +434,5 @@ export function businessTimeout(handle: BusinessHandle): BusinessCallError {
 }
 
 function messageNotes(business: string, messages: readonly Message[]): string[] {
-  return messages.map((m) => `${business} (${m.type}${m.code === undefined ? '' : ` ${m.code}`}): ${m.content}`);
+  return messages.map((m) => `Note from ${business} (${m.type}${m.code === undefined ? '' : ` ${m.code}`}): ${m.content}`);
 }

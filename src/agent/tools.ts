@@ -19,6 +19,7 @@ import type { BusinessDirectory } from './businesses.js';
 import { withDeadline } from './businesses.js';
 import { BusinessCallError, ToolInputError, describeFailure } from './errors.js';
 import { buildRequest, businessTimeout, unknownBusiness, type FindOutcome, type LocationFinder } from './find.js';
+import { Intake } from './intake.js';
 import { formatRadius, renderView, viewOf, type LocationView } from './present.js';
 
 export const TOOL_NAMES = ['list_businesses', 'find_locations', 'get_locations'] as const;
@@ -389,7 +390,7 @@ function renderFind(outcome: FindOutcome, limit: number): CallToolResult {
       `Note: ${name} has more than ${outcome.cap} matches; only the ${outcome.cap} it returned first were sorted by distance, so nearer ones may be missing — use a smaller radius or more filters.`,
     );
   }
-  for (const note of outcome.notes) lines.push(`Note from ${note}`);
+  for (const note of outcome.notes) lines.push(note);
   for (const f of outcome.failures) lines.push(`Not included: ${f.reason}`);
   if (outcome.nextCursor !== undefined) {
     lines.push(
@@ -424,14 +425,19 @@ async function getLocations(ctx: ToolContext, business: string | undefined, ids:
   } catch (error) {
     throw new BusinessCallError(describeFailure(target.name, error, 'lookup'));
   }
-  ctx.directory.noteLocations(target, response.locations);
+  const intake = new Intake(target.name);
+  const locations = intake.accept(response.locations);
+  ctx.directory.noteLocations(target, locations);
   const now = ctx.now();
-  const views = response.locations.map((l) => viewOf(target.name, l, { at: now, atIsNow: true }));
-  const found = new Set(response.locations.flatMap((l) => l.inputs.map((i) => i.id)));
+  const views = locations.map((l) => viewOf(target.name, l, { at: now, atIsNow: true }));
+  const found = new Set(locations.flatMap((l) => l.inputs.map((i) => i.id)));
   const notFound = [...new Set(ids)].filter((id) => !found.has(id));
-  const notes = (response.messages ?? [])
-    .filter((m) => m.code !== 'not_found')
-    .map((m) => `${target.name} (${m.type}${m.code === undefined ? '' : ` ${m.code}`}): ${m.content}`);
+  const notes = [
+    ...(response.messages ?? [])
+      .filter((m) => m.code !== 'not_found')
+      .map((m) => `Note from ${target.name} (${m.type}${m.code === undefined ? '' : ` ${m.code}`}): ${m.content}`),
+    ...intake.notes(),
+  ];
   const structured: GetOutput = { business: target.name, results: views, not_found: notFound, notes };
   const lines = [
     `${target.name}: ${views.length} Location${views.length === 1 ? '' : 's'} for ${ids.length} id${ids.length === 1 ? '' : 's'}.`,
@@ -440,7 +446,7 @@ async function getLocations(ctx: ToolContext, business: string | undefined, ids:
   if (notFound.length > 0) {
     lines.push(`Not found at ${target.name} (unknown there, or not public): ${notFound.map((id) => JSON.stringify(id)).join(', ')}.`);
   }
-  for (const note of notes) lines.push(`Note from ${note}`);
+  for (const note of notes) lines.push(note);
   return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
 }
 
