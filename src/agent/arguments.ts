@@ -29,7 +29,10 @@ export const MAX_IDS = 50;
 /** Most amenity or item ids in one filter. */
 const MAX_FILTER_IDS = 20;
 const MAX_QUERY_CHARS = 500;
-const MAX_CURSOR_CHARS = 16_384;
+/** Longest cursor accepted; the bridge never issues a longer one (find.ts keeps to it). */
+export const MAX_CURSOR_CHARS = 32_768;
+/** Longest single amenity or item id, and `business` value, in characters. */
+const MAX_ID_CHARS = 256;
 
 export const FIND_ARGUMENTS = [
   'business',
@@ -307,7 +310,7 @@ function parseOpenAt(value: unknown): string {
 function optionalString(args: Record<string, unknown>, name: string, what: string): string | undefined {
   const value = args[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value.trim() === '')
+  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_ID_CHARS * 8)
     throw new ToolInputError(`"${name}" got ${describe(value)}; it must be ${what}, or left out.`, name);
   return value.trim();
 }
@@ -320,7 +323,11 @@ function optionalIdList(args: Record<string, unknown>, name: string, what: strin
   }
   if (value.length === 0) return undefined;
   if (value.length > MAX_FILTER_IDS) throw new ToolInputError(`"${name}" has ${value.length} ids; give at most ${MAX_FILTER_IDS}.`, name);
-  return [...new Set((value as string[]).map((v) => v.trim()))];
+  const ids = value.filter((v): v is string => typeof v === 'string').map((v) => v.trim());
+  const long = ids.find((id) => id.length > MAX_ID_CHARS);
+  if (long !== undefined)
+    throw new ToolInputError(`"${name}" has an entry of ${long.length} characters; each is at most ${MAX_ID_CHARS}.`, name);
+  return [...new Set(ids)];
 }
 
 function rejectUnknown(args: Record<string, unknown>, known: readonly string[], tool: string, problems: string[]): void {

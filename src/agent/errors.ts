@@ -20,6 +20,7 @@ import {
   VersionUnsupportedError,
 } from '../client/index.js';
 import { UCP_VERSION } from '../protocol/types.js';
+import { plain } from './plain.js';
 
 /** An argument the model can fix; `argument` is the top-level argument name when one is to blame. */
 export class ToolInputError extends Error {
@@ -241,14 +242,18 @@ function businessText(error: BusinessError): string {
   return colon < 0 ? error.message : error.message.slice(colon + 2);
 }
 
+/** What a business said, as data inside the bridge's sentence. */
 function quoted(text: string): string {
   const t = clause(text);
-  return t === '' ? '' : `: "${t.length > 300 ? `${t.slice(0, 297)}…` : t}"`;
+  return t === '' ? '' : `: "${t}"`;
 }
 
-/** A message as a clause inside a sentence: trimmed, no trailing period, first line only. */
+/**
+ * A message as a clause inside a sentence: first line only, trimmed, no trailing period — and,
+ * since it may quote a business, one plain line of bounded length (#37 N10).
+ */
 function clause(message: string): string {
-  return (message.split('\n')[0] ?? '').trim().replace(/[.\s]+$/, '');
+  return plain(message.split('\n')[0] ?? '', 300).replace(/[.\s]+$/, '');
 }
 
 /** A message as a sentence of its own. */

@@ -21,11 +21,12 @@ import { randomBytes } from 'node:crypto';
 import { canonicalJson } from '../domain/cursor.js';
 import type { Location } from '../domain/location.js';
 import type { Message, SearchRequest, SearchResponse } from '../domain/requests.js';
-import type { ListDefinition, FindArguments } from './arguments.js';
+import { MAX_CURSOR_CHARS, type ListDefinition, type FindArguments } from './arguments.js';
 import { mapLimit, withDeadline, type BusinessDirectory, type BusinessHandle } from './businesses.js';
 import type { CursorSeal } from './cursor.js';
 import { BusinessCallError, ToolInputError, describeFailure, type BusinessFailure } from './errors.js';
 import { Intake } from './intake.js';
+import { plain } from './plain.js';
 import { distanceMeters } from './present.js';
 import { ScanCache } from './scan-cache.js';
 
@@ -33,6 +34,8 @@ import { ScanCache } from './scan-cache.js';
 const SCAN_PAGE = 50;
 /** How long a sorted union is kept for the following pages, ms. */
 const SCAN_TTL_MS = 15 * 60_000;
+/** Longest business cursor carried inside the bridge's own cursor, characters (#37 N11). */
+const MAX_BUSINESS_CURSOR_CHARS = 4096;
 /** Most Location bytes all kept unions hold together; the oldest go first (#37 N4). */
 const SCAN_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -144,6 +147,21 @@ export class LocationFinder {
     const failure = result.failures[0];
     if (single && failure !== undefined && result.results.length === 0) throw new BusinessCallError(failure);
     return result;
+  }
+
+  /**
+   * Seals a turns cursor no longer than the bridge accepts back: while it is too long, the
+   * business with the longest own cursor is left out of the rest of the list, with a note.
+   */
+  #sealWithin(state: CursorState, remaining: Position[], notes: string[]): string | undefined {
+    for (;;) {
+      if (remaining.length === 0) return undefined;
+      const sealed = this.ctx.seal.seal({ ...state, b: remaining.map((r) => r.n), s: remaining } satisfies CursorState);
+      if (sealed.length <= MAX_CURSOR_CHARS) return sealed;
+      const longest = remaining.reduce((a, b) => ((b.c?.length ?? 0) > (a.c?.length ?? 0) ? b : a));
+      remaining.splice(remaining.indexOf(longest), 1);
+      notes.push(tooLongCursorNote(longest.n, longest.c?.length ?? 0));
+    }
   }
 
   #openCursor(cursor: string): CursorState {
@@ -370,22 +388,26 @@ export class LocationFinder {
     const remaining: Position[] = [];
     for (const buffer of buffers) {
       if (buffer.failed) continue;
-      if (buffer.items.length > 0) {
-        remaining.push({ n: buffer.handle.name, k: buffer.consumed, ...(buffer.pageCursor !== undefined ? { c: buffer.pageCursor } : {}) });
-      } else if (buffer.next !== undefined) {
-        remaining.push({ n: buffer.handle.name, k: 0, c: buffer.next });
+      const name = buffer.handle.name;
+      const position: Position | undefined =
+        buffer.items.length > 0
+          ? { n: name, k: buffer.consumed, ...(buffer.pageCursor !== undefined ? { c: buffer.pageCursor } : {}) }
+          : buffer.next !== undefined
+            ? { n: name, k: 0, c: buffer.next }
+            : undefined;
+      if (position === undefined) continue;
+      if (position.c !== undefined && position.c.length > MAX_BUSINESS_CURSOR_CHARS) {
+        // Carried inside our cursor it would make one the bridge refuses (#37 N11): stop this business here.
+        notes.push(tooLongCursorNote(name, position.c.length));
+        continue;
       }
+      remaining.push(position);
     }
-    const nextCursor =
-      remaining.length > 0
-        ? this.ctx.seal.seal({
-            v: 1,
-            list: position.list,
-            t: position.t,
-            b: remaining.map((r) => r.n),
-            s: remaining,
-          } satisfies CursorState)
-        : undefined;
+    const nextCursor = this.#sealWithin(
+      { v: 1, list: position.list, t: position.t, b: remaining.map((r) => r.n), s: remaining },
+      remaining,
+      notes,
+    );
     return {
       order: 'turns',
       results,
@@ -433,6 +455,15 @@ export function businessTimeout(handle: BusinessHandle): BusinessCallError {
   });
 }
 
+function tooLongCursorNote(business: string, chars: number): string {
+  return `${business} gave a continuation too long for this bridge to carry (${chars} characters); its further results are left out of this list. Ask ${business} alone with more filters to see more of it.`;
+}
+
 function messageNotes(business: string, messages: readonly Message[]): string[] {
-  return messages.map((m) => `Note from ${business} (${m.type}${m.code === undefined ? '' : ` ${m.code}`}): ${m.content}`);
+  return messages.map((m) => messageNote(business, m));
+}
+
+/** A business's message as one line of the answer, its words quoted as data (#37 N10). */
+export function messageNote(business: string, m: Message): string {
+  return `Note from ${business} (${plain(m.type, 20)}${m.code === undefined ? '' : ` ${plain(m.code, 60)}`}): ${JSON.stringify(plain(m.content, 300))}`;
 }

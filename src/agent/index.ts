@@ -3,7 +3,7 @@
  * Locations across UCP businesses, acting as a UCP Platform through the SDK in client/.
  * Node-only; not part of the package's public exports.
  */
-export { AgentBridge, serveAgentHttp, serveAgentStdio, isLoopback, MCP_HTTP_PATH } from './server.js';
+export { AGENT_TOKEN_ENV, AgentBridge, checkAgentAccess, serveAgentHttp, serveAgentStdio, isLoopback, MCP_HTTP_PATH } from './server.js';
 export type { AgentHttpServer, AgentOptions, StdioSession } from './server.js';
 export {
   DEFAULT_MAX_MATCHES,

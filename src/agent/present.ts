@@ -13,6 +13,8 @@ import { geodesicDistanceMeters, isUsableGeo } from '../domain/geodesy.js';
 import { compileSchedule, isOpenCompiled, nextChangeCompiled } from '../domain/hours.js';
 import type { Geo, Location, LookupLocation } from '../domain/location.js';
 import type { DistanceUnit } from './arguments.js';
+import { plain } from './plain.js';
+import { comingExceptions, compactWeek } from './week.js';
 
 export interface HoursView {
   state: 'open' | 'closed' | 'unknown';
@@ -22,8 +24,12 @@ export interface HoursView {
   timezone?: string;
   /** The next opening or closing within 14 days, in the Location's offset. */
   next_change?: { at: string; state: 'open' | 'closed' };
-  /** e.g. "Open now; closes 18:00 (Asia/Kathmandu)". */
+  /** e.g. "Open now; closes 18:00 (Asia/Kathmandu)", "Open 24 hours (America/New_York)", "Hours unknown". */
   text: string;
+  /** The regular week in compact form, e.g. "Mon–Fri 08:00–20:00 · Sat 09:00–14:00 · Sun closed". */
+  week?: string;
+  /** Named exceptions in the next 14 local days, e.g. "Staff Training Day, Fri 4 Dec: closed". */
+  coming?: string[];
 }
 
 export interface LocationView {
@@ -97,6 +103,9 @@ export function hoursView(location: Location, at: number, atIsNow: boolean): Hou
   if (usableZone === undefined || !compiled.valid || (location.hours === undefined && location.exception_hours === undefined)) {
     return { ...base, state: 'unknown', text: 'Hours unknown' };
   }
+  const week = compactWeek(location.hours);
+  const coming = comingExceptions(location.exception_hours, usableZone);
+  const schedule = { ...(week !== undefined ? { week } : {}), ...(coming.length > 0 ? { coming } : {}) };
   const open = isOpenCompiled(compiled, at);
   const change = nextChangeCompiled(compiled, at);
   const state = open ? 'open' : 'closed';
@@ -104,7 +113,12 @@ export function hoursView(location: Location, at: number, atIsNow: boolean): Hou
   const head = `${open ? 'Open' : 'Closed'} ${when}`;
   const zoneNote = ` (${zone})`;
   if (change === null) {
-    return { ...base, state, text: `${head}; ${open ? 'no closing' : 'no opening'} within the next 14 days${zoneNote}` };
+    // Open through the whole horizon on a round-the-clock week: say it the way a buyer would.
+    const text =
+      open && week === 'Open 24 hours'
+        ? `Open 24 hours${zoneNote}`
+        : `${head}; ${open ? 'no closing' : 'no opening'} within the next 14 days${zoneNote}`;
+    return { ...base, state, text, ...schedule };
   }
   const changeLocal = DateTime.fromMillis(change.epochMs, { zone }).setLocale('en');
   const verb = change.state === 'open' ? 'opens' : 'closes';
@@ -113,6 +127,7 @@ export function hoursView(location: Location, at: number, atIsNow: boolean): Hou
     state,
     next_change: { at: change.at, state: change.state },
     text: `${head}; ${verb} ${relativeLocal(usableZone, changeLocal, atIsNow)}${zoneNote}`,
+    ...schedule,
   };
 }
 
@@ -136,25 +151,34 @@ export function formatAddress(location: Location): string | undefined {
     [a.address_region, a.postal_code].filter(Boolean).join(' '),
     a.address_country,
   ];
-  const text = parts.filter((p): p is string => typeof p === 'string' && p.trim() !== '').join(', ');
+  const text = parts
+    .filter((p): p is string => typeof p === 'string')
+    .map((p) => plain(p, 120))
+    .filter((p) => p !== '')
+    .join(', ');
   return text === '' ? undefined : text;
 }
 
-/** The text block of one Location, numbered `n`. */
+/** The text block of one Location, numbered `n`. Business strings are made plain lines (#37 N10). */
 export function renderView(view: LocationView, n: number): string {
   const l = view.location;
   const lines = [
-    `${n}. ${l.name} — ${view.business}, id ${JSON.stringify(l.id)}${view.distance === undefined ? '' : `, ${view.distance} away`}`,
+    `${n}. ${plain(l.name)} — ${view.business}, id ${JSON.stringify(plain(l.id))}${view.distance === undefined ? '' : `, ${view.distance} away`}`,
   ];
   const address = formatAddress(l);
-  if (address !== undefined) lines.push(`   ${address}`);
-  lines.push(`   ${view.hours.text}`);
-  const amenities = Object.values(l.amenities ?? {}).map((a) => a.description);
+  const phone = l.address?.phone_number === undefined ? '' : plain(l.address.phone_number, 40);
+  const contact = [address, phone === '' ? undefined : `phone ${phone}`].filter((p): p is string => p !== undefined);
+  if (contact.length > 0) lines.push(`   ${contact.join(' · ')}`);
+  const hours = view.hours;
+  lines.push(`   ${hours.text}`);
+  if (hours.week !== undefined && !hours.text.startsWith(hours.week)) lines.push(`   Hours: ${hours.week}`);
+  if (hours.coming !== undefined) lines.push(`   Coming: ${hours.coming.join(' · ')}`);
+  const amenities = Object.values(l.amenities ?? {}).map((a) => plain(a.description, 80));
   if (amenities.length > 0) lines.push(`   Amenities: ${amenities.join(', ')}`);
-  if (view.items !== undefined) lines.push(`   Has the requested items: ${view.items.join(', ')}`);
+  if (view.items !== undefined) lines.push(`   Has the requested items: ${view.items.map((i) => plain(i, 80)).join(', ')}`);
   if ('inputs' in l && Array.isArray(l.inputs)) {
     const asked = l.inputs.map((i) => i.id).filter((id) => id !== l.id);
-    if (asked.length > 0) lines.push(`   Asked for as: ${asked.map((id) => JSON.stringify(id)).join(', ')}`);
+    if (asked.length > 0) lines.push(`   Asked for as: ${asked.map((id) => JSON.stringify(plain(id))).join(', ')}`);
   }
   return lines.join('\n');
 }

@@ -10,7 +10,7 @@
  * malformed envelope, a fault in the bridge itself (reported without internals; details go to the
  * log on stderr).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
@@ -18,6 +18,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ConfigError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import type { AgentSettings } from './config.js';
 import { BusinessDirectory, type DirectoryOptions } from './businesses.js';
@@ -113,13 +114,44 @@ export interface AgentHttpServer {
 }
 
 export const MCP_HTTP_PATH = '/mcp';
+/** Where `agent --http` reads its token when `--token` is absent. */
+export const AGENT_TOKEN_ENV = 'UCP_AGENT_TOKEN';
+/** Shortest token accepted: a guessable one would make the requirement pointless (as for the console). */
+export const MIN_AGENT_TOKEN_LENGTH = 16;
+
+/**
+ * Checks the host/token pair before anything listens (#37 N12): off loopback a token is required,
+ * since anyone who reaches the port could otherwise search in the operator's name.
+ */
+export function checkAgentAccess(host: string, token: string | undefined): void {
+  if (token !== undefined && token.length < MIN_AGENT_TOKEN_LENGTH) {
+    throw new ConfigError(
+      `the agent token must be at least ${MIN_AGENT_TOKEN_LENGTH} characters long (got ${token.length}); use a long random value, e.g. \`openssl rand -hex 24\`.`,
+    );
+  }
+  if (token === undefined && !isLoopback(host)) {
+    throw new ConfigError(
+      `--host ${host} is not a loopback address, so the agent needs a token: pass --token <secret> or set ${AGENT_TOKEN_ENV} (at least ${MIN_AGENT_TOKEN_LENGTH} characters); MCP clients then send "Authorization: Bearer <secret>". Bind to 127.0.0.1 to use it without one.`,
+    );
+  }
+}
+
+/** Constant-time: both sides are hashed first, so not even the length leaks through timing. */
+function bearerMatches(expected: string, header: string | undefined): boolean {
+  const given = header !== undefined && /^bearer\s+/i.test(header) ? header.replace(/^bearer\s+/i, '') : undefined;
+  if (given === undefined) return false;
+  const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+  return timingSafeEqual(digest(expected), digest(given));
+}
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Serves the bridge over Streamable HTTP at `/mcp` (stateless, JSON responses). */
 export async function serveAgentHttp(
   bridge: AgentBridge,
-  options: { host: string; port: number; logger: Logger },
+  options: { host: string; port: number; logger: Logger; token?: string | undefined },
 ): Promise<AgentHttpServer> {
+  checkAgentAccess(options.host, options.token);
+  const token = options.token;
   let allowedHosts: string[] | undefined;
   const http: HttpServer = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -132,6 +164,12 @@ export async function serveAgentHttp(
     const path = new URL(req.url ?? '/', 'http://placeholder').pathname;
     if (path !== MCP_HTTP_PATH) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found. The MCP endpoint is ${MCP_HTTP_PATH}.\n`);
+      return;
+    }
+    if (token !== undefined && !bearerMatches(token, req.headers.authorization)) {
+      res.setHeader('www-authenticate', 'Bearer realm="ucp-location agent"');
+      req.resume();
+      writeRpcError(res, 401, ErrorCode.InvalidRequest, 'This agent bridge needs its token: send "Authorization: Bearer <token>".');
       return;
     }
     let body: unknown;

@@ -18,8 +18,9 @@ import { parseFindArguments, parseGetArguments, MAX_IDS, MAX_LIMIT, DEFAULT_LIMI
 import type { BusinessDirectory } from './businesses.js';
 import { withDeadline } from './businesses.js';
 import { BusinessCallError, ToolInputError, describeFailure } from './errors.js';
-import { buildRequest, businessTimeout, unknownBusiness, type FindOutcome, type LocationFinder } from './find.js';
+import { buildRequest, businessTimeout, messageNote, unknownBusiness, type FindOutcome, type LocationFinder } from './find.js';
 import { Intake } from './intake.js';
+import { plain } from './plain.js';
 import { formatRadius, renderView, viewOf, type LocationView } from './present.js';
 
 export const TOOL_NAMES = ['list_businesses', 'find_locations', 'get_locations'] as const;
@@ -139,6 +140,11 @@ const locationView = z.strictObject({
     timezone: z.string().optional().describe("The Location's IANA time zone."),
     next_change: z.strictObject({ at: z.string(), state: z.enum(['open', 'closed']) }).optional(),
     text: z.string(),
+    week: z.string().optional().describe('The regular week, compact, in local times, e.g. "Mon–Fri 08:00–20:00 · Sun closed".'),
+    coming: z
+      .array(z.string())
+      .optional()
+      .describe('Named exceptions in the next 14 local days, e.g. "Christmas Day, Fri 25 Dec: closed".'),
   }),
   items: z.array(z.string()).optional().describe('Requested items; the business reports each available here.'),
 });
@@ -318,7 +324,9 @@ async function listBusinesses(ctx: ToolContext): Promise<CallToolResult> {
     if (r.status !== 'ok') return `- ${r.name} (${r.url}): ${r.status} — ${r.reason ?? 'no reason given'}`;
     const caps = r.capabilities.map((c) => (c.endsWith('.search') ? 'search' : c.endsWith('.lookup') ? 'lookup' : c)).join(' + ');
     const amenities =
-      r.amenities_seen.length === 0 ? 'none seen yet' : r.amenities_seen.map((a) => `${a.id} (${a.description})`).join(', ');
+      r.amenities_seen.length === 0
+        ? 'none seen yet'
+        : r.amenities_seen.map((a) => `${plain(a.id, 120)} (${plain(a.description, 80)})`).join(', ');
     return `- ${r.name} (${r.url}): ok — UCP ${r.version ?? '?'}, ${caps}, over ${(r.transport ?? '?').toUpperCase()}; amenity ids: ${amenities}`;
   });
   const ok = reports.filter((r) => r.status === 'ok').length;
@@ -433,9 +441,7 @@ async function getLocations(ctx: ToolContext, business: string | undefined, ids:
   const found = new Set(locations.flatMap((l) => l.inputs.map((i) => i.id)));
   const notFound = [...new Set(ids)].filter((id) => !found.has(id));
   const notes = [
-    ...(response.messages ?? [])
-      .filter((m) => m.code !== 'not_found')
-      .map((m) => `Note from ${target.name} (${m.type}${m.code === undefined ? '' : ` ${m.code}`}): ${m.content}`),
+    ...(response.messages ?? []).filter((m) => m.code !== 'not_found').map((m) => messageNote(target.name, m)),
     ...intake.notes(),
   ];
   const structured: GetOutput = { business: target.name, results: views, not_found: notFound, notes };

@@ -14,7 +14,15 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { AgentBridge, isLoopback, loadAgentConfigFile, resolveSettings, serveAgentHttp, serveAgentStdio } from '../../agent/index.js';
+import {
+  AGENT_TOKEN_ENV,
+  AgentBridge,
+  checkAgentAccess,
+  loadAgentConfigFile,
+  resolveSettings,
+  serveAgentHttp,
+  serveAgentStdio,
+} from '../../agent/index.js';
 import { buildPlatformProfile } from '../../client/index.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../../logging.js';
@@ -40,6 +48,7 @@ interface AgentCliOptions {
   host: string;
   port: string;
   ca?: string;
+  token?: string;
   logLevel: string;
 }
 
@@ -66,6 +75,10 @@ export function registerAgentCommand(program: Command): void {
     .option('--http', 'serve MCP over Streamable HTTP instead of stdio')
     .option('--host <address>', 'with --http: address to listen on', '127.0.0.1')
     .option('--port <number>', 'with --http: port to listen on (0 = any free port)', String(DEFAULT_AGENT_PORT))
+    .option(
+      '--token <secret>',
+      `with --http: require "Authorization: Bearer <secret>" on every request (default: $${AGENT_TOKEN_ENV}; required off loopback)`,
+    )
     .option('--ca <file>', 'PEM CA certificate(s) to trust instead of the system roots')
     .option('--log-level <level>', `log level on stderr (${LOG_LEVELS.join(', ')})`, 'info')
     .action(async (options: AgentCliOptions) => {
@@ -86,6 +99,13 @@ async function runAgent(options: AgentCliOptions): Promise<number> {
     if (options.http !== true && (options.host !== '127.0.0.1' || options.port !== String(DEFAULT_AGENT_PORT))) {
       throw new ConfigError('--host and --port apply to --http; over stdio the host talks to this process directly');
     }
+    const envToken = process.env[AGENT_TOKEN_ENV];
+    const token = options.token ?? (envToken !== undefined && envToken !== '' ? envToken : undefined);
+    if (options.http !== true && options.token !== undefined) {
+      throw new ConfigError('--token applies to --http; over stdio only the host that started this process talks to it');
+    }
+    // Before any business or profile work: a missing token off loopback is a usage error (#37 N12).
+    if (options.http === true) checkAgentAccess(options.host, token);
     const serving = options.serveProfile !== undefined && options.serveProfile !== false;
     if (serving && options.platformProfile !== undefined) {
       throw new ConfigError('--serve-profile and --platform-profile both name the platform profile; give one');
@@ -123,13 +143,9 @@ async function runAgent(options: AgentCliOptions): Promise<number> {
     const intro = `ucp-location agent: ${settings.businesses.length} business${settings.businesses.length === 1 ? '' : 'es'} (${names}); platform profile ${profileNote}`;
 
     if (options.http === true) {
-      const http = await serveAgentHttp(bridge, { host: options.host, port, logger });
-      process.stderr.write(`${intro}\nucp-location agent: MCP over Streamable HTTP at ${http.url}\n`);
-      if (!isLoopback(options.host)) {
-        process.stderr.write(
-          `ucp-location agent: warning: listening on ${options.host} without authentication; anyone who can reach it can use your platform profile. Put it behind an authenticating proxy.\n`,
-        );
-      }
+      const http = await serveAgentHttp(bridge, { host: options.host, port, logger, token });
+      const auth = token === undefined ? '' : ' (requests need "Authorization: Bearer <token>")';
+      process.stderr.write(`${intro}\nucp-location agent: MCP over Streamable HTTP at ${http.url}${auth}\n`);
       await waitForSignal();
       await http.close();
     } else {
