@@ -62,9 +62,9 @@ describe('agent arguments: find_locations', () => {
       /"near" got the text "Los Angeles", but it must be coordinates .*does not look up place names/,
     );
     expect(refusal(() => parseFindArguments({ near: { lat: 1, lon: 2 } }))).toMatch(/exactly "latitude" and "longitude"/);
-    expect(refusal(() => parseFindArguments({ near: { latitude: 95, longitude: 2 } }))).toMatch(/"near.latitude" got 95/);
+    expect(refusal(() => parseFindArguments({ near: { latitude: 95, longitude: 2 } }))).toMatch(/"near" latitude got 95/);
     expect(refusal(() => parseFindArguments({ open_now: true, open_at: '2026-11-30T10:00:00Z' }))).toMatch(/give one of them/);
-    expect(refusal(() => parseFindArguments({ open_at: '2026-11-30T10:00' }))).toMatch(/the offset is missing/);
+    expect(refusal(() => parseFindArguments({ open_at: 'Sunday 10am' }))).toMatch(/"open_at" got "Sunday 10am".*"2026-12-06T10:00"/);
     expect(refusal(() => parseFindArguments({ open_now: 'yes' }))).toMatch(/"open_now" got "yes" \(a string\)/);
   });
 
@@ -76,7 +76,6 @@ describe('agent arguments: find_locations', () => {
   });
 
   it('refuses amenity descriptions, bad limits and bad cursors, one sentence each', () => {
-    expect(refusal(() => parseFindArguments({ amenities: ['parking'] }))).toMatch(/takes amenity ids, not descriptions/);
     expect(refusal(() => parseFindArguments({ limit: 51 }))).toMatch(/"limit" got 51; it must be a whole number from 1 to 50/);
     const both = refusal(() => parseFindArguments({ limit: 0, cursor: 7 }));
     expect(both.split('. "').length).toBe(2);
@@ -89,5 +88,32 @@ describe('agent arguments: get_locations', () => {
     expect(refusal(() => parseGetArguments({ business: 'acme' }))).toMatch(/"ids" is required/);
     expect(refusal(() => parseGetArguments({ ids: [] }))).toMatch(/non-empty array/);
     expect(refusal(() => parseGetArguments({ ids: ['a'], id: 'b' }))).toMatch(/Unknown argument "id".*"id" → "ids"\?/);
+  });
+});
+
+describe('agent arguments: as models write them (#26)', () => {
+  it('reads "lat,lng" for near, and reports every problem of a call at once', () => {
+    expect(parseFindArguments({ near: '40.758,-73.9855' }).list.near).toEqual({ latitude: 40.758, longitude: -73.9855 });
+    expect(parseFindArguments({ near: ' 40.758 , -73.9855 ' }).list.near).toEqual({ latitude: 40.758, longitude: -73.9855 });
+    const both = refusal(() => parseFindArguments({ near: { latitude: 200, longitude: 500 }, radius: '5', limit: 0 }));
+    expect(both).toMatch(/"near" latitude got 200/);
+    expect(both).toMatch(/"near" longitude got 500/);
+    expect(both).toMatch(/"radius" "5" has no unit/);
+    expect(both).toMatch(/"limit" got 0/);
+    expect(refusal(() => parseFindArguments({ near: '200,500' }))).toMatch(/latitude got 200.*longitude got 500/);
+  });
+
+  it('takes open_at as a local wall time (kept apart, never an instant) or as an instant with an offset', () => {
+    expect(parseFindArguments({ open_at: '2026-12-06T10:00' }).list).toEqual({ openAtLocal: '2026-12-06T10:00' });
+    expect(parseFindArguments({ open_at: '2026-12-06T10:00:00' }).list).toEqual({ openAtLocal: '2026-12-06T10:00' });
+    expect(parseFindArguments({ open_at: '2026-12-06T10:00:00-05:00' }).list).toEqual({ openAt: '2026-12-06T10:00:00-05:00' });
+    expect(refusal(() => parseFindArguments({ open_at: '2026-02-30T10:00' }))).toMatch(/not a real date and time/);
+  });
+
+  it('splits amenities into ids (sent to businesses) and labels (matched by the bridge); takes a BCP 47 language', () => {
+    const { list } = parseFindArguments({ amenities: ['dev.ucp.amenity.parking', 'wheelchair accessible', 'Wi-Fi'], language: 'de' });
+    expect(list).toEqual({ amenities: ['dev.ucp.amenity.parking'], amenityLabels: ['wheelchair accessible', 'Wi-Fi'], language: 'de' });
+    expect(refusal(() => parseFindArguments({ language: 'German language' }))).toMatch(/BCP 47 language tag such as "en"/);
+    expect(parseGetArguments({ business: 'a', ids: ['x'], language: 'pt-BR' })).toEqual({ business: 'a', ids: ['x'], language: 'pt-BR' });
   });
 });

@@ -7,6 +7,7 @@
  * radius without a unit or without `near` are all refused, because a model that is not told keeps
  * believing its filter was applied.
  */
+import { DateTime } from 'luxon';
 import { parseInstant } from '../domain/hours.js';
 import type { Geo } from '../domain/location.js';
 import { ToolInputError } from './errors.js';
@@ -43,10 +44,11 @@ export const FIND_ARGUMENTS = [
   'open_at',
   'amenities',
   'items',
+  'language',
   'limit',
   'cursor',
 ] as const;
-export const GET_ARGUMENTS = ['business', 'ids'] as const;
+export const GET_ARGUMENTS = ['business', 'ids', 'language'] as const;
 
 /** The arguments that define a merged list (everything but `cursor` and `limit`), normalised. */
 export interface ListDefinition {
@@ -61,8 +63,18 @@ export interface ListDefinition {
   openNow?: boolean;
   /** `open_at` as given (RFC 3339 with an offset). */
   openAt?: string;
+  /**
+   * `open_at` without an offset, `YYYY-MM-DDTHH:MM`: that wall time in each Location's own zone,
+   * evaluated by the bridge (never sent to a business, which would refuse it).
+   */
+  openAtLocal?: string;
+  /** Amenity ids (reverse-domain): exact filters sent to every business. */
   amenities?: string[];
+  /** Amenity labels ("wheelchair accessible"): resolved per business by the bridge. */
+  amenityLabels?: string[];
   items?: string[];
+  /** BCP 47 tag forwarded as `context.language`. */
+  language?: string;
 }
 
 export interface FindArguments {
@@ -76,6 +88,7 @@ export interface FindArguments {
 export interface GetArguments {
   business?: string;
   ids: string[];
+  language?: string;
 }
 
 export function parseFindArguments(raw: Record<string, unknown> | undefined): FindArguments {
@@ -114,7 +127,7 @@ export function parseFindArguments(raw: Record<string, unknown> | undefined): Fi
     const radius = parseRadius(args['radius']);
     if (args['near'] === undefined) {
       throw new ToolInputError(
-        '"radius" needs "near": give the centre as "near": {"latitude": …, "longitude": …} together with the radius, or leave "radius" out.',
+        '"radius" needs "near": give the centre as "near": {"latitude": …, "longitude": …} (or "lat,lng") together with the radius, or leave "radius" out.',
         'radius',
       );
     }
@@ -144,23 +157,25 @@ export function parseFindArguments(raw: Record<string, unknown> | undefined): Fi
         'open_at',
       );
     }
-    list.openAt = parseOpenAt(openAt);
+    const parsed = parseOpenAt(openAt);
+    if (parsed.local) list.openAtLocal = parsed.value;
+    else list.openAt = parsed.value;
   });
   attempt(() => {
     const amenities = optionalIdList(
       args,
       'amenities',
-      'amenity ids such as "dev.ucp.amenity.parking" (list_businesses shows the ids seen so far)',
+      'amenity ids such as "dev.ucp.amenity.parking" or labels such as "wheelchair accessible"',
     );
     if (amenities === undefined) return;
-    const descriptive = amenities.find((id) => !id.includes('.') || /\s/.test(id));
-    if (descriptive !== undefined) {
-      throw new ToolInputError(
-        `"amenities" takes amenity ids, not descriptions: ${JSON.stringify(descriptive)} is not one; ids look like "dev.ucp.amenity.parking" (list_businesses shows the ids seen so far).`,
-        'amenities',
-      );
-    }
-    list.amenities = amenities;
+    const ids = amenities.filter(isAmenityId);
+    const labels = amenities.filter((a) => !isAmenityId(a));
+    if (ids.length > 0) list.amenities = ids;
+    if (labels.length > 0) list.amenityLabels = labels;
+  });
+  attempt(() => {
+    const language = parseLanguage(args['language']);
+    if (language !== undefined) list.language = language;
   });
   attempt(() => {
     const items = optionalIdList(args, 'items', 'item ids (SKUs) the business uses, e.g. ["sku-123"]');
@@ -200,9 +215,16 @@ export function parseGetArguments(raw: Record<string, unknown> | undefined): Get
   const problems: string[] = [];
   rejectUnknown(args, GET_ARGUMENTS, 'get_locations', problems);
   let business: string | undefined;
+  let language: string | undefined;
   let ids: string[] = [];
   try {
     business = optionalString(args, 'business', 'a configured business name from list_businesses, e.g. "acme"');
+  } catch (error) {
+    if (!(error instanceof ToolInputError)) throw error;
+    problems.push(error.message);
+  }
+  try {
+    language = parseLanguage(args['language']);
   } catch (error) {
     if (!(error instanceof ToolInputError)) throw error;
     problems.push(error.message);
@@ -218,7 +240,12 @@ export function parseGetArguments(raw: Record<string, unknown> | undefined): Get
     ids = (value as string[]).map((id) => id.trim());
   }
   if (problems.length > 0) throw new ToolInputError(problems.join(' '));
-  return { ids, ...(business !== undefined ? { business } : {}) };
+  return { ids, ...(business !== undefined ? { business } : {}), ...(language !== undefined ? { language } : {}) };
+}
+
+/** list_businesses: an optional `language`. */
+export function parseListArguments(raw: Record<string, unknown> | undefined): string | undefined {
+  return parseLanguage(raw?.['language']);
 }
 
 /** `"5km"`, `"3 mi"`, `"800m"`, `"1.5 kilometers"`, or a number of metres. */
@@ -251,60 +278,99 @@ export function parseRadius(value: unknown): Radius {
   return { meters, unit };
 }
 
+const NEAR_SHAPE =
+  '{"latitude": <-90 to 90>, "longitude": <-180 to 180>} or "lat,lng" in decimal degrees, e.g. {"latitude": 34.05, "longitude": -118.25} or "34.05,-118.25"';
+
+/** `{latitude, longitude}` or `"lat,lng"`; both coordinates are checked, every problem reported at once. */
 function parseNear(value: unknown): Geo {
-  const shape = '{"latitude": <-90 to 90>, "longitude": <-180 to 180>} in decimal degrees, e.g. {"latitude": 34.05, "longitude": -118.25}';
+  let lat: unknown;
+  let lon: unknown;
   if (typeof value === 'string') {
-    throw new ToolInputError(
-      `"near" got the text ${JSON.stringify(truncate(value))}, but it must be coordinates ${shape}; this tool does not look up place names, so use coordinates you know for that place.`,
-      'near',
-    );
+    const pair = /^\s*([+-]?\d+(?:\.\d+)?)\s*,\s*([+-]?\d+(?:\.\d+)?)\s*$/.exec(value);
+    if (pair === null) {
+      throw new ToolInputError(
+        `"near" got the text ${JSON.stringify(truncate(value))}, but it must be coordinates ${NEAR_SHAPE}; this tool does not look up place names, so use coordinates you know for that place.`,
+        'near',
+      );
+    }
+    lat = Number(pair[1]);
+    lon = Number(pair[2]);
+  } else if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ToolInputError(`"near" got ${describe(value)}; it must be ${NEAR_SHAPE}.`, 'near');
+  } else {
+    const record = value as Record<string, unknown>;
+    const extra = Object.keys(record).filter((k) => k !== 'latitude' && k !== 'longitude');
+    if (extra.length > 0) {
+      throw new ToolInputError(
+        `"near" takes exactly "latitude" and "longitude" (got ${extra.map((k) => JSON.stringify(k)).join(', ')}); write it as ${NEAR_SHAPE}.`,
+        'near',
+      );
+    }
+    lat = record['latitude'];
+    lon = record['longitude'];
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ToolInputError(`"near" got ${describe(value)}; it must be an object ${shape}.`, 'near');
-  }
-  const record = value as Record<string, unknown>;
-  const extra = Object.keys(record).filter((k) => k !== 'latitude' && k !== 'longitude');
-  if (extra.length > 0) {
-    throw new ToolInputError(
-      `"near" takes exactly "latitude" and "longitude" (got ${extra.map((k) => JSON.stringify(k)).join(', ')}); write it as ${shape}.`,
-      'near',
-    );
-  }
-  const lat = record['latitude'];
-  const lon = record['longitude'];
+  const problems: string[] = [];
   if (typeof lat !== 'number' || !Number.isFinite(lat) || lat < -90 || lat > 90) {
-    throw new ToolInputError(
-      `"near.latitude" got ${describe(lat)}; it must be a number from -90 to 90 (latitude comes first), as in ${shape}.`,
-      'near',
-    );
+    problems.push(`"near" latitude got ${describe(lat)}; it must be a number from -90 to 90 (latitude comes first).`);
   }
   if (typeof lon !== 'number' || !Number.isFinite(lon) || lon < -180 || lon > 180) {
-    throw new ToolInputError(`"near.longitude" got ${describe(lon)}; it must be a number from -180 to 180, as in ${shape}.`, 'near');
+    problems.push(`"near" longitude got ${describe(lon)}; it must be a number from -180 to 180.`);
+  }
+  if (problems.length > 0 || typeof lat !== 'number' || typeof lon !== 'number') {
+    throw new ToolInputError(`${problems.join(' ')} Write "near" as ${NEAR_SHAPE}.`, 'near');
   }
   return { latitude: lat, longitude: lon };
 }
 
+/** A reverse-domain amenity id ("dev.ucp.amenity.parking"); anything else is a label. */
+export function isAmenityId(value: string): boolean {
+  return /^[a-z0-9][a-z0-9-]*(?:\.[a-z0-9_-]+){2,}$/i.test(value);
+}
+
+const BCP47 = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,6}$/;
+
+function parseLanguage(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !BCP47.test(value.trim())) {
+    throw new ToolInputError(
+      `"language" got ${describe(value)}; it must be a BCP 47 language tag such as "en", "de", "ja" or "pt-BR", or left out.`,
+      'language',
+    );
+  }
+  return value.trim();
+}
+
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
-function parseOpenAt(value: unknown): string {
-  const example = 'e.g. "2026-11-30T18:30:00-05:00" or "2026-11-30T23:30:00Z"';
-  if (typeof value !== 'string' || !RFC3339.test(value.trim())) {
-    const hint =
-      typeof value === 'string' && /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2})?$/.test(value.trim()) ? ' (the offset is missing)' : '';
+const LOCAL_WALL_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2})(?::00)?$/;
+
+/**
+ * `open_at` with an offset (an instant, sent to the businesses) or without one
+ * (`2026-12-06T10:00`: that wall time in each Location's own zone, evaluated by the bridge).
+ */
+function parseOpenAt(value: unknown): { value: string; local: boolean } {
+  const example = 'e.g. "2026-11-30T18:30:00-05:00" (an instant) or "2026-12-06T10:00" (that local time in each store\'s own zone)';
+  const text = typeof value === 'string' ? value.trim() : '';
+  const local = LOCAL_WALL_TIME.exec(text);
+  if (local !== null) {
+    const wall = `${local[1] ?? ''}T${local[2] ?? ''}`;
+    if (!DateTime.fromISO(wall, { zone: 'utc' }).isValid) {
+      throw new ToolInputError(`"open_at" ${JSON.stringify(value)} is not a real date and time; ${example}.`, 'open_at');
+    }
+    return { value: wall, local: true };
+  }
+  if (typeof value !== 'string' || !RFC3339.test(text)) {
     throw new ToolInputError(
-      `"open_at" got ${describe(value)}${hint}; it must be an RFC 3339 date-time with an offset, ${example}; for the present moment use "open_now": true.`,
+      `"open_at" got ${describe(value)}; it must be a date-time, ${example}; for the present moment use "open_now": true.`,
       'open_at',
     );
   }
   try {
-    parseInstant(value.trim());
+    parseInstant(text);
   } catch {
-    throw new ToolInputError(
-      `"open_at" ${JSON.stringify(value)} is not a real instant; give an RFC 3339 date-time with an offset, ${example}.`,
-      'open_at',
-    );
+    throw new ToolInputError(`"open_at" ${JSON.stringify(value)} is not a real instant; ${example}.`, 'open_at');
   }
-  return value.trim();
+  return { value: text, local: false };
 }
 
 function optionalString(args: Record<string, unknown>, name: string, what: string): string | undefined {

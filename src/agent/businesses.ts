@@ -52,8 +52,12 @@ export interface BusinessReport {
 /** Recheck a business whose profile cannot be revalidated no sooner than this, ms (the overview's TTL floor). */
 const MIN_FRESH_MS = 60_000;
 
+/** How the language of descriptions asked without `language` is keyed. */
+export const DEFAULT_LANGUAGE_KEY = '';
+
 export class BusinessHandle {
-  readonly amenities = new Map<string, string>();
+  /** Amenity id → description per language asked (DEFAULT_LANGUAGE_KEY: none asked), as seen in answers. */
+  readonly amenities = new Map<string, Map<string, string>>();
   client: UcpLocationClient | undefined;
   /** The profile the client was negotiated from, canonical JSON: a change means renegotiation. */
   profile: string | undefined;
@@ -126,19 +130,36 @@ export class BusinessDirectory {
     return handle.pending;
   }
 
-  /** Remembers the amenities of Locations a business returned (list_businesses shows them). */
-  noteLocations(handle: BusinessHandle, locations: readonly Location[]): void {
+  /**
+   * Remembers the amenities of Locations a business returned, per language asked: list_businesses
+   * shows them, and an amenity label is matched against every description seen for an id. Bounded
+   * in ids, languages per id and description length (a business chooses all three).
+   */
+  noteLocations(handle: BusinessHandle, locations: readonly Location[], language = DEFAULT_LANGUAGE_KEY): void {
     for (const location of locations) {
       for (const [id, amenity] of Object.entries(location.amenities ?? {})) {
-        if (handle.amenities.size >= 500 && !handle.amenities.has(id)) return;
-        handle.amenities.set(id, amenity.description);
+        if (id.length > 256 || typeof amenity.description !== 'string') continue;
+        let byLanguage = handle.amenities.get(id);
+        if (byLanguage === undefined) {
+          if (handle.amenities.size >= 500) return;
+          byLanguage = new Map<string, string>();
+          handle.amenities.set(id, byLanguage);
+        }
+        if (byLanguage.size >= 8 && !byLanguage.has(language)) continue;
+        byLanguage.set(language, amenity.description.slice(0, 200));
       }
     }
   }
 
-  report(handle: BusinessHandle): BusinessReport {
+  /** Every description seen per amenity id, any language (for matching labels). */
+  knownDescriptions(handle: BusinessHandle): Map<string, Set<string>> {
+    return new Map([...handle.amenities].map(([id, byLanguage]) => [id, new Set(byLanguage.values())]));
+  }
+
+  /** The business's state; amenity descriptions in `language` where seen in it, else as first seen. */
+  report(handle: BusinessHandle, language = DEFAULT_LANGUAGE_KEY): BusinessReport {
     const amenities_seen = [...handle.amenities]
-      .map(([id, description]) => ({ id, description }))
+      .map(([id, byLanguage]) => ({ id, description: byLanguage.get(language) ?? [...byLanguage.values()][0] ?? '' }))
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const base = { name: handle.name, url: handle.config.url, amenities_seen };
     const client = handle.client;

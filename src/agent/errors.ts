@@ -59,6 +59,8 @@ export interface BusinessFailure {
   retry_after_seconds?: number;
   /** The tool argument the business objected to, when it named one. */
   argument?: string;
+  /** `radius_too_large`: the largest radius the business honours, meters, when its message states it. */
+  max_radius_meters?: number;
 }
 
 /** How the SDK words a deadline that passed (undici's timeouts, the MCP SDK's request timeout). */
@@ -181,14 +183,17 @@ function businessRefusal(business: string, error: BusinessError, activity: Activ
   const code =
     d.ucpCode ?? (d.rpcCode !== undefined ? String(d.rpcCode) : d.httpStatus !== undefined ? `http_${d.httpStatus}` : 'business_error');
   switch (d.ucpCode) {
-    case 'radius_too_large':
+    case 'radius_too_large': {
+      const max = statedLimitMeters(businessText(error));
       return {
         business,
         kind: 'refused',
         code,
         argument: 'radius',
         reason: `${business} refused the radius${said}; use a smaller "radius".`,
+        ...(max !== undefined ? { max_radius_meters: max } : {}),
       };
+    }
     case 'invalid_cursor':
       return {
         business,
@@ -226,6 +231,13 @@ function businessRefusal(business: string, error: BusinessError, activity: Activ
     code,
     reason: `${business} failed ${verb}${said}; try again later, or use another business.`,
   };
+}
+
+/** The limit a radius refusal states: "(500000 m)" or "at most 500000" — meters, the unit of distance.max. */
+function statedLimitMeters(text: string): number | undefined {
+  const match = /\((\d+(?:\.\d+)?) ?m\)|at most (\d+(?:\.\d+)?)/.exec(text);
+  const value = Number(match?.[1] ?? match?.[2]);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
 /** What the business itself said: its message, without our "The business answered …" preamble. */

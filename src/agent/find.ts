@@ -20,14 +20,13 @@
 import { randomBytes } from 'node:crypto';
 import { canonicalJson } from '../domain/cursor.js';
 import type { Location } from '../domain/location.js';
-import type { Message, SearchRequest, SearchResponse } from '../domain/requests.js';
+import type { SearchRequest, SearchResponse } from '../domain/requests.js';
 import { MAX_CURSOR_CHARS, type ListDefinition, type FindArguments } from './arguments.js';
 import { mapLimit, withDeadline, type BusinessDirectory, type BusinessHandle } from './businesses.js';
 import type { CursorSeal } from './cursor.js';
 import { BusinessCallError, ToolInputError, describeFailure, type BusinessFailure } from './errors.js';
-import { Intake } from './intake.js';
-import { plain } from './plain.js';
-import { distanceMeters } from './present.js';
+import { Receiver } from './receive.js';
+import { distanceMeters, formatRadius } from './present.js';
 import { ScanCache } from './scan-cache.js';
 
 /** Page size asked of a business while reading matches to sort (the protocol default maximum). */
@@ -65,6 +64,8 @@ export interface FindOutcome {
   /** The instant hours are shown for, ms, and whether it is "now". */
   at: number;
   atIsNow: boolean;
+  /** An answer with no Locations: why, per business asked, failures first. */
+  emptyCauses: string[];
 }
 
 interface Position {
@@ -77,7 +78,7 @@ interface Position {
 }
 
 /** What an ordering contributes to the outcome (the rest is common to both). */
-type OrderedPart = Omit<FindOutcome, 'list' | 'asked' | 'cap' | 'at' | 'atIsNow'>;
+type OrderedPart = Omit<FindOutcome, 'list' | 'asked' | 'cap' | 'at' | 'atIsNow' | 'emptyCauses'> & { receiver: Receiver };
 
 interface CursorState {
   v: 1;
@@ -138,11 +139,13 @@ export class LocationFinder {
     const at = list.openAt !== undefined ? Date.parse(list.openAt) : list.openNow === true ? t : now;
     const base = { list, asked: names, cap: this.ctx.maxMatchesPerBusiness, at, atIsNow: list.openAt === undefined };
 
-    const outcome =
+    const { receiver, ...outcome } =
       list.near !== undefined
         ? await this.#byDistance(names, request, list, args.limit, { t, scanId: state?.scan, offset: state?.o ?? 0 })
         : await this.#byTurns(names, request, args.limit, { t, list, positions: state?.s });
-    const result: FindOutcome = { ...base, ...outcome };
+    const failures = outcome.failures.map((f) => inUnits(f, list));
+    const emptyCauses = outcome.results.length === 0 && outcome.offset === 0 ? receiver.emptyCauses(names, failures) : [];
+    const result: FindOutcome = { ...base, ...outcome, failures, emptyCauses };
     // One business asked and it failed: that is the answer, as an error the model can act on.
     const failure = result.failures[0];
     if (single && failure !== undefined && result.results.length === 0) throw new BusinessCallError(failure);
@@ -205,8 +208,9 @@ export class LocationFinder {
     let scan = scanId === undefined ? undefined : this.#scans.get(scanId);
     if (scan !== undefined && scan.expires < now) scan = undefined;
     const fresh = scan === undefined || scanId === undefined;
+    let receiver = new Receiver(this.ctx.directory, list);
     if (scan === undefined || scanId === undefined) {
-      scan = await this.#scan(names, request, list);
+      ({ scan, receiver } = await this.#scan(names, request, list));
       scanId = randomBytes(12).toString('base64url');
       this.#scans.set(scanId, scan, scan.bytes);
     }
@@ -226,22 +230,23 @@ export class LocationFinder {
       failures: fresh ? scan.failures : [],
       capped: scan.capped,
       notes: fresh ? scan.notes : [],
+      receiver,
       ...(nextCursor !== undefined ? { nextCursor } : {}),
     };
   }
 
   /** Reads up to the cap of matches from each business and sorts the union by geodesic distance. */
-  async #scan(names: readonly string[], request: SearchRequest, list: ListDefinition): Promise<Scan> {
+  async #scan(names: readonly string[], request: SearchRequest, list: ListDefinition): Promise<{ scan: Scan; receiver: Receiver }> {
     const cap = this.ctx.maxMatchesPerBusiness;
     const near = list.near;
+    const receiver = new Receiver(this.ctx.directory, list);
     const outcomes = await mapLimit(names, this.ctx.concurrency, async (name) => {
       const handle = this.#handle(name);
-      const intake = new Intake(name);
       try {
-        const read = await withDeadline(this.#readMatches(handle, request, cap, intake), handle.config.timeoutMs, () =>
+        const read = await withDeadline(this.#readMatches(handle, request, cap, receiver), handle.config.timeoutMs, () =>
           businessTimeout(handle),
         );
-        return { name, ...read, intake };
+        return { name, ...read };
       } catch (error) {
         return { name, failure: describeFailure(name, error, 'search') };
       }
@@ -259,8 +264,7 @@ export class LocationFinder {
       }
       ok.push(outcome.name);
       if (outcome.capped) capped.push(outcome.name);
-      notes.push(...messageNotes(outcome.name, outcome.messages), ...outcome.intake.notes());
-      bytes += outcome.intake.bytes;
+      bytes += receiver.bytes(outcome.name);
       for (const location of outcome.locations) {
         const meters = distanceMeters(location, near);
         entries.push({ business: outcome.name, location, ...(meters !== undefined ? { distanceMeters: meters } : {}) });
@@ -273,18 +277,18 @@ export class LocationFinder {
         (order.get(a.business) ?? 0) - (order.get(b.business) ?? 0) ||
         (a.location.id < b.location.id ? -1 : a.location.id > b.location.id ? 1 : 0),
     );
-    return { entries, failures, capped, notes, ok, expires: this.ctx.now() + SCAN_TTL_MS, bytes };
+    notes.push(...receiver.notes());
+    return { scan: { entries, failures, capped, notes, ok, expires: this.ctx.now() + SCAN_TTL_MS, bytes }, receiver };
   }
 
   async #readMatches(
     handle: BusinessHandle,
     request: SearchRequest,
     cap: number,
-    intake: Intake,
-  ): Promise<{ locations: Location[]; capped: boolean; messages: Message[] }> {
+    receiver: Receiver,
+  ): Promise<{ locations: Location[]; capped: boolean }> {
     const client = await this.ctx.directory.client(handle);
     const locations: Location[] = [];
-    const messages: Message[] = [];
     let cursor: string | undefined;
     const seen = new Set<string>();
     // Each page brings at least one Location or ends the walk; the bound guards a business that does neither.
@@ -293,17 +297,14 @@ export class LocationFinder {
         limit: Math.min(SCAN_PAGE, cap - locations.length),
         ...(cursor !== undefined ? { cursor } : {}),
       });
-      const kept = intake.accept(page.locations);
-      locations.push(...kept);
-      messages.push(...(page.messages ?? []));
-      this.ctx.directory.noteLocations(handle, kept);
+      locations.push(...receiver.take(handle, page));
       const next = page.pagination.cursor;
-      if (!page.pagination.has_next_page || next === undefined || seen.has(next)) return { locations, capped: false, messages };
-      if (locations.length >= cap) return { locations, capped: true, messages };
+      if (!page.pagination.has_next_page || next === undefined || seen.has(next)) return { locations, capped: false };
+      if (locations.length >= cap) return { locations, capped: true };
       seen.add(next);
       cursor = next;
     }
-    return { locations, capped: true, messages };
+    return { locations, capped: true };
   }
 
   async #byTurns(
@@ -315,6 +316,7 @@ export class LocationFinder {
     const positions: Position[] = position.positions ?? names.map((n) => ({ n, k: 0 }));
     const failures: BusinessFailure[] = [];
     const notes: string[] = [];
+    const receiver = new Receiver(this.ctx.directory, position.list);
     interface Buffer {
       handle: BusinessHandle;
       items: Location[];
@@ -325,19 +327,13 @@ export class LocationFinder {
       failed: boolean;
       refills: number;
     }
-    const intakes = new Map<string, Intake>();
     const fetchPage = async (handle: BusinessHandle, cursor: string | undefined): Promise<SearchResponse> => {
       const work = (async () => {
         const client = await this.ctx.directory.client(handle);
         return client.search(request, { limit, ...(cursor !== undefined ? { cursor } : {}) });
       })();
       const page = await withDeadline(work, handle.config.timeoutMs, () => businessTimeout(handle));
-      let intake = intakes.get(handle.name);
-      if (intake === undefined) intakes.set(handle.name, (intake = new Intake(handle.name)));
-      const locations = intake.accept(page.locations);
-      this.ctx.directory.noteLocations(handle, locations);
-      notes.push(...messageNotes(handle.name, page.messages ?? []));
-      return { ...page, locations };
+      return { ...page, locations: receiver.take(handle, page) };
     };
     const buffers: Buffer[] = await mapLimit(positions, this.ctx.concurrency, async (p): Promise<Buffer> => {
       const handle = this.#handle(p.n);
@@ -384,7 +380,7 @@ export class LocationFinder {
       }
       if (!progressed) break;
     }
-    for (const intake of intakes.values()) notes.push(...intake.notes());
+    notes.unshift(...receiver.notes());
     const remaining: Position[] = [];
     for (const buffer of buffers) {
       if (buffer.failed) continue;
@@ -415,6 +411,7 @@ export class LocationFinder {
       failures,
       capped: [],
       notes: [...new Set(notes)],
+      receiver,
       ...(nextCursor !== undefined ? { nextCursor } : {}),
     };
   }
@@ -441,7 +438,26 @@ export function buildRequest(list: ListDefinition, openAt: string | undefined): 
   if (list.amenities !== undefined) filters.amenities = [...list.amenities];
   if (list.items !== undefined) filters.items = [...list.items];
   if (Object.keys(filters).length > 0) request.filters = filters;
+  if (list.language !== undefined) request.context = { language: list.language };
   return request;
+}
+
+/** A limit in the other unit, rounded down so it stays within the limit: "310 mi". */
+function roughly(meters: number, unit: 'km' | 'mi'): string {
+  const value = unit === 'mi' ? meters / 1609.344 : meters / 1000;
+  return value >= 10 ? `${Math.floor(value)} ${unit}` : `${Math.floor(value * 10) / 10} ${unit}`;
+}
+
+/** A business's radius refusal restated in the unit the model used: "at most 500 km (310.69 mi)". */
+function inUnits(failure: BusinessFailure, list: ListDefinition): BusinessFailure {
+  const max = failure.max_radius_meters;
+  if (max === undefined || list.radius === undefined) return failure;
+  const unit = list.radius.unit;
+  const other = unit === 'mi' ? 'km' : 'mi';
+  return {
+    ...failure,
+    reason: `${failure.business} searches at most ${formatRadius(max, unit)} (${roughly(max, other)}) from a point; "radius" ${formatRadius(list.radius.meters, unit)} is more. Use a "radius" of at most ${formatRadius(max, unit)}.`,
+  };
 }
 
 /** The error a business's deadline raises: named, with its limit, as the model reads it. */
@@ -457,13 +473,4 @@ export function businessTimeout(handle: BusinessHandle): BusinessCallError {
 
 function tooLongCursorNote(business: string, chars: number): string {
   return `${business} gave a continuation too long for this bridge to carry (${chars} characters); its further results are left out of this list. Ask ${business} alone with more filters to see more of it.`;
-}
-
-function messageNotes(business: string, messages: readonly Message[]): string[] {
-  return messages.map((m) => messageNote(business, m));
-}
-
-/** A business's message as one line of the answer, its words quoted as data (#37 N10). */
-export function messageNote(business: string, m: Message): string {
-  return `Note from ${business} (${plain(m.type, 20)}${m.code === undefined ? '' : ` ${plain(m.code, 60)}`}): ${JSON.stringify(plain(m.content, 300))}`;
 }

@@ -14,12 +14,14 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { summarizeRequest, type Logger } from '../logging.js';
-import { parseFindArguments, parseGetArguments, MAX_IDS, MAX_LIMIT, DEFAULT_LIMIT } from './arguments.js';
+import { parseFindArguments, parseGetArguments, parseListArguments, MAX_IDS, MAX_LIMIT, DEFAULT_LIMIT } from './arguments.js';
 import type { BusinessDirectory } from './businesses.js';
 import { withDeadline } from './businesses.js';
 import { BusinessCallError, ToolInputError, describeFailure } from './errors.js';
-import { buildRequest, businessTimeout, messageNote, unknownBusiness, type FindOutcome, type LocationFinder } from './find.js';
+import { buildRequest, businessTimeout, unknownBusiness, type FindOutcome, type LocationFinder } from './find.js';
 import { Intake } from './intake.js';
+import { wallTimeInstant } from './local-filters.js';
+import { messageNote } from './receive.js';
 import { plain } from './plain.js';
 import { formatRadius, renderView, viewOf, type LocationView } from './present.js';
 
@@ -28,13 +30,24 @@ export type ToolName = (typeof TOOL_NAMES)[number];
 
 // ───────────────────────── input schemas ─────────────────────────
 
-const nearSchema = z
+const nearObject = z
   .strictObject({
     latitude: z.number().min(-90).max(90).describe('Latitude in decimal degrees (WGS 84), -90 to 90, e.g. 40.7128.'),
     longitude: z.number().min(-180).max(180).describe('Longitude in decimal degrees (WGS 84), -180 to 180, e.g. -74.006.'),
   })
+  .describe('Coordinates in decimal degrees.');
+
+const nearSchema = z
+  .union([nearObject, z.string().describe('"lat,lng" in decimal degrees, e.g. "40.758,-73.9855".')])
   .describe(
-    'The point to search around, as coordinates (not a place name: this tool does not geocode). Results then come nearest first, each with its distance, within "radius".',
+    'The point to search around, as coordinates: {"latitude": 40.758, "longitude": -73.9855} or "40.758,-73.9855" (not a place name: this tool does not geocode). Results then come nearest first, each with its distance, within "radius".',
+  );
+
+const languageSchema = z
+  .string()
+  .optional()
+  .describe(
+    'BCP 47 language for names, amenities and messages, e.g. "en", "de", "ja" (the buyer\'s language). Each business answers in it where it has it.',
   );
 
 const findInput = z.strictObject({
@@ -70,18 +83,19 @@ const findInput = z.strictObject({
     .string()
     .optional()
     .describe(
-      'Only Locations open at this instant: RFC 3339 with an offset, e.g. "2026-11-30T18:30:00-05:00". Use instead of open_now for another time.',
+      'Only Locations open at this time. Without an offset, e.g. "2026-12-06T10:00", it is that local time in each Location\'s own zone (right for "open Sunday 10:00" across zones). With an offset, e.g. "2026-11-30T18:30:00-05:00", it is one instant. Use instead of open_now for another time.',
     ),
   amenities: z
-    .array(z.string().describe('An amenity id, e.g. "dev.ucp.amenity.parking".'))
+    .array(z.string().describe('An amenity id, e.g. "dev.ucp.amenity.parking", or a label, e.g. "wheelchair accessible".'))
     .optional()
     .describe(
-      'Amenity ids every result must have (all of them), e.g. ["dev.ucp.amenity.parking"]. Ids, not descriptions: list_businesses shows the ids seen so far.',
+      'Amenities every result must have (all of them): ids such as "dev.ucp.amenity.parking", or labels such as "wheelchair accessible" or "parking", which the bridge matches per business (businesses name the same feature with different ids); the answer says which ids each label matched.',
     ),
   items: z
     .array(z.string().describe('An item id (SKU) as the business names it.'))
     .optional()
     .describe('Item ids (SKUs) every result must currently be able to provide (all of them).'),
+  language: languageSchema,
   limit: z
     .number()
     .int()
@@ -109,9 +123,12 @@ const getInput = z.strictObject({
     .describe(
       `Location ids to fetch, 1 to ${MAX_IDS}: canonical ids (as find_locations shows them) or aliases the business publishes, such as a store code.`,
     ),
+  language: languageSchema,
 });
 
-const listInput = z.strictObject({});
+const listInput = z.strictObject({
+  language: z.string().optional().describe('BCP 47 language to show amenity descriptions in where they were seen in it, e.g. "de".'),
+});
 
 // ───────────────────────── output schemas ─────────────────────────
 
@@ -154,6 +171,7 @@ const failure = z.strictObject({
   kind: z.enum(['unreachable', 'incompatible', 'refused', 'rate_limited', 'invalid_response', 'timeout']),
   code: z.string(),
   reason: z.string(),
+  max_radius_meters: z.number().optional().describe('radius_too_large: the largest radius this business honours, meters.'),
   retry_after_seconds: z.number().optional(),
   argument: z.string().optional(),
 });
@@ -167,6 +185,9 @@ const findOutput = z.strictObject({
   radius_meters: z.number().optional(),
   radius_defaulted: z.boolean().optional(),
   open_at: z.string().optional().describe('The instant the opening-hours filter used.'),
+  open_at_local: z.string().optional().describe("The local wall time evaluated in each Location's own zone."),
+  language: z.string().optional().describe('The language asked of every business (context.language).'),
+  empty_causes: z.array(z.string()).optional().describe('No results: why, per business asked, failures first.'),
   businesses_asked: z.array(z.string()),
   failures: z.array(failure).describe('Businesses that could not answer; their Locations are not in the list.'),
   capped_businesses: z.array(z.string()).describe('Businesses with more matches than the bridge reads for sorting by distance.'),
@@ -179,6 +200,7 @@ const getOutput = z.strictObject({
   results: z.array(locationView),
   not_found: z.array(z.string()).describe('Ids the business did not return: unknown to it, or not public.'),
   notes: z.array(z.string()),
+  language: z.string().optional().describe('The language asked of the business (context.language).'),
 });
 
 const listOutput = z.strictObject({
@@ -212,7 +234,7 @@ export const TOOLS: readonly Tool[] = [
     name: 'list_businesses',
     title: 'List businesses',
     description:
-      'List the businesses whose physical Locations (stores, branches, pickup points) you can search, each with its status (ok, unreachable or incompatible, and why), what it supports, the transport in use, and the amenity ids seen in its answers so far (use them in find_locations "amenities"). Call it to learn the business names, or to see why a business failed. No arguments.',
+      'List the businesses whose physical Locations (stores, branches, pickup points) you can search, each with its status (ok, unreachable or incompatible, and why), what it supports, the transport in use, and the amenity ids with their descriptions seen in its answers so far. Call it to learn the business names, or to see why a business failed. Optional "language" (e.g. "de") shows descriptions in that language where seen in it.',
     inputSchema: jsonSchema(listInput, 'input'),
     outputSchema: jsonSchema(listOutput, 'output'),
     annotations: { title: 'List businesses', ...READ_ONLY },
@@ -221,7 +243,7 @@ export const TOOLS: readonly Tool[] = [
     name: 'find_locations',
     title: 'Find Locations',
     description:
-      'Find physical Locations (stores, branches, pickup points) of the configured businesses: "nearest grocery", "pharmacy open now", "store with parking". Without "business", every business is asked at once and the answers are merged; one that fails is named in the answer while the others still answer. With "near" (coordinates — place names are not geocoded) results come nearest first within "radius" (default 5 km) with their distance; without "near", businesses take turns in their own order. Opening hours are judged in each Location\'s own time zone. An answer shows up to "limit" results (default 10); when there are more it ends with a "next_cursor": call again with {"cursor": "<it>"} for the next ones. Example: {"query": "grocery", "near": {"latitude": 40.7128, "longitude": -74.006}, "radius": "3 mi", "open_now": true}.',
+      'Find physical Locations (stores, branches, pickup points) of the configured businesses: "nearest grocery", "pharmacy open now", "store with parking". Without "business", every business is asked at once and the answers are merged; one that fails is named in the answer while the others still answer. With "near" (coordinates — place names are not geocoded) results come nearest first within "radius" (default 5 km) with their distance; without "near", businesses take turns in their own order. Opening hours are judged in each Location\'s own time zone. An answer shows up to "limit" results (default 10); when there are more it ends with a "next_cursor": call again with {"cursor": "<it>"} for the next ones. Example: {"query": "grocery", "near": "40.7128,-74.006", "radius": "3 mi", "open_now": true}; {"open_at": "2026-12-06T10:00", "amenities": ["wheelchair accessible"], "language": "de"}.',
     inputSchema: jsonSchema(findInput, 'input'),
     outputSchema: jsonSchema(findOutput, 'output'),
     annotations: { title: 'Find Locations', ...READ_ONLY },
@@ -253,14 +275,14 @@ export async function callTool(ctx: ToolContext, name: ToolName, args: Record<st
     let result: CallToolResult;
     switch (name) {
       case 'list_businesses': {
-        if (args !== undefined && Object.keys(args).length > 0) {
+        const extra = Object.keys(args ?? {}).filter((k) => k !== 'language');
+        if (extra.length > 0) {
           throw new ToolInputError(
-            `list_businesses takes no arguments (got ${Object.keys(args)
-              .map((k) => JSON.stringify(k))
-              .join(', ')}); call it with {}.`,
+            `list_businesses takes only "language" (got ${extra.map((k) => JSON.stringify(k)).join(', ')}); call it with {} or {"language": "de"}.`,
           );
         }
-        result = await listBusinesses(ctx);
+        const language = parseListArguments(args);
+        result = await listBusinesses(ctx, language);
         break;
       }
       case 'find_locations': {
@@ -276,7 +298,7 @@ export async function callTool(ctx: ToolContext, name: ToolName, args: Record<st
       case 'get_locations': {
         const parsed = parseGetArguments(args);
         summary = { ids: parsed.ids.length };
-        result = await getLocations(ctx, parsed.business, parsed.ids);
+        result = await getLocations(ctx, parsed.business, parsed.ids, parsed.language);
         break;
       }
     }
@@ -305,7 +327,7 @@ function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
 }
 
-async function listBusinesses(ctx: ToolContext): Promise<CallToolResult> {
+async function listBusinesses(ctx: ToolContext, language: string | undefined): Promise<CallToolResult> {
   const handles = ctx.directory.all;
   // Discover every business not yet known, concurrently, so each status is real.
   await Promise.all(
@@ -318,7 +340,7 @@ async function listBusinesses(ctx: ToolContext): Promise<CallToolResult> {
       }
     }),
   );
-  const reports = handles.map((h) => ctx.directory.report(h));
+  const reports = handles.map((h) => ctx.directory.report(h, language));
   const structured: ListOutput = { businesses: reports };
   const lines = reports.map((r) => {
     if (r.status !== 'ok') return `- ${r.name} (${r.url}): ${r.status} — ${r.reason ?? 'no reason given'}`;
@@ -336,10 +358,12 @@ async function listBusinesses(ctx: ToolContext): Promise<CallToolResult> {
 
 function renderFind(outcome: FindOutcome, limit: number): CallToolResult {
   const { list } = outcome;
+  const wall = list.openAtLocal;
   const views = outcome.results.map((r) =>
     viewOf(r.business, r.location, {
-      at: outcome.at,
-      atIsNow: outcome.atIsNow,
+      // A local wall time: each Location is shown at the instant it names in its own zone.
+      at: wall === undefined ? outcome.at : (wallTimeInstant(r.location, wall) ?? outcome.at),
+      atIsNow: outcome.atIsNow && wall === undefined,
       ...(list.near !== undefined ? { near: list.near } : {}),
       ...(list.radius !== undefined ? { unit: list.radius.unit } : {}),
       ...(list.items !== undefined ? { items: list.items } : {}),
@@ -360,6 +384,9 @@ function renderFind(outcome: FindOutcome, limit: number): CallToolResult {
     ...(list.radius !== undefined ? { radius_meters: list.radius.meters } : {}),
     ...(list.radiusDefaulted === true ? { radius_defaulted: true } : {}),
     ...(openAt !== undefined ? { open_at: openAt } : {}),
+    ...(wall !== undefined ? { open_at_local: wall } : {}),
+    ...(list.language !== undefined ? { language: list.language } : {}),
+    ...(outcome.emptyCauses.length > 0 ? { empty_causes: outcome.emptyCauses } : {}),
   };
 
   const lines: string[] = [];
@@ -375,13 +402,18 @@ function renderFind(outcome: FindOutcome, limit: number): CallToolResult {
   if (list.query !== undefined) filters.push(`matching ${JSON.stringify(list.query)}`);
   if (list.openNow === true) filters.push('open now');
   if (list.openAt !== undefined) filters.push(`open at ${list.openAt}`);
-  if (list.amenities !== undefined) filters.push(`with ${list.amenities.join(' and ')}`);
+  if (wall !== undefined) filters.push(`open at ${wall} local time (each Location in its own zone, judged by the bridge)`);
+  const amenities = [...(list.amenities ?? []), ...(list.amenityLabels ?? []).map((l) => JSON.stringify(l))];
+  if (amenities.length > 0) filters.push(`with ${amenities.join(' and ')}`);
   if (list.items !== undefined) filters.push(`providing ${list.items.join(' and ')}`);
   const span =
     views.length === 0
       ? 'no Locations'
       : `Locations ${outcome.offset + 1}–${outcome.offset + views.length}${outcome.total !== undefined ? ` of ${outcome.total}` : ''}`;
-  lines.push(`${[capitalise(span), filters.join(', '), where].filter((part) => part !== '').join(' ')}, ${from}.`);
+  const language = list.language === undefined ? '' : ` Language asked for: ${list.language}.`;
+  // Nothing to show: the cause per business comes first, before any advice (#26).
+  lines.push(...outcome.emptyCauses);
+  lines.push(`${[capitalise(span), filters.join(', '), where].filter((part) => part !== '').join(' ')}, ${from}.${language}`);
   if (list.radiusDefaulted === true && outcome.offset === 0) {
     lines.push('No radius was given, so 5 km was used; pass "radius" (e.g. "20km") to search wider.');
   }
@@ -389,8 +421,8 @@ function renderFind(outcome: FindOutcome, limit: number): CallToolResult {
   if (views.length === 0 && outcome.failures.length < outcome.asked.length) {
     lines.push(
       list.near !== undefined
-        ? 'Nothing matched: try a larger radius, fewer filters, or other words.'
-        : 'Nothing matched: try fewer filters or other words.',
+        ? 'To find more: try a larger radius, fewer filters, or other words.'
+        : 'To find more: try fewer filters or other words.',
     );
   }
   for (const name of outcome.capped) {
@@ -399,7 +431,7 @@ function renderFind(outcome: FindOutcome, limit: number): CallToolResult {
     );
   }
   for (const note of outcome.notes) lines.push(note);
-  for (const f of outcome.failures) lines.push(`Not included: ${f.reason}`);
+  if (outcome.emptyCauses.length === 0) for (const f of outcome.failures) lines.push(`Not included: ${f.reason}`);
   if (outcome.nextCursor !== undefined) {
     lines.push(
       `More results: call find_locations with {"cursor": "${outcome.nextCursor}"}${limit !== DEFAULT_LIMIT ? ` (and "limit": ${limit})` : ''}.`,
@@ -412,7 +444,12 @@ function renderFind(outcome: FindOutcome, limit: number): CallToolResult {
   return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured, ...(isError ? { isError: true } : {}) };
 }
 
-async function getLocations(ctx: ToolContext, business: string | undefined, ids: readonly string[]): Promise<CallToolResult> {
+async function getLocations(
+  ctx: ToolContext,
+  business: string | undefined,
+  ids: readonly string[],
+  language: string | undefined,
+): Promise<CallToolResult> {
   const handles = ctx.directory.all;
   let handle = business === undefined ? undefined : ctx.directory.find(business);
   if (business === undefined) {
@@ -428,14 +465,15 @@ async function getLocations(ctx: ToolContext, business: string | undefined, ids:
   const target = handle;
   let response;
   try {
-    const work = (async () => (await ctx.directory.client(target)).lookup(ids))();
+    const refinements = language === undefined ? {} : { context: { language } };
+    const work = (async () => (await ctx.directory.client(target)).lookup(ids, refinements))();
     response = await withDeadline(work, target.config.timeoutMs, () => businessTimeout(target));
   } catch (error) {
     throw new BusinessCallError(describeFailure(target.name, error, 'lookup'));
   }
   const intake = new Intake(target.name);
   const locations = intake.accept(response.locations);
-  ctx.directory.noteLocations(target, locations);
+  ctx.directory.noteLocations(target, locations, language);
   const now = ctx.now();
   const views = locations.map((l) => viewOf(target.name, l, { at: now, atIsNow: true }));
   const found = new Set(locations.flatMap((l) => l.inputs.map((i) => i.id)));
@@ -444,9 +482,15 @@ async function getLocations(ctx: ToolContext, business: string | undefined, ids:
     ...(response.messages ?? []).filter((m) => m.code !== 'not_found').map((m) => messageNote(target.name, m)),
     ...intake.notes(),
   ];
-  const structured: GetOutput = { business: target.name, results: views, not_found: notFound, notes };
+  const structured: GetOutput = {
+    business: target.name,
+    results: views,
+    not_found: notFound,
+    notes,
+    ...(language !== undefined ? { language } : {}),
+  };
   const lines = [
-    `${target.name}: ${views.length} Location${views.length === 1 ? '' : 's'} for ${ids.length} id${ids.length === 1 ? '' : 's'}.`,
+    `${target.name}: ${views.length} Location${views.length === 1 ? '' : 's'} for ${ids.length} id${ids.length === 1 ? '' : 's'}.${language === undefined ? '' : ` Language asked for: ${language}.`}`,
   ];
   views.forEach((view, i) => lines.push(renderView(view, i + 1)));
   if (notFound.length > 0) {
