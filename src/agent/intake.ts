@@ -54,6 +54,11 @@ export class Intake {
     return this.#bytes;
   }
 
+  /** Locations left out so far. */
+  get dropped(): number {
+    return this.#dropped.deep + this.#dropped.large + this.#dropped.answer;
+  }
+
   /** The Locations of `batch` within the limits, in order. */
   accept<T>(batch: readonly T[]): T[] {
     const kept: T[] = [];

@@ -138,6 +138,10 @@ export class Receiver {
         continue;
       }
       const received = tally?.received ?? 0;
+      if (received === 0 && tally !== undefined && tally.intake.dropped > 0) {
+        causes.push(...tally.intake.notes());
+        continue;
+      }
       if (received === 0) {
         const radius = this.list.near !== undefined && this.list.radius !== undefined;
         causes.push(

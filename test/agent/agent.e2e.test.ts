@@ -405,7 +405,9 @@ describe.each(MODES)('agent bridge over %s: every failure class of a business', 
     const result = await agent.call('find_locations', { business: 'tight', near: CENTER, radius: '5km' });
     expect(result.isError).toBe(true);
     // The limit in the unit the model used, with the other unit beside it (#26).
-    expect(textOf(result)).toBe('tight searches at most 1 km (0.6 mi) from a point; "radius" 5 km is more. Use a "radius" of at most 1 km.');
+    expect(textOf(result)).toBe(
+      'tight searches at most 1 km (0.6 mi) from a point; "radius" 5 km is more. Use a "radius" of at most 1 km.',
+    );
     const fine = await agent.call('find_locations', { business: 'tight', near: CENTER, radius: '800m' });
     expect(fine.isError).toBeFalsy();
   });
@@ -456,7 +458,12 @@ describe.each(MODES)('agent bridge over %s: every failure class of a business', 
     ]);
     // Nothing to show: the answer leads with each business's cause, before anything else (#26).
     const lines = textOf(wide).split('\n');
-    expect(lines.slice(0, 5).map((line) => line.split(' ')[0]).sort()).toEqual(['broken', 'lookuponly', 'old', 'slow', 'tight']);
+    expect(
+      lines
+        .slice(0, 5)
+        .map((line) => line.split(' ')[0])
+        .sort(),
+    ).toEqual(['broken', 'lookuponly', 'old', 'slow', 'tight']);
 
     const narrow = await agent.call('find_locations', { near: CENTER, radius: '500m' });
     expect(narrow.isError).toBeFalsy();

@@ -98,6 +98,18 @@ describe('agent bridge: large, forged and long-cursored answers', () => {
     expect(JSON.stringify(result.structuredContent).length).toBeLessThan(100_000);
   });
 
+  it('N4: when every Location of a business was too large, the empty answer leads with that, naming it', async () => {
+    const onlyBig = await startHostileBusiness(() => searchAnswer([locationText('big_only', { name: bigName })]));
+    const alone = await startBridgeSession([`onlybig=${onlyBig.url}`]);
+    try {
+      const text = textOf(await alone.call('find_locations', { near: NEAR, radius: '5 km' }));
+      expect(text.split('\n')[0]).toBe('onlybig sent 1 Location larger than 32 KB each; the bridge left them out.');
+    } finally {
+      await alone.close();
+      await onlyBig.close();
+    }
+  });
+
   it('N10: a business cannot forge lines of the answer: its text stays inside its own line, escapes removed', async () => {
     const result = await session.call('find_locations', { business: 'forger', near: NEAR, radius: '5 km' });
     const lines = textOf(result).split('\n');
