@@ -16,6 +16,10 @@
  * requires) and each business's position — its own cursor plus how many of that page were
  * already shown. A business that fails is named in the answer and left out of the rest of the
  * list; the others go on.
+ *
+ * Every page a business sends goes through a Receiver (receive.ts): the bounds on what the bridge
+ * keeps, and the filters no request to a business can express — an `open_at` local wall time and
+ * amenity labels — which the request built here therefore leaves out.
  */
 import { randomBytes } from 'node:crypto';
 import { canonicalJson } from '../domain/cursor.js';
