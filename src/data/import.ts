@@ -19,6 +19,7 @@ import { ConfigError, DataValidationError } from '../errors.js';
 import type { LocationRecord } from '../domain/location.js';
 import type { ImportProgress, ImportResult, LocationStore } from '../store/store.js';
 import { diffDataset, type DatasetDiff } from './dataset-diff.js';
+import { formatHint, type FormatHint } from './format-hint.js';
 import { IssueCollector } from './issues.js';
 import { OSM_AMENITY_NAMESPACE, SCHEMA_ORG_AMENITY_NAMESPACE } from './amenity-namespace.js';
 import { defaultOsmAmenities, type AmenityMap } from './osm-amenities.js';
@@ -81,6 +82,15 @@ export interface ValidationReport {
   warningCount: number;
   /** Zones derived from coordinates, with how many records got each. */
   timezones: DerivedZoneCount[];
+  /**
+   * Rejected files read with the format their extension picked that look like another one
+   * (format-hint.ts): which --format to add. Only when the report is not ok and no format was given.
+   */
+  formatHints?: FileFormatHint[];
+}
+
+export interface FileFormatHint extends FormatHint {
+  file: string;
 }
 
 export interface ImportReport extends ImportResult {
@@ -88,6 +98,18 @@ export interface ImportReport extends ImportResult {
   records: number;
   warnings: DataIssue[];
   warningCount: number;
+}
+
+/** Hints for the files with problems that look like another format than the one their extension picked. */
+async function formatHints(plans: readonly Plan[], issues: readonly { file: string }[]): Promise<FileFormatHint[]> {
+  const rejected = new Set(issues.map((i) => i.file));
+  const out: FileFormatHint[] = [];
+  for (const { file, format } of plans) {
+    if (!rejected.has(file)) continue;
+    const hint = await formatHint(file, format);
+    if (hint !== undefined) out.push({ file, ...hint });
+  }
+  return out;
 }
 
 /** The plans a report was validated with, for the pass that writes (or diffs) the same records. */
@@ -194,6 +216,10 @@ export async function validateFiles(files: readonly string[], options: ImportOpt
     warningCount: warnings.total,
     timezones: pass.derivedZones(),
   };
+  if (!report.ok && options.format === undefined) {
+    const hints = await formatHints(plans, report.issues);
+    if (hints.length > 0) report.formatHints = hints;
+  }
   plansOf.set(report, plans);
   return report;
 }

@@ -223,7 +223,12 @@ describe('import --format osm options (CLI)', () => {
       '--json',
     ]);
     expect(run.code, run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as { timezones: unknown[]; warningCount: number; locations: number; warnings: { message: string }[] };
+    const report = JSON.parse(run.stdout) as {
+      timezones: unknown[];
+      warningCount: number;
+      locations: number;
+      warnings: { message: string }[];
+    };
     // One about the source's hours, one naming --amenity-namespace (wheelchair, toilets: org.openstreetmap.amenity.*).
     expect(report).toMatchObject({ locations: 5, warningCount: 2 });
     expect(report.warnings.filter((w) => w.message.includes('--amenity-namespace <your reverse-domain'))).toHaveLength(1);
