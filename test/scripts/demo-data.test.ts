@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -28,7 +29,8 @@ const RECORDS: LocationRecord[] = readFileSync(join(ROOT, 'data/demo.ndjson'), '
 const PLACES = new Map(readDemoPlaces().map((p) => [p.id, p]));
 
 /** The stores named after their neighbourhood ("Meridian Market Express Harlem"). */
-const NAMED_BY_NEIGHBOURHOOD = (r: LocationRecord): boolean => r.id.startsWith('loc_') && r.name.startsWith('Meridian Market') && !r.name.includes('(');
+const NAMED_BY_NEIGHBOURHOOD = (r: LocationRecord): boolean =>
+  r.id.startsWith('loc_') && r.name.startsWith('Meridian Market') && !r.name.includes('(');
 
 describe('data/demo.ndjson agrees with data/demo-places.csv', () => {
   it('has one row per record, and no row without a record', () => {
@@ -45,7 +47,8 @@ describe('data/demo.ndjson agrees with data/demo-places.csv', () => {
       if (a.address_country !== row.country) problems.push(`country ${a.address_country} ≠ ${row.country}`);
       if (!(a.street_address ?? '').includes(row.street)) problems.push(`street ${a.street_address} is not on ${row.street}`);
       if ((a.postal_code ?? '') !== row.postalCode) problems.push(`postal code ${a.postal_code} ≠ ${row.postalCode}`);
-      if (NAMED_BY_NEIGHBOURHOOD(r) && !r.name.endsWith(` ${row.neighbourhood}`)) problems.push(`name ${r.name} is not after ${row.neighbourhood}`);
+      if (NAMED_BY_NEIGHBOURHOOD(r) && !r.name.endsWith(` ${row.neighbourhood}`))
+        problems.push(`name ${r.name} is not after ${row.neighbourhood}`);
       return problems.map((p) => `${r.id}: ${p}`);
     });
     expect(wrong).toEqual([]);
@@ -101,7 +104,9 @@ describe('demo holidays are relative to the day the demo is loaded (R-H4)', () =
     const newYork = RECORDS.find((r) => r.id === 'loc_new_york_harlem');
     if (newYork === undefined) throw new Error('no loc_new_york_harlem');
     const dates = (year: number): string[] =>
-      (withComingHolidays(newYork, Date.UTC(year, 10, 1)).exception_hours ?? []).filter((e) => e.title === 'Thanksgiving').map((e) => e.valid_from);
+      (withComingHolidays(newYork, Date.UTC(year, 10, 1)).exception_hours ?? [])
+        .filter((e) => e.title === 'Thanksgiving')
+        .map((e) => e.valid_from);
     expect([2026, 2027, 2030].map(dates)).toEqual([['2026-11-26'], ['2027-11-25'], ['2030-11-28']]);
   });
 });
@@ -109,13 +114,12 @@ describe('demo holidays are relative to the day the demo is loaded (R-H4)', () =
 describe('scripts/generate-demo.ts', () => {
   it('writes exactly the committed data/demo.ndjson and data/demo-inventory.csv', async () => {
     const out = scratch();
-    await new Promise<void>((resolve, reject) =>
-      execFile(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'scripts/generate-demo.ts'), out], { cwd: ROOT }, (error) =>
-        error === null ? resolve() : reject(error),
-      ),
-    );
+    await promisify(execFile)(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'scripts/generate-demo.ts'), out], { cwd: ROOT });
     for (const name of ['demo.ndjson', 'demo-inventory.csv']) {
-      expect(readFileSync(join(out, name), 'utf8') === readFileSync(join(ROOT, 'data', name), 'utf8'), `${name} differs: run npx tsx scripts/generate-demo.ts`).toBe(true);
+      expect(
+        readFileSync(join(out, name), 'utf8') === readFileSync(join(ROOT, 'data', name), 'utf8'),
+        `${name} differs: run npx tsx scripts/generate-demo.ts`,
+      ).toBe(true);
     }
   });
 });
