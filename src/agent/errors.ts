@@ -241,9 +241,26 @@ function businessText(error: BusinessError): string {
   return colon < 0 ? error.message : error.message.slice(colon + 2);
 }
 
+/** What a business may say through the bridge: it is an outsider's text, so it is bounded. */
+const MAX_QUOTED = 600;
+
 function quoted(text: string): string {
   const t = clause(text);
-  return t === '' ? '' : `: "${t.length > 300 ? `${t.slice(0, 297)}…` : t}"`;
+  return t === '' ? '' : `: "${clipAtSentence(t, MAX_QUOTED)}"`;
+}
+
+/**
+ * `text` cut to at most `max` characters without ending mid-sentence: up to the last sentence
+ * that fits whole (the model acts on a hint only when it reads all of it), else — one sentence
+ * longer than `max` — up to the last whole word, marked with "…".
+ */
+export function clipAtSentence(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max);
+  const end = Math.max(head.lastIndexOf('. '), head.lastIndexOf('; '), head.lastIndexOf('? '), head.lastIndexOf('! '));
+  if (end > 0) return head.slice(0, end);
+  const space = head.lastIndexOf(' ', max - 1);
+  return `${head.slice(0, space > 0 ? space : max - 1)}…`;
 }
 
 /** A message as a clause inside a sentence: trimmed, no trailing period, first line only. */
