@@ -18,8 +18,9 @@ describe('what a business said reaches the model in whole sentences (R-G5 hints)
   const hints = [trustHint([]), trustHint([url(1)]), trustHint([url(1), url(2)]), trustHint(Array.from({ length: 12 }, (_, i) => url(i)))];
 
   it.each(hints.map((h) => [h.length, h]))('the trust hint of %i characters is quoted whole, or cut only between sentences', (_n, hint) => {
-    const message = (withTrustHint(new UcpNegotiationError('discovery_failed', 'The platform profile could not be fetched.'), []) as Error)
-      .message;
+    const message = (
+      withTrustHint(new UcpNegotiationError('profile_unreachable', 'The platform profile could not be fetched.'), []) as Error
+    ).message;
     const content = `${message.split('.')[0] ?? ''}. ${hint}`;
     const said = quotedPart(describeFailure('demo', refusal(content), 'search').reason);
     expect(said.length).toBeGreaterThan(0);
