@@ -228,7 +228,9 @@ function datedExceptions(id: string, country: string, now: number, horizonDays: 
     for (const y of [year - 1, year, year + 1]) {
       const from = rule.day(y);
       const through = from + (rule.extraDays ?? 0);
-      if (through >= first && from <= last) out.push({ from, through, rule });
+      // Two holidays on one day (Easter Monday on Anzac Day): the first rule listed keeps it (R-H4).
+      const taken = out.some((d) => d.from <= through && from <= d.through);
+      if (through >= first && from <= last && !taken) out.push({ from, through, rule });
     }
   }
   if (hashOf(id) % 20 === 0) {

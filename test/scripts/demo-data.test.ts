@@ -100,6 +100,20 @@ describe('demo holidays are relative to the day the demo is loaded (R-H4)', () =
     );
   });
 
+  it('never gives one store two holidays on one day, also when Easter Monday falls on Anzac Day (2011) or Ascension on 1 May (2008)', () => {
+    for (const [id, year, month] of [
+      ['loc_sydney_cbd', 2011, 3],
+      ['loc_berlin_mitte', 2008, 3],
+    ] as const) {
+      const record = RECORDS.find((r) => r.id === id);
+      if (record === undefined) throw new Error(`no ${id}`);
+      const withHolidays = withComingHolidays(record, Date.UTC(year, month, 1));
+      expect(validateRecord(JSON.parse(JSON.stringify(withHolidays)), { file: 'demo.ndjson', line: 1 }).issues).toEqual([]);
+      const days = (withHolidays.exception_hours ?? []).map((e) => e.valid_from);
+      expect(new Set(days).size).toBe(days.length);
+    }
+  });
+
   it('the US demo stores close on Thanksgiving, the fourth Thursday of November, whatever the year', () => {
     const newYork = RECORDS.find((r) => r.id === 'loc_new_york_harlem');
     if (newYork === undefined) throw new Error('no loc_new_york_harlem');
