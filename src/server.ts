@@ -22,7 +22,10 @@ import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_CONFIG, loadConfigFile } from './config.js';
 import type { ServerConfig } from './config.js';
-import { importFiles } from './data/import.js';
+import { withComingHolidays } from './data/demo-holidays.js';
+import { importFiles, readRecords } from './data/import.js';
+import { applyInventoryFile } from './data/inventory.js';
+import type { LocationRecord } from './domain/location.js';
 import { unknownRequestMembers } from './domain/request-members.js';
 import { mcpToolSchemas, validateLookupRequest, validateSearchRequest, validateToolArguments } from './domain/request-validation.js';
 import { ConfigError } from './errors.js';
@@ -58,6 +61,8 @@ export const DEFAULT_PORT = 8080;
 
 /** The demo dataset shipped with the package (same relative path from src/ and dist/). */
 export const DEMO_DATASET = fileURLToPath(new URL('../data/demo.ndjson', import.meta.url));
+/** The demo's availability feed, applied over the dataset whenever the demo is served. */
+export const DEMO_INVENTORY = fileURLToPath(new URL('../data/demo-inventory.csv', import.meta.url));
 
 /**
  * The example Platform profile URL of seed 000's envelope examples. When the server runs the demo
@@ -95,6 +100,11 @@ export interface ServerOptions {
   profileCa?: string | Buffer | readonly (string | Buffer)[];
   /** Where rate-limit counters live; default in memory. A shared backend lets a fleet share budgets. */
   rateLimitBackend?: RateLimitBackend;
+  /**
+   * The clock (epoch ms) for what answers say about a schedule now, and the day the demo's coming
+   * holidays start from. Default: the system clock. Tests and docs pin it.
+   */
+  now?: () => number;
 }
 
 export interface StartServerOptions extends ServerOptions {
@@ -274,6 +284,7 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
       limits: config.limits,
       cursorSecret,
       ...(config.dataLanguage === undefined ? {} : { defaultLanguage: config.dataLanguage }),
+      ...(options.now === undefined ? {} : { now: options.now }),
     });
     const fromFiles = await loadTrustedProfiles(config.trustedPlatformProfiles);
     let trusted = withTrustedFiles(config.trustedPlatforms, fromFiles);
@@ -431,20 +442,50 @@ async function openStore(options: ServerOptions, logger: Logger): Promise<Opened
     }
     return { store: await SqliteLocationStore.open(options.db, { readonly: true }), owned: true, description: options.db, demo: false };
   }
-  const files = options.data !== undefined && options.data.length > 0 ? options.data : [DEMO_DATASET];
-  if (files === options.data) logger.info({ files }, 'importing data files into a temporary store');
-  else if (!existsSync(DEMO_DATASET))
+  if (options.data !== undefined && options.data.length > 0) {
+    logger.info({ files: options.data }, 'importing data files into a temporary store');
+    const store = await SqliteLocationStore.open(':memory:');
+    try {
+      const report = await importFiles(store, options.data);
+      logger.info({ locations: report.locations, public: report.publicLocations }, 'data imported');
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    return { store, owned: true, description: options.data.join(', '), demo: false };
+  }
+  return { store: await openDemo(options.now?.() ?? Date.now(), logger), owned: true, description: 'demo dataset', demo: true };
+}
+
+/**
+ * The bundled demo in a temporary store, as a newcomer should meet it: its records with the
+ * coming holidays from `now` (demo-holidays.ts; the file has no dates that could go stale), and
+ * its availability feed applied, so what the demo says about an item is what its feed says.
+ */
+async function openDemo(now: number, logger: Logger): Promise<LocationStore> {
+  if (!existsSync(DEMO_DATASET))
     throw new ConfigError(`No data source given and the demo dataset is missing at ${DEMO_DATASET}; pass --db or --data.`);
   const store = await SqliteLocationStore.open(':memory:');
   try {
-    const report = await importFiles(store, files);
-    logger.info({ locations: report.locations, public: report.publicLocations }, 'data imported');
+    async function* records(): AsyncGenerator<LocationRecord> {
+      for await (const record of readRecords([DEMO_DATASET])) yield withComingHolidays(record, now);
+    }
+    const report = await store.replaceAll(records());
+    const feed = existsSync(DEMO_INVENTORY) ? await applyInventoryFile(store, DEMO_INVENTORY) : undefined;
+    logger.info(
+      {
+        locations: report.locations,
+        public: report.publicLocations,
+        inventoryRows: feed?.applied ?? 0,
+        holidaysFrom: new Date(now).toISOString().slice(0, 10),
+      },
+      'demo dataset imported, with its inventory feed and the coming holidays',
+    );
+    return store;
   } catch (err) {
     await store.close();
     throw err;
   }
-  const demo = files !== options.data;
-  return { store, owned: true, description: demo ? 'demo dataset' : files.join(', '), demo };
 }
 
 /**

@@ -254,10 +254,28 @@ function businessText(error: BusinessError): string {
   return colon < 0 ? error.message : error.message.slice(colon + 2);
 }
 
-/** What a business said, as data inside the bridge's sentence. */
+/** What a business may say through the bridge: it is an outsider's text, so it is bounded. */
+const MAX_QUOTED = 600;
+/** A clause is bounded too (it may quote a business), but loosely: `quoted` cuts between sentences. */
+const MAX_CLAUSE = 2_000;
+
 function quoted(text: string): string {
   const t = clause(text);
-  return t === '' ? '' : `: "${t}"`;
+  return t === '' ? '' : `: "${clipAtSentence(t, MAX_QUOTED)}"`;
+}
+
+/**
+ * `text` cut to at most `max` characters without ending mid-sentence: up to the last sentence
+ * that fits whole (the model acts on a hint only when it reads all of it), else — one sentence
+ * longer than `max` — up to the last whole word, marked with "…".
+ */
+export function clipAtSentence(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max);
+  const end = Math.max(head.lastIndexOf('. '), head.lastIndexOf('; '), head.lastIndexOf('? '), head.lastIndexOf('! '));
+  if (end > 0) return head.slice(0, end);
+  const space = head.lastIndexOf(' ', max - 1);
+  return `${head.slice(0, space > 0 ? space : max - 1)}…`;
 }
 
 /**
@@ -265,7 +283,7 @@ function quoted(text: string): string {
  * since it may quote a business, one plain line of bounded length (#37 N10).
  */
 function clause(message: string): string {
-  return plain(message.split('\n')[0] ?? '', 300).replace(/[.\s]+$/, '');
+  return plain(message.split('\n')[0] ?? '', MAX_CLAUSE).replace(/[.\s]+$/, '');
 }
 
 /** A message as a sentence of its own. */

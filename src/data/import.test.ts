@@ -100,7 +100,10 @@ describe('importFiles', () => {
 
   it('the demo holds the seed examples: the contract record exactly, and Valley Grocers in LA open Mondays at 10:00', async () => {
     const byId = new Map((await demoRecords()).map((r) => [r.id, r]));
-    expect(byId.get('loc_downtown')).toEqual(DOWNTOWN);
+    // The contract record exactly, less its dated closure: the demo file carries no dates, the
+    // server adds the coming holidays when it loads the demo (demo-holidays.ts).
+    const { exception_hours: _dated, ...undated } = DOWNTOWN;
+    expect(byId.get('loc_downtown')).toEqual(undated);
     const valley = byId.get('loc_valley_grocers');
     expect(valley).toMatchObject({ name: 'Valley Grocers', timezone: 'America/Los_Angeles', address: { address_region: 'CA', address_country: 'US' } });
     expect(valley?.hours).toContainEqual(expect.objectContaining({ day: 'monday', opens: '10:00' }));

@@ -19,8 +19,10 @@ import { ConfigError, DataValidationError } from '../errors.js';
 import type { LocationRecord } from '../domain/location.js';
 import type { ImportProgress, ImportResult, LocationStore } from '../store/store.js';
 import { diffDataset, type DatasetDiff } from './dataset-diff.js';
+import { formatHint, type FormatHint } from './format-hint.js';
 import { IssueCollector } from './issues.js';
-import type { AmenityMap } from './osm-amenities.js';
+import { OSM_AMENITY_NAMESPACE, SCHEMA_ORG_AMENITY_NAMESPACE } from './amenity-namespace.js';
+import { defaultOsmAmenities, type AmenityMap } from './osm-amenities.js';
 import { DEFAULT_HOLIDAY_HORIZON_DAYS } from './osm.js';
 import { checkedBatches, PassOne, type DerivedZoneCount, type FileSummary, type Plan } from './pipeline.js';
 import { assertReadableFile, decodesOnWorker, detectFormat, FORMATS_DERIVING_TIMEZONE, inputFiles, openSource, type SourceOptions } from './sources.js';
@@ -50,8 +52,14 @@ export interface ImportOptions {
   strict?: boolean;
   /** osm: the tag whose value is the Location id (default: the OSM element id). */
   idTag?: string;
-  /** osm: tag → amenity table (default DEFAULT_OSM_AMENITIES; see osm-amenities.ts loadAmenityMap). */
+  /** osm: tag → amenity table (default: defaultOsmAmenities(amenityNamespace); see osm-amenities.ts loadAmenityMap). */
   amenityMap?: AmenityMap;
+  /**
+   * osm, jsonld: the reverse-domain namespace of features UCP does not define (`com.example` →
+   * `com.example.amenity.restroom`). Default: the source vocabulary's (org.openstreetmap,
+   * org.schema), with one warning naming --amenity-namespace.
+   */
+  amenityNamespace?: string;
   /** osm: days of public holidays and dated rules written as exception_hours. Default 365. */
   holidayHorizonDays?: number;
   /** Epoch ms taken as the time of the import (the holiday horizon starts on its date). Default: now. */
@@ -74,6 +82,15 @@ export interface ValidationReport {
   warningCount: number;
   /** Zones derived from coordinates, with how many records got each. */
   timezones: DerivedZoneCount[];
+  /**
+   * Rejected files read with the format their extension picked that look like another one
+   * (format-hint.ts): which --format to add. Only when the report is not ok and no format was given.
+   */
+  formatHints?: FileFormatHint[];
+}
+
+export interface FileFormatHint extends FormatHint {
+  file: string;
 }
 
 export interface ImportReport extends ImportResult {
@@ -81,6 +98,18 @@ export interface ImportReport extends ImportResult {
   records: number;
   warnings: DataIssue[];
   warningCount: number;
+}
+
+/** Hints for the files with problems that look like another format than the one their extension picked. */
+async function formatHints(plans: readonly Plan[], issues: readonly { file: string }[]): Promise<FileFormatHint[]> {
+  const rejected = new Set(issues.map((i) => i.file));
+  const out: FileFormatHint[] = [];
+  for (const { file, format } of plans) {
+    if (!rejected.has(file)) continue;
+    const hint = await formatHint(file, format);
+    if (hint !== undefined) out.push({ file, ...hint });
+  }
+  return out;
 }
 
 /** The plans a report was validated with, for the pass that writes (or diffs) the same records. */
@@ -108,8 +137,9 @@ async function plan(files: readonly string[], options: ImportOptions): Promise<P
       now: options.now ?? Date.now(),
       holidayHorizonDays: horizon,
       ...(options.idTag !== undefined ? { idTag: options.idTag } : {}),
-      ...(options.amenityMap !== undefined ? { amenityMap: options.amenityMap } : {}),
+      amenityMap: options.amenityMap ?? defaultOsmAmenities(options.amenityNamespace),
     },
+    ...(options.amenityNamespace !== undefined ? { amenityNamespace: options.amenityNamespace } : {}),
   };
   const plans: Plan[] = [];
   for (const path of files) {
@@ -155,6 +185,10 @@ export async function validateFiles(files: readonly string[], options: ImportOpt
     summaries.push(summary);
     const size = (await stat(file)).size;
     if (deriveTimezone === true) pass.deriveTimezones(file);
+    if (options.amenityNamespace === undefined) {
+      const vocabulary = format === 'osm' ? OSM_AMENITY_NAMESPACE : format === 'jsonld' ? SCHEMA_ORG_AMENITY_NAMESPACE : undefined;
+      if (vocabulary !== undefined) pass.watchDefaultNamespace(file, vocabulary);
+    }
     // Range workers validate without the pass's derivation step: such files are read here.
     const workers = format === 'ndjson' && deriveTimezone !== true ? await workersFor(size, options) : 0;
     if (workers > 0) {
@@ -182,6 +216,10 @@ export async function validateFiles(files: readonly string[], options: ImportOpt
     warningCount: warnings.total,
     timezones: pass.derivedZones(),
   };
+  if (!report.ok && options.format === undefined) {
+    const hints = await formatHints(plans, report.issues);
+    if (hints.length > 0) report.formatHints = hints;
+  }
   plansOf.set(report, plans);
   return report;
 }

@@ -166,7 +166,10 @@ function geoOf(node: Record<string, unknown>, issues: FieldIssue[]): { latitude:
 }
 
 /** One LocalBusiness node → the raw record to validate, with problems in schema.org terms. */
-export function nodeToRaw(node: Record<string, unknown>): { raw?: Record<string, unknown>; issues: FieldIssue[]; warnings: FieldIssue[] } {
+export function nodeToRaw(
+  node: Record<string, unknown>,
+  amenityNamespace?: string,
+): { raw?: Record<string, unknown>; issues: FieldIssue[]; warnings: FieldIssue[] } {
   const issues: FieldIssue[] = [];
   const warnings: FieldIssue[] = [];
   const raw: Record<string, unknown> = {};
@@ -183,7 +186,7 @@ export function nodeToRaw(node: Record<string, unknown>): { raw?: Record<string,
   warnings.push(...schedule.warnings);
   if (schedule.hours !== undefined) raw['hours'] = schedule.hours;
   if (schedule.exception_hours !== undefined) raw['exception_hours'] = schedule.exception_hours;
-  const amenities = amenitiesOf(node['amenityFeature'], issues, warnings);
+  const amenities = amenitiesOf(node['amenityFeature'], issues, warnings, amenityNamespace);
   if (amenities !== undefined) raw['amenities'] = amenities;
   // The zone itself is derived from geo by the shared pipeline (timezone-derivation.ts).
   dropScheduleWithoutZoneSource(
@@ -209,7 +212,7 @@ export function jsonLdFieldOf(field: string): string {
 }
 
 /** Raw entries of one JSON-LD or HTML file, one per LocalBusiness node, then one for skipped nodes. */
-export async function* jsonLdEntries(file: string): AsyncGenerator<RawEntry> {
+export async function* jsonLdEntries(file: string, amenityNamespace?: string): AsyncGenerator<RawEntry> {
   const text = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
   const html = ['.html', '.htm'].includes(extname(file).toLowerCase());
   const blocks = html ? ldJsonScripts(text) : [{ text, line: 1 }];
@@ -239,7 +242,7 @@ export async function* jsonLdEntries(file: string): AsyncGenerator<RawEntry> {
         skipped.set(label, (skipped.get(label) ?? 0) + 1);
         continue;
       }
-      const { raw, issues, warnings } = nodeToRaw(node);
+      const { raw, issues, warnings } = nodeToRaw(node, amenityNamespace);
       yield { pos: { file, line: number, unit: 'node' }, raw, issues, warnings };
     }
   }

@@ -1,11 +1,13 @@
 /**
  * Which OpenStreetMap tags become which UCP amenities. The default table maps only tags whose
- * meaning is a plain yes/no feature a buyer filters by; `--amenity-map <file>` adds entries,
- * replaces them, or switches one off with `null`.
+ * meaning is a plain yes/no feature a buyer filters by: Wi-Fi to the id UCP defines, the rest
+ * under an amenity namespace (amenity-namespace.ts; `org.openstreetmap` unless the operator names
+ * their own). `--amenity-map <file>` adds entries, replaces them, or switches one off with `null`.
  */
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
 import { isReverseDomainName } from '../protocol/names.js';
+import { namespacedAmenity, OSM_AMENITY_NAMESPACE, UCP_AMENITIES } from './amenity-namespace.js';
 import { describeType, isPlainObject } from './fields.js';
 
 export interface AmenityTarget {
@@ -16,16 +18,29 @@ export interface AmenityTarget {
 /** `tag=value` → amenity, or null for "never map this one". */
 export type AmenityMap = Readonly<Record<string, AmenityTarget | null>>;
 
-export const DEFAULT_OSM_AMENITIES: AmenityMap = {
-  'internet_access=wlan': { id: 'dev.ucp.amenity.wi_fi', description: 'Wi-Fi' },
-  'internet_access=yes': { id: 'dev.ucp.amenity.wi_fi', description: 'Wi-Fi' },
-  'wheelchair=yes': { id: 'dev.ucp.amenity.wheelchair_accessible', description: 'Wheelchair accessible' },
-  'drive_through=yes': { id: 'dev.ucp.amenity.drive_through', description: 'Drive-through' },
-  'toilets=yes': { id: 'dev.ucp.amenity.restroom', description: 'Restrooms' },
-  'atm=yes': { id: 'dev.ucp.amenity.atm', description: 'ATM' },
-  'takeaway=yes': { id: 'dev.ucp.amenity.takeaway', description: 'Takeaway' },
-  'delivery=yes': { id: 'dev.ucp.amenity.delivery', description: 'Delivery' },
+/** `tag=value` → the UCP id, or the feature named under the namespace. Documented in docs/data-format.md (OpenStreetMap). */
+const OSM_FEATURES: Readonly<Record<string, { ucp: string; description: string } | { feature: string; description: string }>> = {
+  'internet_access=wlan': { ucp: UCP_AMENITIES.wi_fi, description: 'Wi-Fi' },
+  'internet_access=yes': { ucp: UCP_AMENITIES.wi_fi, description: 'Wi-Fi' },
+  'wheelchair=yes': { feature: 'wheelchair_accessible', description: 'Wheelchair accessible' },
+  'drive_through=yes': { feature: 'drive_through', description: 'Drive-through' },
+  'toilets=yes': { feature: 'restroom', description: 'Restrooms' },
+  'atm=yes': { feature: 'atm', description: 'ATM' },
+  'takeaway=yes': { feature: 'takeaway', description: 'Takeaway' },
+  'delivery=yes': { feature: 'delivery', description: 'Delivery' },
 };
+
+/** The default table, with features UCP does not define named under `namespace`. */
+export function defaultOsmAmenities(namespace: string = OSM_AMENITY_NAMESPACE): AmenityMap {
+  return Object.fromEntries(
+    Object.entries(OSM_FEATURES).map(([tag, t]) => [
+      tag,
+      { id: 'ucp' in t ? t.ucp : namespacedAmenity(namespace, t.feature), description: t.description },
+    ]),
+  );
+}
+
+export const DEFAULT_OSM_AMENITIES: AmenityMap = defaultOsmAmenities();
 
 /** A table by tag key, then value: a feature's tags are looked up, not every tag split and joined. */
 type AmenityIndex = ReadonlyMap<string, ReadonlyMap<string, AmenityTarget>>;
@@ -69,7 +84,7 @@ export function amenitiesOf(tags: Readonly<Record<string, string>>, map: Amenity
  * The default table with a JSON file's entries on top: `{"tag=value": {"id": "…", "description": "…"}
  * | null}`. Every problem is a usage error naming the file and the entry.
  */
-export async function loadAmenityMap(file: string): Promise<AmenityMap> {
+export async function loadAmenityMap(file: string, namespace: string = OSM_AMENITY_NAMESPACE): Promise<AmenityMap> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(file, 'utf8')) as unknown;
@@ -78,7 +93,7 @@ export async function loadAmenityMap(file: string): Promise<AmenityMap> {
   }
   const where = `--amenity-map ${JSON.stringify(file)}`;
   if (!isPlainObject(parsed)) throw new ConfigError(`${where}: must be a JSON object of "tag=value" keys, got ${describeType(parsed)}`);
-  const map: Record<string, AmenityTarget | null> = { ...DEFAULT_OSM_AMENITIES };
+  const map: Record<string, AmenityTarget | null> = { ...defaultOsmAmenities(namespace) };
   for (const [key, entry] of Object.entries(parsed)) {
     if (!/^[^=\s]+=[^=;]+$/.test(key)) throw new ConfigError(`${where}: key ${JSON.stringify(key)} must be "tag=value", e.g. "wheelchair=yes"`);
     if (entry === null) {

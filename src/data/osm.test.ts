@@ -71,7 +71,7 @@ describe('osmFeatureToRaw', () => {
       },
       geo: { latitude: 52.5, longitude: 13.4 },
       amenities: {
-        'dev.ucp.amenity.wheelchair_accessible': { description: 'Wheelchair accessible' },
+        'org.openstreetmap.amenity.wheelchair_accessible': { description: 'Wheelchair accessible' },
         'dev.ucp.amenity.wi_fi': { description: 'Wi-Fi' },
       },
       keywords: ['Kiezkaffee', 'cafe', 'coffee shop', 'cake'],

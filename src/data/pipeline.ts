@@ -11,6 +11,7 @@
  */
 import type { DataIssue } from '../errors.js';
 import type { LocationRecord } from '../domain/location.js';
+import { defaultNamespaceWarning, firstUnder, undefinedUcpAmenities } from './amenity-namespace.js';
 import { DatasetChecker, identityOf, type Identity } from './dataset-checks.js';
 import { atPosition, type FieldIssue, IssueCollector, type SourcePosition } from './issues.js';
 import { readNdjsonBatches, type ByteRange } from './ndjson.js';
@@ -51,6 +52,8 @@ export interface RecordOutcome {
   identity?: Identity;
   /** Valid, and public (visibility absent or "public"). */
   validPublic?: true;
+  /** Warnings about the valid record (amenity ids under dev.ucp that UCP does not define). */
+  warnings?: FieldIssue[];
 }
 
 function fieldIssues(issues: readonly DataIssue[]): FieldIssue[] {
@@ -73,6 +76,8 @@ export async function* ndjsonRangeOutcomes(file: string, range: ByteRange, onEnd
       const o: RecordOutcome = { line: e.line, identity: identityOf(e.value) };
       if (checked.issues.length > 0) o.issues = fieldIssues(checked.issues);
       if (checked.record !== undefined && checked.record.visibility !== 'private') o.validPublic = true;
+      const warnings = undefinedUcpAmenities(checked.record?.amenities);
+      if (warnings.length > 0) o.warnings = warnings;
       out.push(o);
     }
     yield out;
@@ -103,6 +108,9 @@ export class PassOne {
   readonly #fieldNames = new Map<string, (f: string) => string>();
   readonly #deriving = new Set<string>();
   readonly #zones = new Map<string, number>();
+  /** Files whose features UCP does not define were named under a source vocabulary's namespace, by file. */
+  readonly #defaultNamespaces = new Map<string, string>();
+  #namespaceWarned = false;
   publicRecords = 0;
 
   constructor(
@@ -114,6 +122,28 @@ export class PassOne {
   /** Records of `file` without a timezone get one derived from their geo. */
   deriveTimezones(file: string): void {
     this.#deriving.add(file);
+  }
+
+  /**
+   * Records of `file` name features UCP does not define under `namespace` because no
+   * --amenity-namespace was given: the first such record of the pass gets the one warning that says so.
+   */
+  watchDefaultNamespace(file: string, namespace: string): void {
+    this.#defaultNamespaces.set(file, namespace);
+  }
+
+  /** Warnings about a valid record's amenity ids. */
+  private amenityWarnings(record: LocationRecord, file: string): FieldIssue[] {
+    const out = undefinedUcpAmenities(record.amenities);
+    const namespace = this.#defaultNamespaces.get(file);
+    if (namespace !== undefined && !this.#namespaceWarned) {
+      const example = firstUnder(record.amenities, namespace);
+      if (example !== undefined) {
+        this.#namespaceWarned = true;
+        out.push(defaultNamespaceWarning(namespace, example));
+      }
+    }
+    return out;
   }
 
   /** Derived zones, most used first (ties by name). */
@@ -165,6 +195,8 @@ export class PassOne {
     const clashes = this.#dataset.add(identityOf(raw), entry.pos);
     if (clashes.length > 0) this.report(clashes);
     if (checked.record === undefined || entry.issues.length > 0) return undefined;
+    const warnings = this.amenityWarnings(checked.record, entry.pos.file);
+    if (warnings.length > 0) this.warn(entry.pos, warnings);
     if (checked.record.visibility !== 'private') this.publicRecords += 1;
     return checked.record;
   }
@@ -179,6 +211,7 @@ export class PassOne {
     if (o.issues !== undefined) this.report(o.issues.map((i) => atPosition(pos, i)));
     const clashes = this.#dataset.add(o.identity, pos);
     if (clashes.length > 0) this.report(clashes);
+    if (o.warnings !== undefined) this.warn(pos, o.warnings);
     if (o.validPublic === true && o.decodeIssues === undefined) this.publicRecords += 1;
   }
 

@@ -37,6 +37,8 @@ export function decodesOnWorker(format: DataFormat, options: SourceOptions = {})
 /** Settings of the formats that need some (structured-cloneable: they travel to import workers). */
 export interface SourceOptions {
   osm?: OsmOptions;
+  /** jsonld: the namespace of features UCP does not define (amenity-namespace.ts; default org.schema). */
+  amenityNamespace?: string;
 }
 
 function osmOptionsOf(options: SourceOptions): OsmOptions {
@@ -203,7 +205,7 @@ export function openSource(file: string, format: DataFormat, options: SourceOpti
       return { batches: batched(featureEntries(file, (feature) => osmFeatureToRaw(feature, osm))), fieldName: osmFieldOf };
     }
     case 'jsonld':
-      return { batches: batched(jsonLdEntries(file)), fieldName: jsonLdFieldOf };
+      return { batches: batched(jsonLdEntries(file, options.amenityNamespace)), fieldName: jsonLdFieldOf };
     case 'gbp':
       return { batches: batched(csvEntries(file, GBP_SHEET)), fieldName: gbpColumnOf };
   }

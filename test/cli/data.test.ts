@@ -84,6 +84,28 @@ describe.concurrent('ucp-location validate', () => {
     expect(json(okRun)).toMatchObject({ command: 'validate', ok: true, records: 200, publicRecords: 194, issueCount: 0, issues: [] });
   });
 
+  it('names the --format to add when an OpenStreetMap file is read by its extension, last in the text and in --json', async () => {
+    copyFileSync(join(ROOT, 'examples/osm/stores.geojson'), join(cwd, 'osm.geojson'));
+    const [osm, osmJson] = await Promise.all([cli(cwd, 'validate', 'osm.geojson'), cli(cwd, 'validate', '--json', 'osm.geojson')]);
+    expect(osm.code).toBe(1);
+    expect(osm.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'Hint: osm.geojson: this file looks like OpenStreetMap data (it has addr:* and opening_hours tags); add --format osm to read it as such.',
+    );
+    expect(json(osmJson)).toMatchObject({ ok: false, formatHints: [{ file: 'osm.geojson', format: 'osm' }] });
+  });
+
+  it('names the --format to add for a JSON-LD document named .json (import writes nothing) and a Business Profile sheet', async () => {
+    copyFileSync(join(ROOT, 'examples/jsonld/stores.jsonld'), join(cwd, 'ld.json'));
+    copyFileSync(join(ROOT, 'examples/gbp/locations.csv'), join(cwd, 'gbp.csv'));
+    const [ld, gbp] = await Promise.all([cli(cwd, 'import', 'ld.json', '--db', 'hint.db'), cli(cwd, 'validate', 'gbp.csv')]);
+    for (const run of [ld, gbp]) expect(run.code).toBe(1);
+    expect(ld.stdout).toContain('Hint: ld.json: this file looks like schema.org JSON-LD (its @context is schema.org); add --format jsonld');
+    expect(gbp.stdout).toContain(
+      'Hint: gbp.csv: this file looks like a Google Business Profile bulk sheet (its header has Store code and Business name columns); add --format gbp',
+    );
+    expect(existsSync(join(cwd, 'hint.db'))).toBe(false);
+  });
+
   it('exits 2 on usage errors: unknown option, missing argument, missing file, unknown format', async () => {
     const [bogus, none, missing, format] = await Promise.all([
       cli(cwd, 'validate', '--bogus', 'demo.ndjson'),

@@ -24,7 +24,8 @@
  * `npm start` runs, which this file starts once on a free port, unless the page started its own.
  *
  * Traffic stays on loopback: every Node process started here resolves only loopback names
- * (support/loopback-only.js), and curl may only be pointed at loopback URLs.
+ * (support/loopback-only.js), and curl may only be pointed at loopback URLs. Time stands still
+ * where the pages need it: every Node process started here runs on a clock pinned to DOCS_NOW.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
@@ -51,6 +52,13 @@ import {
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'dist/cli/main.js');
 const GUARD = pathToFileURL(join(ROOT, 'test/docs/support/loopback-only.js')).href;
+const CLOCK = pathToFileURL(join(ROOT, 'test/support/pinned-clock.js')).href;
+/**
+ * The instant every process started here believes it is (test/support/pinned-clock.js): answers
+ * the pages show — which holidays are coming, which closures are spent, `--open-at now` — are the
+ * same on whatever day the docs are tested. The pages that show such answers say this date.
+ */
+const DOCS_NOW = '2026-12-01T12:00:00Z';
 const START_SCRIPT = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
 const COMMAND_TIMEOUT_MS = 60_000;
 const SERVER_START_MS = 60_000; // a busy 2-core machine has taken 15 s to start one
@@ -187,7 +195,13 @@ function childEnv(): NodeJS.ProcessEnv {
     if (key.startsWith('VITEST') || key === 'NODE_OPTIONS' || key === 'UCP_PLATFORM_PROFILE') continue;
     env[key] = value;
   }
-  return { ...env, PATH: `${binDir}:${process.env['PATH'] ?? ''}`, NODE_OPTIONS: `--import=${GUARD}`, NO_COLOR: '1' };
+  return {
+    ...env,
+    PATH: `${binDir}:${process.env['PATH'] ?? ''}`,
+    NODE_OPTIONS: `--import=${GUARD} --import=${CLOCK}`,
+    UCP_TEST_NOW: DOCS_NOW,
+    NO_COLOR: '1',
+  };
 }
 
 /** Newest modification time of the sources tsconfig.build.json compiles (tests and test support excluded). */

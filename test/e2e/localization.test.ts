@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
-import { DEMO_DATASET, startServer } from '../../src/server.js';
+import { startServer } from '../../src/server.js';
 import type { RunningServer } from '../../src/server.js';
 import { postJson } from '../../src/transport/test-support/raw-http.js';
 import type { RawResponse } from '../../src/transport/test-support/raw-http.js';
@@ -34,7 +34,8 @@ beforeAll(async () => {
   server = await startServer({
     host: '127.0.0.1',
     port: 0,
-    data: [DEMO_DATASET],
+    // The demo as `serve` runs it, its holidays counted from a pinned day.
+    now: () => Date.parse('2026-12-01T12:00:00Z'),
     allowLoopbackProfiles: true,
     resolveHost: testResolver,
     logger: createLogger({ level: 'silent', destination: 'stderr' }),

@@ -223,8 +223,15 @@ describe('import --format osm options (CLI)', () => {
       '--json',
     ]);
     expect(run.code, run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as { timezones: unknown[]; warningCount: number; locations: number };
-    expect(report).toMatchObject({ locations: 5, warningCount: 1 });
+    const report = JSON.parse(run.stdout) as {
+      timezones: unknown[];
+      warningCount: number;
+      locations: number;
+      warnings: { message: string }[];
+    };
+    // One about the source's hours, one naming --amenity-namespace (wheelchair, toilets: org.openstreetmap.amenity.*).
+    expect(report).toMatchObject({ locations: 5, warningCount: 2 });
+    expect(report.warnings.filter((w) => w.message.includes('--amenity-namespace <your reverse-domain'))).toHaveLength(1);
     expect(report.timezones).toContainEqual({ timezone: 'Europe/Berlin', records: 1 });
     const bad = await runCli(['import', '--format', 'osm', EXAMPLE, '--db', join(scratch(), 'x.db'), '--holiday-horizon', 'a year']);
     expect(bad.code).toBe(2);

@@ -63,11 +63,24 @@ function printIssues(issues: readonly DataIssue[], total: number, verb: string):
 /** Warnings never fail a command; shown after its summary, capped like issues. */
 /** Data rejected by validation: the issues, exit status 1. */
 function reportRejected(command: string, report: ValidationReport, options: CommonOptions, verb: string): number {
+  const formatHints = report.formatHints ?? [];
   if (options.json === true) {
     const { files, records, issueCount, issues, warningCount, warnings } = report;
-    printJson({ ok: false, command, files, records, issueCount, issues, warningCount, warnings });
+    printJson({
+      ok: false,
+      command,
+      files,
+      records,
+      issueCount,
+      issues,
+      warningCount,
+      warnings,
+      ...(formatHints.length > 0 ? { formatHints } : {}),
+    });
   } else {
     printIssues(report.issues, report.issueCount, verb);
+    // Last, where the eye lands: a file read in the wrong format fails on nearly every field.
+    for (const hint of formatHints) print(`Hint: ${hint.file}: ${hint.message}.`);
   }
   return EXIT_REJECTED;
 }

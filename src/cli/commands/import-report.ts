@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { formatDataIssue } from '../../errors.js';
 import type { DatasetDiff, ImportOptions, ValidationReport } from '../../data/import.js';
+import { AMENITY_NAMESPACE_FLAG, parseAmenityNamespace } from '../../data/amenity-namespace.js';
 import { loadAmenityMap } from '../../data/osm-amenities.js';
 import { ConfigError } from '../../errors.js';
 
@@ -17,6 +18,7 @@ export interface SourceFlags {
   deriveTimezone?: boolean;
   idTag?: string;
   amenityMap?: string;
+  amenityNamespace?: string;
   holidayHorizon?: string;
 }
 
@@ -28,6 +30,10 @@ export function addSourceOptions(cmd: Command): Command {
     )
     .option('--derive-timezone', 'fill in a missing timezone from geo (always on for osm, jsonld and gbp)')
     .option('--id-tag <tag>', 'osm: the tag whose value is the Location id, e.g. ref:store (default: the OSM element id, osm-node-123)')
+    .option(
+      `${AMENITY_NAMESPACE_FLAG} <reverse-domain>`,
+      'osm, jsonld: name features UCP does not define <reverse-domain>.amenity.<feature>, e.g. com.example (default: org.openstreetmap, org.schema)',
+    )
     .option('--amenity-map <file>', 'osm: JSON {"tag=value": {"id": …, "description": …} | null} added to the tag → amenity table')
     .option('--holiday-horizon <days>', 'osm: days ahead written as exception_hours for public holidays and dated rules (default 365)');
 }
@@ -38,7 +44,8 @@ export async function sourceImportOptions(flags: SourceFlags): Promise<ImportOpt
   if (flags.strict === true) out.strict = true;
   if (flags.deriveTimezone === true) out.deriveTimezone = true;
   if (flags.idTag !== undefined) out.idTag = flags.idTag;
-  if (flags.amenityMap !== undefined) out.amenityMap = await loadAmenityMap(flags.amenityMap);
+  if (flags.amenityNamespace !== undefined) out.amenityNamespace = parseAmenityNamespace(flags.amenityNamespace);
+  if (flags.amenityMap !== undefined) out.amenityMap = await loadAmenityMap(flags.amenityMap, out.amenityNamespace);
   if (flags.holidayHorizon !== undefined) {
     if (!/^\d+$/.test(flags.holidayHorizon))
       throw new ConfigError(`--holiday-horizon must be a whole number of days, got ${JSON.stringify(flags.holidayHorizon)}`);

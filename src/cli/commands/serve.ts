@@ -42,7 +42,11 @@ export function registerServeCommand(program: Command): void {
     .command('serve')
     .description('Run the business server: /.well-known/ucp, MCP at /ucp/mcp, REST at /ucp/locations/{search,lookup}')
     .option('--host <address>', 'address to listen on', DEFAULT_HOST)
-    .option('--port <number>', 'port to listen on (0 = any free port)', String(DEFAULT_PORT))
+    .option(
+      '--port <number>',
+      'port to listen on (0 = any free port); default $PORT, else 8080',
+      process.env['PORT'] ?? String(DEFAULT_PORT),
+    )
     .option('--base-url <url>', 'public origin written into the profile (default http://<host>:<port>)')
     .option('--db <file>', 'SQLite store made with `ucp-location import` (opened read-only)')
     .option('--store <url>', 'store to serve: a postgres:// URL (run `ucp-location migrate` first) or an SQLite file; same as --db')
@@ -69,7 +73,7 @@ async function serve(options: ServeOptions): Promise<number> {
   try {
     const port = Number(options.port);
     if (!/^\d+$/.test(options.port) || port > 65_535)
-      throw new ConfigError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(options.port)}`);
+      throw new ConfigError(`--port (or PORT) must be an integer from 0 to 65535, got ${JSON.stringify(options.port)}`);
     const logFormat = parseLogFormat(options.logFormat, '--log-format');
     let config: ServerConfig | undefined = options.config === undefined ? undefined : await loadConfigFile(options.config);
     if (options.logLevel !== undefined) {
