@@ -146,7 +146,7 @@ const MIGRATIONS: readonly Migration[] = [
     describe: "the last import's result and warnings, kept beside the dataset",
     up(db) {
       // One row at most: replaceAll overwrites it in the transaction that swaps the dataset.
-      db.exec('CREATE TABLE last_import (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL)');
+      db.exec('CREATE TABLE IF NOT EXISTS last_import (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL)');
     },
   },
 ];
