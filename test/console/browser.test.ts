@@ -112,20 +112,24 @@ describeWith(['chromium'], 'operator console in chromium', () => {
     return ids;
   }
 
+  /** Serious or critical axe-core violations of the page as it is now. */
+  async function axeViolations(): Promise<string[]> {
+    // Evaluated over the DevTools protocol: the console's CSP rightly refuses an inline script tag.
+    await page.evaluate(AXE_SOURCE);
+    // A string, not a function: the test program has no DOM types, the page has.
+    return page.evaluate<string[]>(`(async () => {
+      const result = await axe.run();
+      if (result.passes.length === 0) return ['axe checked nothing'];
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => v.id + ' (' + v.impact + '): ' + JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target)));
+    })()`);
+  }
+
   it('loads every page with no console error and no serious or critical axe violation', async () => {
     for (const [name, ready] of PAGES) {
       await visit(name, ready);
-      // Evaluated over the DevTools protocol: the console's CSP rightly refuses an inline script tag.
-      await page.evaluate(AXE_SOURCE);
-      // A string, not a function: the test program has no DOM types, the page has.
-      const violations = await page.evaluate<string[]>(`(async () => {
-        const result = await axe.run();
-        if (result.passes.length === 0) return ['axe checked nothing'];
-        return result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => v.id + ' (' + v.impact + '): ' + JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target)));
-      })()`);
-      expect(violations, `axe on #/${name}`).toEqual([]);
+      expect(await axeViolations(), `axe on #/${name}`).toEqual([]);
     }
     expect(errors).toEqual([]);
   }, 120_000);
@@ -289,6 +293,7 @@ describeWith(['chromium'], 'operator console in chromium', () => {
       expect(new Set(rows).size).toBe(rows.length);
       expect(rows.filter((r) => r.includes('allowed fields'))).toEqual([]);
       expect(await page.locator('[data-testid=import-issues-allowed]').count()).toBeLessThanOrEqual(1);
+      expect(await axeViolations(), 'axe on a rejected import').toEqual([]);
       expect(await fresh.generation()).toBe(0);
 
       await page.selectOption('#import-format', 'osm');
@@ -312,6 +317,7 @@ describeWith(['chromium'], 'operator console in chromium', () => {
       expect(await page.textContent('[data-testid=import-warnings]')).toContain('opening_hours');
       const text = (await page.textContent('main')) ?? '';
       expect(text).not.toMatch(/generation|sqlite,|pair\(s\)/i);
+      expect(await axeViolations(), 'axe on the overview with warnings').toEqual([]);
       // A second console on the same store file (another process) sees the same record: the store keeps it.
       const other = await startConsole({ store: fresh, port: 0, now: () => NOW });
       try {
@@ -331,6 +337,7 @@ describeWith(['chromium'], 'operator console in chromium', () => {
       expect(status).toContain('Hours unknown (Europe/Lisbon)');
       expect(status).not.toMatch(/closed/i);
       expect(await page.locator('[data-testid=day-hours]').allTextContents()).toEqual(Array<string>(7).fill('unknown'));
+      expect(await axeViolations(), 'axe on unknown hours at 390 px').toEqual([]);
       expect(await overflow()).toBeLessThanOrEqual(0);
 
       // Berlin, Thursday 15:35: open, closing at 18:00 today; the now marker is on Thursday's row.
@@ -424,6 +431,7 @@ describeWith(['chromium'], 'operator console in chromium', () => {
       expect(await page.textContent('[data-testid=card-hours]')).toBe('Open · closes 20:00 today');
       expect(await page.textContent('[data-testid=card-today]')).toBe('08:00–20:00 (America/New_York)');
       expect(await page.textContent('[data-testid=card-amenities]')).toContain('Parking dev.ucp.amenity.parking');
+      expect(await axeViolations(), 'axe on the map with a point panel and the basemap note').toEqual([]);
 
       // Street level (where the split took the view): the offline basemap admits it is too coarse and points to --tile-url.
       expect(await page.textContent('[data-testid=basemap-note]')).toContain('--tile-url');
