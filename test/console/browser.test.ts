@@ -410,11 +410,13 @@ describeWith(['chromium'], 'operator console in chromium', () => {
 
       await go('map', 'svg .cluster');
       // No two clusters overlap, so no count is hidden.
-      const circles = await page
-        .locator('svg .cluster circle')
-        .evaluateAll((els) =>
-          els.map((e) => ({ x: Number(e.getAttribute('cx')), y: Number(e.getAttribute('cy')), r: Number(e.getAttribute('r')) })),
-        );
+      const circles: { x: number; y: number; r: number }[] = [];
+      const found = page.locator('svg .cluster circle');
+      for (let i = 0; i < (await found.count()); i++) {
+        const at = (name: string) => found.nth(i).getAttribute(name).then(Number);
+        circles.push({ x: await at('cx'), y: await at('cy'), r: await at('r') });
+      }
+      expect(circles.length).toBeGreaterThan(0);
       for (const a of circles)
         for (const b of circles) if (a !== b) expect(Math.hypot(a.x - b.x, a.y - b.y)).toBeGreaterThanOrEqual(a.r + b.r);
       expect(await page.locator('[data-testid=basemap-note]').count()).toBe(0);

@@ -56,7 +56,7 @@ const MAX_ZOOM = 1 << 16;
  * Beyond this zoom the bundled Natural Earth outlines (1:50m) are off by more than a few pixels:
  * coastlines and rivers can be a kilometre away, so a point on land seems to sit in water.
  */
-export const BASEMAP_DETAIL_LIMIT = 32;
+export const BASEMAP_DETAIL_LIMIT = 64;
 
 function clusterRadius(n: number): number {
   return Math.min(MAX_CLUSTER_R, 9 + Math.log2(n) * 2);
@@ -376,7 +376,7 @@ export function WorldMap(props: Props) {
             <text x={c.x} y={c.y} dy="0.35em" text-anchor="middle">
               {c.n}
             </text>
-            <title>{`${c.n} Locations; click to zoom in`}</title>
+            <title>{`${c.n} Locations; click to zoom in until they split`}</title>
           </g>
         ))}
         {drawn.singles.map(dot)}

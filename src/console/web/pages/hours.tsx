@@ -7,6 +7,14 @@ function hhmm(minutes: number): string {
   return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "2 Dec" from 2026-12-02: unambiguous wherever the reader is from. */
+function dayMonth(date: string): string {
+  const [, month, day] = date.split('-').map(Number);
+  return `${day ?? ''} ${MONTHS[(month ?? 1) - 1] ?? ''}`;
+}
+
 /** Tick labels of the timeline, placed at their hour (not spread by flexbox, which ran them together). */
 const TICKS = [0, 6, 12, 18, 24] as const;
 
@@ -62,7 +70,7 @@ export function HoursPage({ initialId }: { initialId: string }) {
               Why: {hours.status.why}. A search with an open-at filter never returns this Location; other searches still do.
             </p>
           )}
-          {hours.problems.length > 0 && (
+          {!unknown && hours.problems.length > 0 && (
             <ul class="error">
               {hours.problems.map((p) => (
                 <li key={p}>{p}</li>
@@ -96,7 +104,7 @@ export function HoursPage({ initialId }: { initialId: string }) {
                 {hours.days.map((d, i) => (
                   <tr key={d.date} class={i === hours.today ? 'today' : undefined}>
                     <th scope="row">
-                      {d.weekday.slice(0, 3)} {d.date.slice(5)}
+                      {d.weekday.slice(0, 3)} {dayMonth(d.date)}
                       {i === hours.today && <span class="sr"> (today)</span>}
                     </th>
                     <td data-testid="day-hours">

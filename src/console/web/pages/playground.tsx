@@ -274,7 +274,7 @@ export function PlaygroundPage({ config, draft, setDraft }: Props) {
                     <li key={l.id} data-id={l.id}>
                       <strong>{l.name}</strong> <code>{l.id}</code>
                       <br />
-                      {row?.distance != null && <span data-testid="result-distance">{row.distance} · </span>}
+                      {row !== undefined && row.distance !== null && <span data-testid="result-distance">{row.distance} · </span>}
                       {row !== undefined && (
                         <span data-testid="result-hours" class={`state ${row.hours.state}`}>
                           {row.hours.text}
