@@ -55,6 +55,23 @@ function lacksUsableHours(l: ConsoleLocation): boolean {
   return !statesHours(l.schedule) || !compileSchedule(l.schedule).valid;
 }
 
+/** Compiling every schedule is the costly part of an overview: done once per dataset (generation). */
+const attentionCache = new WeakMap<Dataset, Overview['attention']>();
+
+function attentionOf(dataset: Dataset): Overview['attention'] {
+  let found = attentionCache.get(dataset);
+  if (found === undefined) {
+    const locs = dataset.locations;
+    found = {
+      withoutHours: attention(locs, lacksUsableHours),
+      withoutGeo: attention(locs, (l) => l.geo === null),
+      withoutAddress: attention(locs, (l) => l.address === null),
+    };
+    attentionCache.set(dataset, found);
+  }
+  return found;
+}
+
 const STORAGE: Readonly<Record<string, string>> = { sqlite: 'SQLite database', postgres: 'PostgreSQL database' };
 
 function tally(values: Iterable<string | null>): Tally[] {
@@ -69,9 +86,7 @@ export async function overview(store: LocationStore, dataset: Dataset, consoleIm
   const locs = dataset.locations;
   // The store's record covers imports made anywhere (CLI, another console); a store without one shows this console's.
   const last = store.lastImport === undefined ? consoleImport : await store.lastImport();
-  const withoutHours = attention(locs, lacksUsableHours);
-  const withoutGeo = attention(locs, (l) => l.geo === null);
-  const withoutAddress = attention(locs, (l) => l.address === null);
+  const { withoutHours, withoutGeo, withoutAddress } = attentionOf(dataset);
   return {
     storage: STORAGE[store.kind] ?? store.kind,
     stats,

@@ -221,9 +221,10 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       }
       case 'GET /api/location': {
         const id = url.searchParams.get('id') ?? '';
-        const location = (await datasets.get()).byId.get(id);
+        const dataset = await datasets.get();
+        const location = dataset.byId.get(id);
         if (location === undefined) throw new HttpError(404, `No public Location has the id ${JSON.stringify(id)}.`);
-        return locationCard(location, (await datasets.get()).amenityText, now());
+        return locationCard(location, dataset.amenityText, now());
       }
       case 'GET /api/instant':
         return localInstant(url.searchParams.get('local') ?? '', url.searchParams.get('zone') ?? '');
