@@ -342,7 +342,7 @@ describeWith(['chromium'], 'operator console in chromium', () => {
 
       // Berlin, Thursday 15:35: open, closing at 18:00 today; the now marker is on Thursday's row.
       await go('hours?id=osm-node-1001', '[data-testid=now-marker]');
-      expect(await page.textContent('[data-testid=hours-now]')).toContain('Open · closes 18:00 today');
+      await expect.poll(() => page.textContent('[data-testid=hours-now]'), { timeout: 15_000 }).toContain('Open · closes 18:00 today');
       expect(await page.textContent('[data-testid=hours-now]')).toContain('now Thu 3 Dec, 15:35 local');
       expect(await page.textContent('tr.today th')).toContain('Thu');
       expect(await overflow()).toBeLessThanOrEqual(0);

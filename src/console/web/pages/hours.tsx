@@ -33,6 +33,8 @@ export function HoursPage({ initialId }: { initialId: string }) {
   }, [locations]);
   useEffect(() => {
     if (id === '') return;
+    // Another Location's week replaces this one; nothing of the previous one stays on screen meanwhile.
+    setHours((h) => (h !== null && h.id !== id ? null : h));
     api<HoursAnswer>(`/api/hours?id=${encodeURIComponent(id)}`).then(
       (h) => {
         setHours(h);
