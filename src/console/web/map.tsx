@@ -373,13 +373,16 @@ export function WorldMap(props: Props) {
             }}
           >
             <circle cx={c.x} cy={c.y} r={clusterRadius(c.n)} />
-            <text x={c.x} y={c.y} dy="0.35em" text-anchor="middle">
-              {c.n}
-            </text>
             <title>{`${c.n} Locations; click to zoom in until they split`}</title>
           </g>
         ))}
         {drawn.singles.map(dot)}
+        {/* Counts above everything, so a highlighted point drawn over a cluster never hides its number. */}
+        {drawn.clusters.map((c) => (
+          <text key={`${c.x}:${c.y}`} class="cluster-count" x={c.x} y={c.y} dy="0.35em" text-anchor="middle" aria-hidden="true">
+            {c.n}
+          </text>
+        ))}
         {(props.markers ?? []).map((m) => {
           const xy = projection([m.lon, m.lat]);
           return xy === null ? null : (
