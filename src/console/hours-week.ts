@@ -108,7 +108,7 @@ export function weekHours(schedule: Schedule, nowMs: number, zone: string | null
     }
     out.days.push(day);
   }
-  out.today = starts.findIndex((s, i) => i < 7 && nowMs >= s.toMillis() && nowMs < (starts[i + 1] as DateTime).toMillis());
+  out.today = starts.findIndex((s, i) => i < 7 && nowMs >= s.toMillis() && nowMs < (starts[i + 1]?.toMillis() ?? -Infinity));
   const today = starts[out.today];
   out.nowMinute = today === undefined ? null : minutesInto(today, nowMs);
   if (!evaluable) return out;
