@@ -54,6 +54,9 @@ async function main(): Promise<void> {
       for (const key of ['+', '+', '+', ...Array<string>(10).fill('ArrowUp'), 'ArrowRight']) await page.keyboard.press(key);
       // Then over London and closer, where the delivery radii are drawn large enough to see.
       for (const key of ['ArrowLeft', 'ArrowLeft', 'ArrowUp', 'ArrowUp', '+', '+', '+']) await page.keyboard.press(key);
+      // A point's panel: address, today's hours, amenities.
+      await page.locator('svg .pt').first().click();
+      await page.waitForSelector('[data-testid=point-panel]');
       await shot('map');
 
       await go('playground', 'form button[type=submit]');
@@ -86,6 +89,25 @@ async function main(): Promise<void> {
       await page.setInputFiles('#import-file', { name: 'new-stores.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(bad) });
       await page.waitForSelector('[data-testid=import-issues]');
       await shot('import');
+
+      // An OpenStreetMap export: read as plain GeoJSON it fails with a hint; as osm it imports with warnings.
+      await page.setInputFiles('#import-file', 'examples/osm/stores.geojson');
+      await page.waitForSelector('[data-testid=import-hints]');
+      await shot('import-osm-as-geojson');
+      await page.selectOption('#import-format', 'osm');
+      await page.waitForSelector('button:has-text("Replace the dataset")');
+      await shot('import-osm');
+      await page.click('button:has-text("Replace the dataset")');
+      await page.waitForSelector('[data-testid=import-done]');
+
+      await go('overview', '[data-testid=last-import]');
+      await page.setViewportSize({ width: 1280, height: 1100 });
+      await shot('overview-osm');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await go('hours?id=osm-node-4004', '[data-testid=hours-now]');
+      await shot('hours-unknown-phone');
+      await go('hours?id=osm-node-1001', '[data-testid=now-marker]');
+      await shot('hours-phone');
     } finally {
       await browser.close();
       await running.close();

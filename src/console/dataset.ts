@@ -5,7 +5,7 @@
  * Private Locations are never indexed for search (store/store.ts), so only their number is
  * known here (from `stats()`). The model is rebuilt when the store's generation changes.
  */
-import type { Coverage, Geo, Location, Schedule } from '../domain/location.js';
+import type { Coverage, Geo, Location, PostalAddress, Schedule } from '../domain/location.js';
 import type { LocationStore } from '../store/store.js';
 
 export interface ConsoleLocation {
@@ -19,6 +19,8 @@ export interface ConsoleLocation {
   region: string | null;
   locality: string | null;
   amenities: string[];
+  /** The address on one line ("1 Main St, New York, NY 10001, US"); null without a street address. */
+  address: string | null;
   /** The coverage the `serves.point` test reads: a geodesic radius and/or areas. */
   coverage: Pick<Coverage, 'radius_m' | 'areas'> | null;
   /** The raw schedule, as the engine compiles it. */
@@ -29,6 +31,17 @@ export interface Dataset {
   generation: number;
   locations: ConsoleLocation[];
   byId: Map<string, ConsoleLocation>;
+  /** Amenity id → its description, as the dataset states it (the first one met). */
+  amenityText: Map<string, string>;
+}
+
+/** One line: street, locality, region and postal code, country — or null when there is no street address. */
+function addressLine(a: PostalAddress | undefined): string | null {
+  if (a?.street_address === undefined || a.street_address.trim() === '') return null;
+  const region = [a.address_region, a.postal_code].filter((p) => p !== undefined && p !== '').join(' ');
+  return [a.street_address, a.extended_address, a.address_locality, region, a.address_country]
+    .filter((p) => p !== undefined && p !== '')
+    .join(', ');
 }
 
 /** Location documents read per store call. */
@@ -52,8 +65,10 @@ async function readDataset(store: LocationStore, generation: number): Promise<Da
     const batch = candidates.slice(i, i + DOC_BATCH);
     for (const doc of await store.getLocations(batch.map((c) => c.key))) docs.set(doc.id, doc);
   }
+  const amenityText = new Map<string, string>();
   const locations = candidates.map((c): ConsoleLocation => {
     const doc = docs.get(c.id);
+    for (const [id, a] of Object.entries(doc?.amenities ?? {})) if (!amenityText.has(id)) amenityText.set(id, a.description);
     const schedule = parseJson<Schedule>(c.schedule) ?? {};
     return {
       key: c.key,
@@ -65,11 +80,12 @@ async function readDataset(store: LocationStore, generation: number): Promise<Da
       region: doc?.address?.address_region ?? null,
       locality: doc?.address?.address_locality ?? null,
       amenities: Object.keys(doc?.amenities ?? {}),
+      address: addressLine(doc?.address),
       coverage: parseJson<Pick<Coverage, 'radius_m' | 'areas'>>(c.coverage),
       schedule,
     };
   });
-  return { generation, locations, byId: new Map(locations.map((l) => [l.id, l])) };
+  return { generation, locations, byId: new Map(locations.map((l) => [l.id, l])), amenityText };
 }
 
 /** Keeps one read model per store generation (another process may import meanwhile). */

@@ -5,6 +5,7 @@
  * predicates the store evaluates exactly (amenities, items, serves.address, text) the store
  * itself, asked about this one Location — never from a second implementation.
  */
+import { DateTime } from 'luxon';
 import { UcpRequestError } from '../errors.js';
 import { geodesicDistanceMeters, isUsableGeo, withinDistance } from '../domain/geodesy.js';
 import { compileSchedule, explainOpenAt, type OpenAtExplanation } from '../domain/hours.js';
@@ -16,6 +17,7 @@ import { compileCoverage, coverageContainsPoint, normalizeLocalityTarget } from 
 import { tokenize } from '../domain/text.js';
 import type { LocationService } from '../service.js';
 import type { Candidate, CandidateQuery } from '../store/store.js';
+import { readableMeters } from './readable.js';
 
 export type Verdict =
   | { predicate: 'distance'; pass: boolean; distanceMeters: number | null; maxMeters: number; center: Geo; why: string }
@@ -38,14 +40,18 @@ export interface Explanation {
   notFound?: string;
 }
 
-function metres(m: number): string {
-  return m >= 10_000 ? `${(m / 1000).toFixed(3)} km` : `${m.toFixed(3)} m`;
-}
-
 /** Asks the store whether this one Location passes one exactly-evaluated predicate. */
 async function storeKeeps(service: LocationService, key: number, query: CandidateQuery): Promise<Candidate | null> {
   const rows = await service.store.findCandidates({ ...query, keys: [key] });
   return rows[0] ?? null;
+}
+
+/** "Thu 24 Dec 2026, 12:00 (UTC+01:00, Europe/Berlin)", or the zone's absence in words. */
+function readableLocal(e: OpenAtExplanation): string {
+  if (e.localTime === null || e.timezone === null)
+    return `At that instant (the Location has ${e.timezone === null ? 'no time zone' : 'no readable local time'})`;
+  const local = DateTime.fromISO(e.localTime, { locale: 'en' });
+  return `${local.toFormat('ccc d LLL yyyy, HH:mm')} (UTC${e.offset ?? ''}, ${e.timezone})`;
 }
 
 function hoursVerdict(schedule: string | null | undefined, openAt: string, openAtMs: number): Verdict {
@@ -53,7 +59,11 @@ function hoursVerdict(schedule: string | null | undefined, openAt: string, openA
   const explanation = explainOpenAt(compileSchedule(raw), openAtMs);
   const rule = explanation.rule;
   let why: string;
-  if (rule === null) why = `hours cannot be evaluated (${explanation.problems.join('; ') || 'no schedule'}), so it is never open`;
+  if (rule === null)
+    why =
+      explanation.problems.length > 0
+        ? `hours cannot be evaluated (${explanation.problems.join('; ')}), so an open-at filter never matches it`
+        : 'hours unknown (none were given, or they were dropped at import), so an open-at filter never matches it';
   else if (rule.kind === 'unknown-regular-hours') why = 'regular hours are unknown (no hours) and no exception covers the date';
   else if (rule.kind === 'exception') {
     const name = rule.titles.length > 0 ? `"${rule.titles.join('", "')}"` : 'an exception';
@@ -73,7 +83,7 @@ function hoursVerdict(schedule: string | null | undefined, openAt: string, openA
     pass: explanation.open,
     openAt,
     explanation,
-    why: `${explanation.localTime ?? '?'} ${explanation.offset ?? ''} (${explanation.weekday ?? '?'}) in ${explanation.timezone ?? 'no zone'}: ${why}`,
+    why: `${readableLocal(explanation)}: ${why}`,
   };
 }
 
@@ -113,7 +123,10 @@ export async function explainLocation(service: LocationService, input: unknown, 
       relevance: hit?.relevance ?? null,
       why:
         hit !== null
-          ? `the text matches (relevance ${hit.relevance.toFixed(3)})`
+          ? // A score orders results only where it differs from others; 0 (every match ties) says nothing.
+            hit.relevance > 0
+            ? `the text matches (relevance ${hit.relevance.toFixed(2)}, which orders the results)`
+            : 'the text matches'
           : `none of the terms ${terms.map((t) => JSON.stringify(t)).join(', ')} matches its name, keywords, address or amenities`,
     });
   }
@@ -127,7 +140,10 @@ export async function explainLocation(service: LocationService, input: unknown, 
       distanceMeters: d,
       maxMeters: max,
       center,
-      why: d === null ? 'the Location has no usable geo, so no distance matches' : `${metres(d)} from the centre; max is ${metres(max)}`,
+      why:
+        d === null
+          ? 'the Location has no usable geo, so no distance matches'
+          : `${readableMeters(d)} from the centre; max is ${readableMeters(max)}`,
     });
   }
   if (plan.servesPoint !== null) {
@@ -140,7 +156,8 @@ export async function explainLocation(service: LocationService, input: unknown, 
     const radius = compiled?.radiusMeters ?? null;
     const areas = compiled?.polygons.length ?? 0;
     const parts: string[] = [];
-    if (radius !== null) parts.push(`radius ${metres(radius)}, the point is ${d === null ? 'at an unknown distance' : metres(d)} away`);
+    if (radius !== null)
+      parts.push(`radius ${readableMeters(radius)}, the point is ${d === null ? 'at an unknown distance' : readableMeters(d)} away`);
     if (areas > 0) parts.push(`${areas} coverage area(s)`);
     verdicts.push({
       predicate: 'serves.point',

@@ -6,6 +6,7 @@
 import { DateTime } from 'luxon';
 import { compileSchedule, explainOpenAt, isOpenCompiled, nextChangeCompiled, type StateChange } from '../domain/hours.js';
 import type { Schedule } from '../domain/location.js';
+import { hoursStatus, type HoursStatus } from './hours-status.js';
 
 export interface DaySpans {
   /** Local date, YYYY-MM-DD. */
@@ -15,15 +16,25 @@ export interface DaySpans {
   open: [number, number][];
   /** Length of the local day in minutes (1380 or 1500 on daylight-saving change days). */
   minutes: number;
+  /** False when the hours of this day are unknown (then `open` is empty and means nothing). */
+  known: boolean;
 }
 
 export interface WeekHours {
+  /** The zone the week is laid out in (the schedule's, else the Location's); null when neither has one. */
   timezone: string | null;
+  /** Open, closed or unknown now, in words ("Open · closes 20:00 today", "Hours unknown (Europe/Berlin)"). */
+  status: HoursStatus;
+  /** True only when open now (false also when the hours are unknown: see `status`). */
+  openNow: boolean;
   /** Whether the schedule can be evaluated at all, and why not. */
   problems: string[];
-  openNow: boolean;
+  /** The local time now, as read ("Thu 3 Dec, 15:35"); null without a zone. */
   now: string | null;
   days: DaySpans[];
+  /** Index in `days` of the local today, and the minute of it that it is now (the "now" marker). */
+  today: number;
+  nowMinute: number | null;
   nextChange: StateChange | null;
   /** Minutes after local midnight of the next change, and its day's index in `days` (−1 when beyond the week). */
   nextChangeDay: number;
@@ -35,28 +46,40 @@ function minutesInto(dayStart: DateTime, ms: number): number {
   return Math.round((ms - dayStart.toMillis()) / 60_000);
 }
 
-export function weekHours(schedule: Schedule, nowMs: number): WeekHours {
+/**
+ * The week around `nowMs` for a Location with this schedule; `zone` is the Location's own zone,
+ * used when the schedule carries none (hours dropped at import leave the Location's zone).
+ * Without stated hours the days are laid out with no spans and `status` says "Hours unknown".
+ */
+export function weekHours(schedule: Schedule, nowMs: number, zone: string | null = null): WeekHours {
   const compiled = compileSchedule(schedule);
   const explained = explainOpenAt(compiled, nowMs);
-  const zone = compiled.timezone;
+  const status = hoursStatus(schedule, zone, nowMs);
+  const tz = status.timezone;
   const out: WeekHours = {
-    timezone: zone,
+    timezone: tz,
+    status,
+    openNow: status.state === 'open',
     problems: explained.problems,
-    openNow: explained.open,
-    now: explained.localTime,
+    now: null,
     days: [],
+    today: -1,
+    nowMinute: null,
     nextChange: null,
     nextChangeDay: -1,
     nextChangeMinute: null,
   };
-  if (zone === null || explained.localTime === null) return out;
-  const weekStart = DateTime.fromMillis(nowMs, { zone }).startOf('week');
+  if (tz === null || !DateTime.fromMillis(nowMs, { zone: tz }).isValid) return out;
+  const local = DateTime.fromMillis(nowMs, { zone: tz }).setLocale('en');
+  out.now = local.toFormat('ccc d LLL, HH:mm');
+  const evaluable = status.state !== 'unknown' || explained.rule?.kind === 'unknown-regular-hours';
+  const weekStart = local.startOf('week');
   const starts = Array.from({ length: 8 }, (_, i) => weekStart.plus({ days: i }));
   // Open spans of the whole week as instants, from the engine's own state changes.
   const spans: [number, number][] = [];
   const end = (starts[7] as DateTime).toMillis();
-  let t = weekStart.toMillis();
-  let open = isOpenCompiled(compiled, t);
+  let t = evaluable ? weekStart.toMillis() : end;
+  let open = evaluable && isOpenCompiled(compiled, t);
   let since = t;
   while (t < end) {
     const change = nextChangeCompiled(compiled, t);
@@ -75,6 +98,8 @@ export function weekHours(schedule: Schedule, nowMs: number): WeekHours {
       weekday: start.setLocale('en').weekdayLong ?? '',
       open: [],
       minutes: minutesInto(start, next.toMillis()),
+      // Regular hours may be unknown while an exception states some dates: ask the engine at midday.
+      known: evaluable && explainOpenAt(compiled, start.plus({ hours: 12 }).toMillis()).rule?.kind !== 'unknown-regular-hours',
     };
     for (const [a, b] of spans) {
       const from = Math.max(a, start.toMillis());
@@ -83,6 +108,10 @@ export function weekHours(schedule: Schedule, nowMs: number): WeekHours {
     }
     out.days.push(day);
   }
+  out.today = starts.findIndex((s, i) => i < 7 && nowMs >= s.toMillis() && nowMs < (starts[i + 1]?.toMillis() ?? -Infinity));
+  const today = starts[out.today];
+  out.nowMinute = today === undefined ? null : minutesInto(today, nowMs);
+  if (!evaluable) return out;
   out.nextChange = nextChangeCompiled(compiled, nowMs);
   if (out.nextChange !== null) {
     const at = out.nextChange.epochMs;

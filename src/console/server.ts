@@ -22,7 +22,9 @@ import { DatasetCache } from './dataset.js';
 import { explainLocation } from './explain.js';
 import { geodesicCircle } from './geodesic-shapes.js';
 import { weekHours } from './hours-week.js';
-import { ImportPreviews, MAX_UPLOAD_BYTES } from './import-preview.js';
+import { ImportPreviews, MAX_UPLOAD_BYTES, parseFormatChoice } from './import-preview.js';
+import { locationCard, resultRows, zoneCounts } from './location-card.js';
+import { DATA_FORMATS } from '../data/sources.js';
 import { localInstant } from './local-instant.js';
 import { overview } from './overview.js';
 
@@ -150,21 +152,27 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   // Cursors issued here are only ever read back here: a per-process secret is enough.
   const service = new LocationService(store, { cursorSecret: randomBytes(32).toString('hex') });
   const datasets = new DatasetCache(store);
-  const imports = new ImportPreviews(store);
   const now = options.now ?? Date.now;
+  const imports = new ImportPreviews(store, now);
   const loopback = isLoopbackHost(host);
   const csp = contentSecurityPolicy(options.tileUrl);
 
   async function api(req: IncomingMessage, url: URL): Promise<unknown> {
     const route = `${req.method ?? 'GET'} ${url.pathname}`;
     switch (route) {
-      case 'GET /api/config':
+      case 'GET /api/config': {
+        const dataset = await datasets.get();
+        const zones = zoneCounts(dataset.locations);
         return {
           tileUrl: options.tileUrl ?? null,
           limits: service.limits,
           amenities: (await store.amenityIds?.(1000)) ?? [],
-          timezones: [...new Set((await datasets.get()).locations.map((l) => l.timezone).filter((z): z is string => z !== null))].sort(),
+          amenityText: Object.fromEntries(dataset.amenityText),
+          timezones: [...zones.keys()].sort(),
+          // The playground's zone picker starts on the zone most Locations are in (UTC for an empty dataset).
+          defaultZone: [...zones].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? 'UTC',
         };
+      }
       case 'GET /api/overview':
         return overview(store, await datasets.get(), imports.lastImport);
       case 'GET /api/map': {
@@ -192,7 +200,12 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
         const request = validateSearchRequest(body['request']);
         const plan = planPredicates(request, service.limits);
         const response = await service.search(request);
-        return { request, response, circle: plan.distance === null ? null : geodesicCircle(plan.distance.center, plan.distance.max) };
+        return {
+          request,
+          response,
+          circle: plan.distance === null ? null : geodesicCircle(plan.distance.center, plan.distance.max),
+          rows: resultRows(response.locations, plan, now()),
+        };
       }
       case 'POST /api/explain': {
         const body = await readJson(req);
@@ -204,15 +217,26 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
         const id = url.searchParams.get('id') ?? '';
         const location = (await datasets.get()).byId.get(id);
         if (location === undefined) throw new HttpError(404, `No public Location has the id ${JSON.stringify(id)}.`);
-        return { id: location.id, name: location.name, ...weekHours(location.schedule, now()) };
+        return { id: location.id, name: location.name, ...weekHours(location.schedule, now(), location.timezone) };
+      }
+      case 'GET /api/location': {
+        const id = url.searchParams.get('id') ?? '';
+        const dataset = await datasets.get();
+        const location = dataset.byId.get(id);
+        if (location === undefined) throw new HttpError(404, `No public Location has the id ${JSON.stringify(id)}.`);
+        return locationCard(location, dataset.amenityText, now());
       }
       case 'GET /api/instant':
         return localInstant(url.searchParams.get('local') ?? '', url.searchParams.get('zone') ?? '');
       case 'POST /api/import/preview': {
         const name = url.searchParams.get('name') ?? '';
         if (name === '')
-          throw new HttpError(400, 'Give the file name as ?name=… (its extension picks the format: .ndjson, .geojson, .csv).');
-        return imports.preview(name, await readBody(req, MAX_UPLOAD_BYTES));
+          throw new HttpError(
+            400,
+            `Give the file name as ?name=…, and the format as &format=${DATA_FORMATS.join('|')} (default: from the name's extension).`,
+          );
+        const format = parseFormatChoice(url.searchParams.get('format') ?? '');
+        return imports.preview(name, await readBody(req, MAX_UPLOAD_BYTES), format);
       }
       case 'POST /api/import/commit': {
         const body = await readJson(req);

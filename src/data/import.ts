@@ -17,7 +17,7 @@ import { stat } from 'node:fs/promises';
 import type { DataIssue } from '../errors.js';
 import { ConfigError, DataValidationError } from '../errors.js';
 import type { LocationRecord } from '../domain/location.js';
-import type { ImportProgress, ImportResult, LocationStore } from '../store/store.js';
+import { MAX_KEPT_IMPORT_WARNINGS, type ImportNotes, type ImportProgress, type ImportResult, type LocationStore } from '../store/store.js';
 import { diffDataset, type DatasetDiff } from './dataset-diff.js';
 import { formatHint, type FormatHint } from './format-hint.js';
 import { IssueCollector } from './issues.js';
@@ -64,6 +64,8 @@ export interface ImportOptions {
   holidayHorizonDays?: number;
   /** Epoch ms taken as the time of the import (the holiday horizon starts on its date). Default: now. */
   now?: number;
+  /** How the store's import notes name each input file (the console names an upload as the operator did). Default: its path. */
+  displayName?: (file: string) => string;
 }
 
 export interface ValidationReport {
@@ -283,6 +285,14 @@ export async function writeValidated(store: LocationStore, checked: ValidationRe
   // The record count is known from pass 1, so the writing phase can show a percentage.
   const progress = options.onProgress;
   const onProgress = progress === undefined ? undefined : (p: ImportProgress): void => progress(p.phase === 'writing' && p.total === undefined ? { ...p, total: expected } : p);
-  const result = await store.replaceAll(secondPass(), onProgress);
+  const shown = options.displayName ?? ((file: string): string => file);
+  // Kept by the store with the dataset, so whoever reads the store later sees what this import warned about.
+  const notes: ImportNotes = {
+    at: new Date(options.now ?? Date.now()).toISOString(),
+    files: checked.files.map((f) => ({ file: shown(f.file), format: f.format, records: f.records })),
+    warnings: checked.warnings.slice(0, MAX_KEPT_IMPORT_WARNINGS).map((w) => ({ ...w, file: shown(w.file) })),
+    warningCount: checked.warningCount,
+  };
+  const result = await store.replaceAll(secondPass(), onProgress, notes);
   return { ...result, files: checked.files, records: checked.records, warnings: checked.warnings, warningCount: checked.warningCount };
 }

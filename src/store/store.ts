@@ -11,6 +11,7 @@
  * All methods are async because the PostgreSQL adapter is.
  */
 import type { BBox, Geo, Location, LocationRecord, RecordLanguages } from '../domain/location.js';
+import type { DataIssue } from '../errors.js';
 
 export type { BBox };
 
@@ -94,6 +95,27 @@ export interface ImportResult {
   availability: number;
   generation: number;
 }
+
+/**
+ * What an import says about itself beyond its records, kept by the store beside the dataset it
+ * wrote (same transaction) so that an operator can read it later from any process: the console's
+ * overview shows the last import's warnings whoever ran it.
+ */
+export interface ImportNotes {
+  /** When the import ran, RFC 3339. */
+  at: string;
+  files: { file: string; format: string; records: number }[];
+  /** Warnings kept (the caller caps the list; see MAX_KEPT_IMPORT_WARNINGS). */
+  warnings: DataIssue[];
+  /** All warnings found, including any not kept. */
+  warningCount: number;
+}
+
+/** Warnings an import hands the store to keep; the count says how many there were in all. */
+export const MAX_KEPT_IMPORT_WARNINGS = 500;
+
+/** The last `replaceAll` as the store recorded it: its result and its notes (empty when none were given). */
+export interface LastImportRecord extends ImportNotes, ImportResult {}
 
 export interface InventoryRow {
   /** Source line for error messages (1-based). */
@@ -225,7 +247,14 @@ export interface LocationStore {
   replaceAll(
     records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
     onProgress?: (p: ImportProgress) => void,
+    notes?: ImportNotes,
   ): Promise<ImportResult>;
+
+  /**
+   * Optional: the last `replaceAll` committed to this store, with the notes it was given, or null
+   * when none was recorded. Inventory updates do not change it (its `generation` is the import's).
+   */
+  lastImport?(): Promise<LastImportRecord | null>;
 
   /**
    * Apply an availability batch atomically. Rejects the whole batch (DataValidationError with

@@ -216,7 +216,50 @@ describe('hours week', () => {
   });
 });
 
+describe('readable answers', () => {
+  it('search rows give each result its rounded distance and open state; the JSON UCP answer is unchanged', async () => {
+    const anchor = demoRecords().find((r) => r.visibility !== 'private' && r.geo !== undefined)!;
+    const request = { distance: { center: anchor.geo!, max: 50_000 }, pagination: { limit: 5 } };
+    const res = await postJson(`${open.url}api/search`, { request }, API);
+    const body = res.json as {
+      response: { locations: { id: string; geo?: { latitude: number; longitude: number } }[] };
+      rows: { id: string; distance: string; distanceMeters: number; hours: { state: string; text: string } }[];
+    };
+    expect(body.rows.map((r) => r.id)).toEqual(body.response.locations.map((l) => l.id));
+    for (const [i, row] of body.rows.entries()) {
+      const d = geodesicDistanceMeters(anchor.geo!, body.response.locations[i]!.geo!);
+      expect(row.distanceMeters).toBeCloseTo(d, 6);
+      expect(row.distance).toMatch(d < 999.5 ? /^\d+ m$/ : /^\d+(\.\d)? km$/);
+      expect(['open', 'closed', 'unknown']).toContain(row.hours.state);
+    }
+  });
+
+  it('the location card says the address, today’s hours in the Location’s zone and amenities with descriptions', async () => {
+    const subject = demoRecords().find(
+      (r) => r.visibility !== 'private' && r.address?.street_address !== undefined && r.amenities !== undefined,
+    )!;
+    const card = (await rawRequest(`${open.url}api/location?id=${subject.id}`, { headers: API })).json as {
+      address: string;
+      timezone: string;
+      amenities: { id: string; description: string }[];
+    };
+    expect(card.address.startsWith(subject.address!.street_address!)).toBe(true);
+    expect(card.timezone).toBe(subject.timezone);
+    expect(card.amenities).toEqual(Object.entries(subject.amenities!).map(([id, a]) => ({ id, description: a.description })));
+    expect((await rawRequest(`${open.url}api/location?id=nope`, { headers: API })).status).toBe(404);
+  });
+});
+
 describe('import preview and commit', () => {
+  it('refuses an unknown format choice and a name without a known extension, saying what to do', async () => {
+    const bogus = await rawRequest(`${open.url}api/import/preview?name=a.ndjson&format=xlsx`, { method: 'POST', headers: API, body: '{}' });
+    expect(bogus.status).toBe(400);
+    expect((bogus.json as { error: { message: string } }).error.message).toContain('ndjson, geojson, csv, osm, jsonld, gbp');
+    const unnamed = await rawRequest(`${open.url}api/import/preview?name=stores.txt`, { method: 'POST', headers: API, body: '{}' });
+    expect(unnamed.status).toBe(400);
+    expect((unnamed.json as { error: { message: string } }).error.message).toContain('choose the format');
+  });
+
   it('rejects a bad file with its line and field, writing nothing', async () => {
     const before = await store.generation();
     const good = JSON.stringify(demoRecords()[0]);

@@ -1185,6 +1185,45 @@ export function runStoreContract(opts: StoreContractOptions): void {
         }
       });
 
+      test('lastImport keeps the notes of the last committed replaceAll, not of a failed one nor an inventory update', async () => {
+        const s = await opts.newStore();
+        try {
+          if (s.lastImport === undefined) throw new Error(`${opts.name} does not keep the last import`);
+          expect(await s.lastImport()).toBeNull();
+          const notes = {
+            at: '2026-12-03T15:35:00.000Z',
+            files: [{ file: 'stores.geojson', format: 'osm', records: 3 }],
+            warnings: [
+              { file: 'stores.geojson', line: 2, unit: 'feature' as const, field: 'opening_hours', message: 'dropped: a comment' },
+              { file: 'stores.geojson', line: 3, field: 'amenities', message: 'unknown tag' },
+            ],
+            warningCount: 7,
+          };
+          const result = await s.replaceAll(fixtureRecords(), undefined, notes);
+          expect(await s.lastImport()).toEqual({ ...notes, ...result });
+          // An inventory update moves the generation on but is not an import.
+          await s.applyInventory([{ line: 1, location_id: 'loc_downtown', item_id: 'sku_notes', available: true }]);
+          expect(await s.lastImport()).toEqual({ ...notes, ...result });
+          // A rolled-back import leaves the record of the committed one.
+          await expect(
+            s.replaceAll(
+              [
+                { id: 'dup', name: 'One' },
+                { id: 'dup', name: 'Two' },
+              ],
+              undefined,
+              { ...notes, warningCount: 0 },
+            ),
+          ).rejects.toThrow();
+          expect(await s.lastImport()).toEqual({ ...notes, ...result });
+          // An import given no notes is still recorded, with none.
+          const bare = await s.replaceAll(fixtureRecords().slice(0, 2));
+          expect(await s.lastImport()).toMatchObject({ ...bare, files: [], warnings: [], warningCount: 0 });
+        } finally {
+          await s.close();
+        }
+      });
+
       test('replaceAll is atomic: a failing source leaves the previous dataset untouched (atomic replaceAll)', async () => {
         const { s, svc: service2 } = await fresh();
         try {

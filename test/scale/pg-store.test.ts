@@ -80,10 +80,14 @@ describeWith(NEEDS, 'migrations', () => {
   it('migration 2 adds the languages table to a version-1 schema; the next import keeps translations (R-C3)', async () => {
     const url = withSchema(db.url, 'from_v1');
     await PostgresLocationStore.migrate(url);
-    await sql('DROP TABLE from_v1.languages; DELETE FROM from_v1.schema_migrations WHERE version = 2');
+    await sql('DROP TABLE from_v1.languages, from_v1.last_import; DELETE FROM from_v1.schema_migrations WHERE version >= 2');
     await expect(openError(url)).resolves.toMatchObject({ code: 'schema_outdated' });
     const upgrade = await PostgresLocationStore.migrate(url);
-    expect(upgrade).toMatchObject({ from: 1, to: PG_SCHEMA_VERSION, applied: [expect.objectContaining({ version: 2 })] });
+    expect(upgrade).toMatchObject({
+      from: 1,
+      to: PG_SCHEMA_VERSION,
+      applied: [expect.objectContaining({ version: 2 }), expect.objectContaining({ version: 3 })],
+    });
     const store = await PostgresLocationStore.open(url);
     try {
       await store.replaceAll(fixtureRecords());

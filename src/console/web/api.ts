@@ -4,16 +4,37 @@ import type { WeekHours } from '../hours-week.js';
 import type { PreviewReport } from '../import-preview.js';
 import type { LocalInstant } from '../local-instant.js';
 import type { LastImport, Overview } from '../overview.js';
+import type { LocationCard, ResultRow } from '../location-card.js';
+import type { GroupedIssues, IssueGroup } from '../issue-groups.js';
+import type { LastImportRecord } from '../../store/store.js';
 import type { SearchRequest, SearchResult } from '../../domain/requests.js';
 import type { EngineLimits } from '../../service.js';
 
-export type { Explanation, LastImport, LocalInstant, Overview, PreviewReport, SearchRequest, SearchResult, WeekHours };
+export type {
+  Explanation,
+  GroupedIssues,
+  IssueGroup,
+  LastImport,
+  LastImportRecord,
+  LocalInstant,
+  LocationCard,
+  Overview,
+  PreviewReport,
+  ResultRow,
+  SearchRequest,
+  SearchResult,
+  WeekHours,
+};
 
 export interface ConsoleConfig {
   tileUrl: string | null;
   limits: EngineLimits;
   amenities: string[];
+  /** Amenity id → the description the dataset gives it. */
+  amenityText: Record<string, string>;
   timezones: string[];
+  /** The zone most Locations are in: the playground's time picker starts there. */
+  defaultZone: string;
 }
 
 export type Ring = [number, number][];
@@ -30,6 +51,8 @@ export interface SearchAnswer {
   request: SearchRequest;
   response: SearchResult;
   circle: Ring | null;
+  /** Per result, in order: distance from the request's centre and the open state, in words. */
+  rows: ResultRow[];
 }
 
 export interface HoursAnswer extends WeekHours {

@@ -1,7 +1,7 @@
 /** The console's shell: landmarks, navigation by URL hash, and the state pages share (the request being built). */
 import { useEffect, useState } from 'preact/hooks';
 import { api, type ConsoleConfig } from './api.js';
-import { EMPTY_DRAFT, type Draft } from './request.js';
+import { EMPTY_DRAFT, emptyDraft, type Draft } from './request.js';
 import { HoursPage } from './pages/hours.js';
 import { ImportPage } from './pages/import.js';
 import { MapPage } from './pages/map.js';
@@ -38,7 +38,14 @@ export function App() {
   useEffect(() => {
     const onHash = () => setRoute(parseHash());
     window.addEventListener('hashchange', onHash);
-    api<ConsoleConfig>('/api/config').then(setConfig, (e: Error) => setFailure(e.message));
+    api<ConsoleConfig>('/api/config').then(
+      (c) => {
+        setConfig(c);
+        // The time picker starts in the zone most of the dataset is in, not UTC.
+        setDraft((d) => (d === EMPTY_DRAFT ? emptyDraft(c.defaultZone) : d));
+      },
+      (e: Error) => setFailure(e.message),
+    );
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
 

@@ -45,8 +45,35 @@ interface Props {
 
 const WIDTH = 960;
 const HEIGHT = 540;
-const CELL = 28;
+/**
+ * Clustering grid, px. A cluster's circle (radius at most MAX_CLUSTER_R) is kept inside its own
+ * cell, so two clusters never overlap and no count is hidden under another.
+ */
+const CELL = 48;
+const MAX_CLUSTER_R = 21;
 const MAX_ZOOM = 1 << 16;
+/**
+ * Beyond this zoom the bundled Natural Earth outlines (1:50m) are off by more than a few pixels:
+ * coastlines and rivers can be a kilometre away, so a point on land seems to sit in water.
+ */
+export const BASEMAP_DETAIL_LIMIT = 64;
+
+function clusterRadius(n: number): number {
+  return Math.min(MAX_CLUSTER_R, 9 + Math.log2(n) * 2);
+}
+
+function cellKey(x: number, y: number): string {
+  return `${Math.floor(x / CELL)}:${Math.floor(y / CELL)}`;
+}
+
+interface Cluster {
+  x: number;
+  y: number;
+  n: number;
+  lon: number;
+  lat: number;
+  members: [number, number][];
+}
 
 function countries(topology: unknown): GeoPermissibleObjects {
   const t = topology as Topology<{ countries: GeometryCollection }>;
@@ -122,6 +149,25 @@ function tileImages(v: View, template: string): { href: string; x: number; y: nu
   return out.slice(0, 64);
 }
 
+/**
+ * The view a click on a cluster moves to: centred on its members, zoomed in by doubling until they
+ * no longer share one grid cell (two stores 700 m apart split in one click, not five).
+ */
+function splitView(c: Cluster, from: View): View {
+  let zoom = from.zoom;
+  while (zoom < MAX_ZOOM) {
+    zoom = Math.min(MAX_ZOOM, zoom * 2);
+    const projection = projectionFor({ lon: c.lon, lat: c.lat, zoom });
+    const keys = new Set<string>();
+    for (const m of c.members) {
+      const xy = projection(m);
+      if (xy !== null) keys.add(cellKey(xy[0], xy[1]));
+    }
+    if (keys.size > 1) break;
+  }
+  return { lon: c.lon, lat: c.lat, zoom };
+}
+
 export function WorldMap(props: Props) {
   const [view, setView] = useState<View>(WORLD);
   const drag = useRef<{ x: number; y: number; view: View; moved: boolean } | null>(null);
@@ -138,7 +184,7 @@ export function WorldMap(props: Props) {
 
   const drawn = useMemo(() => {
     const singles: (MapPoint & { x: number; y: number })[] = [];
-    const cells = new Map<string, { x: number; y: number; n: number; lon: number; lat: number }>();
+    const cells = new Map<string, Cluster>();
     const loose: (MapPoint & { x: number; y: number })[] = [];
     for (const p of props.points) {
       const xy = projection([p.lon, p.lat]);
@@ -149,29 +195,37 @@ export function WorldMap(props: Props) {
     }
     const counts = new Map<string, number>();
     for (const p of loose) {
-      const key = `${Math.floor(p.x / CELL)}:${Math.floor(p.y / CELL)}`;
+      const key = cellKey(p.x, p.y);
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
     const alone: (MapPoint & { x: number; y: number })[] = [];
     for (const p of loose) {
-      const key = `${Math.floor(p.x / CELL)}:${Math.floor(p.y / CELL)}`;
+      const key = cellKey(p.x, p.y);
       if ((counts.get(key) ?? 0) === 1) {
         alone.push(p);
         continue;
       }
-      const c = cells.get(key) ?? { x: 0, y: 0, n: 0, lon: 0, lat: 0 };
+      const c = cells.get(key) ?? { x: 0, y: 0, n: 0, lon: 0, lat: 0, members: [] };
       c.x += p.x;
       c.y += p.y;
       c.lon += p.lon;
       c.lat += p.lat;
       c.n += 1;
+      c.members.push([p.lon, p.lat]);
       cells.set(key, c);
     }
-    return {
-      singles,
-      alone,
-      clusters: [...cells.values()].map((c) => ({ x: c.x / c.n, y: c.y / c.n, n: c.n, lon: c.lon / c.n, lat: c.lat / c.n })),
-    };
+    const clusters = [...cells.values()].map((c): Cluster => {
+      const r = clusterRadius(c.n);
+      const x = c.x / c.n;
+      const y = c.y / c.n;
+      // The circle stays inside its cell (see CELL), as near the members' centre as that allows.
+      const inCell = (v: number): number => {
+        const lo = Math.floor(v / CELL) * CELL;
+        return Math.min(lo + CELL - r, Math.max(lo + r, v));
+      };
+      return { x: inCell(x), y: inCell(y), n: c.n, lon: c.lon / c.n, lat: c.lat / c.n, members: c.members };
+    });
+    return { singles, alone, clusters };
   }, [props.points, projection]);
 
   const zoomBy = (factor: number, about?: [number, number]) =>
@@ -213,6 +267,7 @@ export function WorldMap(props: Props) {
   };
 
   const tiles = props.tileUrl ? tileImages(view, props.tileUrl) : [];
+  const tooCoarse = !props.tileUrl && view.zoom > BASEMAP_DETAIL_LIMIT;
   const dot = (p: MapPoint & { x: number; y: number }) => (
     <circle
       key={p.id}
@@ -249,6 +304,13 @@ export function WorldMap(props: Props) {
           {props.onPick ? 'Click the map (or press Enter) to pick a point; arrows pan, + and − zoom.' : 'Arrows pan, + and − zoom.'}
         </span>
       </div>
+      {tooCoarse && (
+        <p class="map-note" role="status" data-testid="basemap-note">
+          The built-in offline map is too coarse at this zoom: coastlines, rivers and borders can be a kilometre off, so a point may seem to
+          sit in water (the points themselves are exact). For street detail, start the console with{' '}
+          <code>--tile-url https://…/{'{z}/{x}/{y}'}.png</code> (a tile server you are allowed to use).
+        </p>
+      )}
       <svg
         ref={svg}
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
@@ -299,21 +361,28 @@ export function WorldMap(props: Props) {
         {(props.shapes ?? []).map((s, i) =>
           s.rings.map((rings, j) => <path key={`${i}-${j}`} class={`shape ${s.kind}`} d={path(polygonFor(rings)) ?? ''} />),
         )}
+        {drawn.alone.map(dot)}
         {drawn.clusters.map((c) => (
           <g
             key={`${c.x}:${c.y}`}
             class="cluster"
-            onClick={(e) => (e.stopPropagation(), setView({ lon: c.lon, lat: c.lat, zoom: Math.min(MAX_ZOOM, view.zoom * 4) }))}
+            data-count={c.n}
+            onClick={(e) => {
+              e.stopPropagation();
+              setView(splitView(c, view));
+            }}
           >
-            <circle cx={c.x} cy={c.y} r={9 + Math.min(12, Math.log2(c.n) * 2)} />
-            <text x={c.x} y={c.y} dy="0.35em" text-anchor="middle">
-              {c.n}
-            </text>
-            <title>{`${c.n} Locations; click to zoom in`}</title>
+            <circle cx={c.x} cy={c.y} r={clusterRadius(c.n)} />
+            <title>{`${c.n} Locations; click to zoom in until they split`}</title>
           </g>
         ))}
-        {drawn.alone.map(dot)}
         {drawn.singles.map(dot)}
+        {/* Counts above everything, so a highlighted point drawn over a cluster never hides its number. */}
+        {drawn.clusters.map((c) => (
+          <text key={`${c.x}:${c.y}`} class="cluster-count" x={c.x} y={c.y} dy="0.35em" text-anchor="middle" aria-hidden="true">
+            {c.n}
+          </text>
+        ))}
         {(props.markers ?? []).map((m) => {
           const xy = projection([m.lon, m.lat]);
           return xy === null ? null : (

@@ -56,6 +56,11 @@ function num(text: string): number {
   return text.trim() === '' ? Number.NaN : Number(text);
 }
 
+/** An empty form whose time picker starts in `zone` (the dataset's most common zone). */
+export function emptyDraft(zone: string): Draft {
+  return { ...EMPTY_DRAFT, openZone: zone };
+}
+
 /** The request exactly as it is sent; invalid numbers are sent as they are so the server names them. */
 export function buildRequest(d: Draft, cursor?: string): SearchRequest {
   const r: SearchRequest = {};

@@ -26,10 +26,12 @@ import type { Location, LocationRecord, RecordLanguages } from '../../domain/loc
 import type {
   Candidate,
   CandidateQuery,
+  ImportNotes,
   ImportProgress,
   ImportResult,
   IndexSink,
   InventoryRow,
+  LastImportRecord,
   LocationStore,
   PinnedStore,
   StoredLocation,
@@ -115,8 +117,12 @@ class IndexView extends IndexReads implements LocationStore {
   replaceAll(
     records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
     onProgress?: (p: ImportProgress) => void,
+    notes?: ImportNotes,
   ): Promise<ImportResult> {
-    return this.owner.replaceAll(records, onProgress);
+    return this.owner.replaceAll(records, onProgress, notes);
+  }
+  lastImport(): Promise<LastImportRecord | null> {
+    return this.owner.lastImport();
   }
   applyInventory(rows: readonly InventoryRow[], file?: string): Promise<{ applied: number; generation: number }> {
     return this.owner.applyInventory(rows, file);
@@ -307,11 +313,16 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
 
   // ───────────────────────── writes: the store, then the index ─────────────────────────
 
+  async lastImport(): Promise<LastImportRecord | null> {
+    return (await this.inner.lastImport?.()) ?? null;
+  }
+
   async replaceAll(
     records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
     onProgress?: (p: ImportProgress) => void,
+    notes?: ImportNotes,
   ): Promise<ImportResult> {
-    const result = await this.ownWrite(() => this.inner.replaceAll(records, onProgress));
+    const result = await this.ownWrite(() => this.inner.replaceAll(records, onProgress, notes));
     // A rebuild already under way may have read the previous dataset: build again after it.
     await this.rebuilding;
     await this.startRebuild();

@@ -40,6 +40,12 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       'CREATE UNIQUE INDEX IF NOT EXISTS languages_key ON languages (key)',
     ],
   },
+  {
+    version: 3,
+    describe: "the last import's result and warnings, kept beside the dataset",
+    // One row at most: replaceAll overwrites it in the transaction that swaps the dataset.
+    statements: ['CREATE TABLE IF NOT EXISTS last_import (id integer PRIMARY KEY CHECK (id = 1), json text NOT NULL)'],
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

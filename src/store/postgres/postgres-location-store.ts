@@ -25,7 +25,9 @@ import type {
   CandidateQuery,
   ExportCounters,
   ImportProgress,
+  ImportNotes,
   ImportResult,
+  LastImportRecord,
   IndexLocationRow,
   IndexSink,
   InventoryRow,
@@ -34,6 +36,7 @@ import type {
   StoreStats,
 } from '../store.js';
 import { deriveUniqueRow } from '../record-rows.js';
+import { importRecordJson, parseImportRecord } from '../import-notes.js';
 import { documentsInKeyOrder, languagesByKey, storedLocationsOf } from '../documents.js';
 import { buildPgCandidateSql } from './candidate-sql.js';
 import { ChangeListener, type Counters } from './change-listener.js';
@@ -693,9 +696,16 @@ export class PostgresLocationStore implements LocationStore {
     return counters;
   }
 
+  async lastImport(): Promise<LastImportRecord | null> {
+    const rows = await this.read('last import read', () => this.q<{ json: string }>('SELECT json FROM last_import WHERE id = 1'));
+    const json = rows[0]?.json;
+    return json === undefined ? null : parseImportRecord(json);
+  }
+
   async replaceAll(
     records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
     onProgress?: (p: ImportProgress) => void,
+    notes?: ImportNotes,
   ): Promise<ImportResult> {
     const client = await this.writer('Import');
     const w = <R extends QueryResultRow = QueryResultRow>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> =>
@@ -798,10 +808,14 @@ export class PostgresLocationStore implements LocationStore {
       for (const i of DATASET_INDEX_NAMES) await w(`ALTER INDEX ${i}_next RENAME TO ${i}`);
       await w("UPDATE meta SET value = $1 WHERE name = 'next_key'", [nextKey]);
       const counters = await this.bump(client, true);
+      const result = { locations: count, publicLocations: publicCount, availability, generation: counters.generation };
+      await w('INSERT INTO last_import (id, json) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET json = excluded.json', [
+        importRecordJson(result, notes),
+      ]);
       await w('COMMIT');
       this.observe(counters);
       onProgress?.({ phase: 'done', done: count, total: count });
-      return { locations: count, publicLocations: publicCount, availability, generation: counters.generation };
+      return result;
     } catch (cause) {
       try {
         await client.query('ROLLBACK');

@@ -141,6 +141,14 @@ const MIGRATIONS: readonly Migration[] = [
       db.exec('CREATE TABLE IF NOT EXISTS languages (key INTEGER PRIMARY KEY, json TEXT NOT NULL)');
     },
   },
+  {
+    version: 3,
+    describe: "the last import's result and warnings, kept beside the dataset",
+    up(db) {
+      // One row at most: replaceAll overwrites it in the transaction that swaps the dataset.
+      db.exec('CREATE TABLE IF NOT EXISTS last_import (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL)');
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -18,10 +18,12 @@ import type {
   Candidate,
   CandidateQuery,
   ExportCounters,
+  ImportNotes,
   ImportProgress,
   ImportResult,
   IndexSink,
   InventoryRow,
+  LastImportRecord,
   LocationStore,
   StoredLocation,
   StoreStats,
@@ -30,6 +32,7 @@ import { buildCandidateSql, TEXT_DRIVER_MAX_ESTIMATE, type BrowsePlan } from './
 import { AMENITY_BITS, bulkLoad } from './bulk-import.js';
 import { DATASET_INDEXES_DDL, DATASET_TABLES, datasetTablesDdl, migrate, SCHEMA_VERSION, schemaVersion } from './schema.js';
 import { IndexVocabulary, planText } from './text-plan.js';
+import { importRecordJson, parseImportRecord } from '../import-notes.js';
 import { documentsInKeyOrder, languagesByKey, storedLocationsOf } from '../documents.js';
 
 export interface SqliteStoreOptions {
@@ -589,13 +592,20 @@ export class SqliteLocationStore implements LocationStore {
   replaceAll(
     records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
     onProgress?: (p: ImportProgress) => void,
+    notes?: ImportNotes,
   ): Promise<ImportResult> {
-    return this.exclusive(() => this.replaceAllNow(records, onProgress));
+    return this.exclusive(() => this.replaceAllNow(records, onProgress, notes));
+  }
+
+  async lastImport(): Promise<LastImportRecord | null> {
+    const json = this.stmt<[], string>('SELECT json FROM last_import WHERE id = 1').pluck().get();
+    return json === undefined ? null : parseImportRecord(json);
   }
 
   private async replaceAllNow(
     records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
-    onProgress?: (p: ImportProgress) => void,
+    onProgress: ((p: ImportProgress) => void) | undefined,
+    notes: ImportNotes | undefined,
   ): Promise<ImportResult> {
     const db = this.requireWriter('replaceAll');
     db.pragma(`cache_size = -${this.options.importCacheMiB * 1024}`);
@@ -612,11 +622,18 @@ export class SqliteLocationStore implements LocationStore {
       db.prepare("UPDATE meta SET value = ? WHERE name = 'next_key'").run(loaded.nextKey);
       db.exec("UPDATE meta SET value = value + 1 WHERE name IN ('generation', 'dataset')");
       const generation = one(db.prepare<[], number>("SELECT value FROM meta WHERE name = 'generation'").pluck());
+      const result = {
+        locations: loaded.locations,
+        publicLocations: loaded.publicLocations,
+        availability: loaded.availability,
+        generation,
+      };
+      db.prepare<[string]>('INSERT OR REPLACE INTO last_import (id, json) VALUES (1, ?)').run(importRecordJson(result, notes));
       db.exec('COMMIT');
       // Planner statistics for the few choices left to SQLite (IN-subqueries); bounded cost.
       db.exec('PRAGMA analysis_limit = 1000; PRAGMA optimize;');
       onProgress?.({ phase: 'done', done: loaded.locations, total: loaded.locations });
-      return { locations: loaded.locations, publicLocations: loaded.publicLocations, availability: loaded.availability, generation };
+      return result;
     } catch (cause) {
       if (db.inTransaction) db.exec('ROLLBACK');
       if (cause instanceof DataValidationError || cause instanceof StoreError) throw cause;

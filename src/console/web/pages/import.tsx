@@ -1,21 +1,36 @@
 import { useState } from 'preact/hooks';
-import { TableHead } from '../table-head.js';
-import { api, type LastImport, type PreviewReport } from '../api.js';
+import { api, type LastImportRecord, type PreviewReport } from '../api.js';
+import { IssueTable } from '../issue-table.js';
+
+/** The formats of `ucp-location import --format`, in the order the CLI lists them. */
+const FORMATS = [
+  ['', 'From the file name (.ndjson, .geojson, .csv, .jsonld)'],
+  ['ndjson', 'NDJSON: one Location per line (ndjson)'],
+  ['geojson', 'GeoJSON FeatureCollection of Locations (geojson)'],
+  ['csv', 'CSV with the documented columns (csv)'],
+  ['osm', 'OpenStreetMap GeoJSON export, e.g. from Overpass (osm)'],
+  ['jsonld', 'schema.org JSON-LD: a document or a store page (jsonld)'],
+  ['gbp', 'Google Business Profile bulk sheet, CSV (gbp)'],
+] as const;
 
 export function ImportPage() {
+  const [format, setFormat] = useState('');
+  const [file, setFile] = useState<File | null>(null);
   const [report, setReport] = useState<PreviewReport | null>(null);
-  const [done, setDone] = useState<LastImport | null>(null);
+  const [done, setDone] = useState<LastImportRecord | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [over, setOver] = useState(false);
 
-  const preview = async (file: File | undefined) => {
-    if (file === undefined) return;
+  const preview = async (f: File | null | undefined, chosen = format) => {
+    if (f === undefined || f === null) return;
+    setFile(f);
     setBusy(true);
     setError(null);
     setDone(null);
     try {
-      setReport(await api<PreviewReport>(`/api/import/preview?name=${encodeURIComponent(file.name)}`, { body: file }));
+      const query = `name=${encodeURIComponent(f.name)}${chosen !== '' ? `&format=${encodeURIComponent(chosen)}` : ''}`;
+      setReport(await api<PreviewReport>(`/api/import/preview?${query}`, { body: f }));
     } catch (e) {
       setReport(null);
       setError((e as Error).message);
@@ -27,7 +42,7 @@ export function ImportPage() {
     if (report?.previewId === undefined) return;
     setBusy(true);
     try {
-      setDone(await api<LastImport>('/api/import/commit', { json: { previewId: report.previewId } }));
+      setDone(await api<LastImportRecord>('/api/import/commit', { json: { previewId: report.previewId } }));
       setReport(null);
     } catch (e) {
       setError((e as Error).message);
@@ -39,9 +54,28 @@ export function ImportPage() {
   return (
     <div>
       <p>
-        Choose or drop a Location file (NDJSON, GeoJSON or CSV; the extension names the format). It is checked completely before anything is
-        written; committing replaces the whole dataset in one transaction, exactly as <code>ucp-location import</code> does.
+        Choose or drop a Location file in any format <code>ucp-location import</code> reads. It is checked completely before anything is
+        written; committing replaces the whole dataset in one transaction, exactly as the command does.
       </p>
+      <div class="field">
+        <label for="import-format">Format</label>
+        <select
+          id="import-format"
+          value={format}
+          onChange={(e) => {
+            const chosen = e.currentTarget.value;
+            setFormat(chosen);
+            // Changing the format checks the same file again.
+            void preview(file, chosen);
+          }}
+        >
+          {FORMATS.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </div>
       <div
         class={`drop ${over ? 'over' : ''}`}
         onDragOver={(e) => {
@@ -59,7 +93,7 @@ export function ImportPage() {
         <input
           id="import-file"
           type="file"
-          accept=".ndjson,.jsonl,.geojson,.json,.csv"
+          accept=".ndjson,.jsonl,.geojson,.json,.csv,.jsonld,.html,.htm"
           onChange={(e) => void preview(e.currentTarget.files?.[0])}
         />
         <p class="hint">…or drop it here.</p>
@@ -76,28 +110,18 @@ export function ImportPage() {
             <h2 id="report-h">Validation report for {report.file}</h2>
             <p data-testid="import-summary" class={report.ok ? 'ok' : 'bad'}>
               {report.ok
-                ? `Valid: ${report.records} record(s), ${report.publicRecords} public (${report.format}). Nothing has been written yet.`
-                : `Rejected: ${report.issueCount} problem(s) in ${report.records} record(s). Nothing was written.`}
+                ? `Valid: ${report.records} record(s), ${report.publicRecords} public, read as ${report.format ?? '?'}. Nothing has been written yet.`
+                : `Rejected: ${report.issueCount} problem(s) in ${report.records} record(s), read as ${report.format ?? '?'}${report.formatFrom === 'extension' ? ' (from the file name)' : ''}. Nothing was written.`}
             </p>
-            {report.issues.length > 0 && (
-              <table data-testid="import-issues">
-                <caption>Problems (file:line field: message)</caption>
-                <TableHead columns={['Where', 'Field', 'Problem']} />
-                <tbody>
-                  {report.issues.slice(0, 200).map((i, n) => (
-                    <tr key={n}>
-                      <td>
-                        <code>{i.unit === 'feature' ? `${i.file} feature ${i.line}` : `${i.file}:${i.line}`}</code>
-                      </td>
-                      <td>
-                        <code>{i.field}</code>
-                      </td>
-                      <td>{i.message}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+            {report.hints.length > 0 && (
+              <ul class="hints" data-testid="import-hints">
+                {report.hints.map((h) => (
+                  <li key={h}>{h}</li>
+                ))}
+              </ul>
             )}
+            <IssueTable grouped={report.problems} caption="Problems, each once" testid="import-issues" />
+            <IssueTable grouped={report.warnings} caption="Warnings (imported anyway)" testid="import-warnings" />
             {report.ok && (
               <button type="button" onClick={() => void commit()} disabled={busy}>
                 Replace the dataset with {report.file}
@@ -107,7 +131,8 @@ export function ImportPage() {
         )}
         {done !== null && (
           <p data-testid="import-done" class="ok">
-            Imported {done.locations} Location(s) ({done.publicLocations} public); the store is now at generation {done.generation}.
+            Imported {done.locations} Location(s) ({done.publicLocations} public)
+            {done.warningCount > 0 ? ` with ${done.warningCount} warning(s); the overview lists them` : ''}.
           </p>
         )}
       </div>

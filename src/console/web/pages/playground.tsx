@@ -3,7 +3,7 @@ import { api, ApiError, type ConsoleConfig, type LocalInstant, type SearchAnswer
 import { go } from '../app.js';
 import { pointsOf, positionsOf, useMapLocations } from '../locations.js';
 import { WorldMap, type MapMarker, type MapShape } from '../map.js';
-import { buildRequest, EMPTY_DRAFT, type Draft } from '../request.js';
+import { buildRequest, emptyDraft, type Draft } from '../request.js';
 
 interface Props {
   config: ConsoleConfig;
@@ -177,7 +177,7 @@ export function PlaygroundPage({ config, draft, setDraft }: Props) {
           <legend>Amenities (all required)</legend>
           {config.amenities.length === 0 && <p>No amenity in the dataset.</p>}
           {config.amenities.map((a, i) => (
-            <label class="inline block" key={a}>
+            <div class="check" key={a}>
               <input
                 type="checkbox"
                 id={`am-${i}`}
@@ -185,9 +185,11 @@ export function PlaygroundPage({ config, draft, setDraft }: Props) {
                 onChange={(e) =>
                   set({ amenities: e.currentTarget.checked ? [...draft.amenities, a] : draft.amenities.filter((x) => x !== a) })
                 }
-              />{' '}
-              {a}
-            </label>
+              />
+              <label for={`am-${i}`}>
+                {config.amenityText[a] ?? a} <code>{a}</code>
+              </label>
+            </div>
           ))}
         </fieldset>
         <Field id="items" label="Items (comma-separated ids, all required)" value={draft.items} onInput={(v) => set({ items: v })} />
@@ -214,7 +216,7 @@ export function PlaygroundPage({ config, draft, setDraft }: Props) {
             type="button"
             class="secondary"
             onClick={() => {
-              setDraft(EMPTY_DRAFT);
+              setDraft(emptyDraft(config.defaultZone));
               setAnswer(null);
               setError(null);
             }}
@@ -266,12 +268,24 @@ export function PlaygroundPage({ config, draft, setDraft }: Props) {
                 Page {page}: {answer.response.locations.length} of {answer.response.pagination.total_count ?? '?'} Location(s).
               </p>
               <ol data-testid="results" class="results">
-                {answer.response.locations.map((l) => (
-                  <li key={l.id} data-id={l.id}>
-                    <strong>{l.name}</strong> <code>{l.id}</code> <a href={`#/why?id=${encodeURIComponent(l.id)}`}>why</a> ·{' '}
-                    <a href={`#/hours?id=${encodeURIComponent(l.id)}`}>hours</a>
-                  </li>
-                ))}
+                {answer.response.locations.map((l, i) => {
+                  const row = answer.rows[i];
+                  return (
+                    <li key={l.id} data-id={l.id}>
+                      <strong>{l.name}</strong> <code>{l.id}</code>
+                      <br />
+                      {row !== undefined && row.distance !== null && <span data-testid="result-distance">{row.distance} · </span>}
+                      {row !== undefined && (
+                        <span data-testid="result-hours" class={`state ${row.hours.state}`}>
+                          {row.hours.text}
+                          {row.hours.state !== 'unknown' && row.hours.timezone !== null ? ` (${row.hours.timezone})` : ''}
+                        </span>
+                      )}{' '}
+                      · <a href={`#/why?id=${encodeURIComponent(l.id)}`}>why</a> ·{' '}
+                      <a href={`#/hours?id=${encodeURIComponent(l.id)}`}>hours</a>
+                    </li>
+                  );
+                })}
               </ol>
               {(answer.response.messages ?? []).map((m, i) => (
                 <p key={i} class="message">
