@@ -2,10 +2,10 @@
  * The notes the CLI prints after `import`/`validate` (derived time zones, warnings imported
  * anyway), said for the console, plus one the console needs more than the CLI: a file read in the
  * wrong format (an OpenStreetMap export read as plain GeoJSON, a JSON-LD page read as NDJSON, a
- * Business Profile sheet read as our CSV) fails on every record with "unknown field"; the fields
- * it has name the format it is in.
+ * Business Profile sheet read as our CSV) fails on every record with "unknown field"; the start of
+ * the file names the format it is in.
  */
-import type { DataIssue } from '../errors.js';
+import { formatHintOf } from '../data/format-hint.js';
 import type { ValidationReport } from '../data/import.js';
 import type { DataFormat } from '../data/sources.js';
 
@@ -22,41 +22,22 @@ export function formatName(f: DataFormat): string {
   return FORMAT_NAMES[f];
 }
 
-/** Field names typical of each other format, as they show up in "unknown field" issues. */
-const TELLTALES: readonly [DataFormat, RegExp][] = [
-  ['osm', /^(opening_hours|amenity|shop|brand|brand:wikidata|operator|addr:.+|contact:.+|@id|wheelchair|check_date.*)$/],
-  ['jsonld', /^(@context|@type|@graph|@id|openingHoursSpecification|geo\.latitude|address\.streetAddress)$/],
-  ['gbp', /^(Store code|Business name|Primary category|Address line 1|Sunday hours|Monday hours|Latitude|Longitude)$/i],
-];
-
-/** The field an "unknown field" issue names, or null for any other issue. */
-function unknownField(issue: DataIssue): string | null {
-  const m = /^unknown (?:field|column) "([^"]+)"/.exec(issue.message);
-  return m?.[1] ?? issue.field.split('.').pop() ?? null;
-}
-
-/** A format the issues suggest instead of `format`, when most of them are unknown fields typical of it. */
-export function betterFormat(format: DataFormat, issues: readonly DataIssue[]): DataFormat | null {
-  const unknown = issues.filter((i) => /^unknown (field|column)/.test(i.message));
-  if (unknown.length === 0 || unknown.length * 2 < issues.length) return null;
-  for (const [candidate, telltale] of TELLTALES) {
-    if (candidate === format) continue;
-    if (unknown.some((i) => telltale.test(unknownField(i) ?? ''))) return candidate;
-  }
-  return null;
-}
-
+/**
+ * The notes for one previewed file. `sample` is the start of the file: a rejected file that looks
+ * like another format (the same detector `validate`/`import` use, data/format-hint.ts) gets a hint
+ * naming it.
+ */
 export function importHints(
   format: DataFormat | null,
   fromExtension: boolean,
-  issues: readonly DataIssue[],
-  report: Pick<ValidationReport, 'timezones' | 'warningCount'>,
+  sample: string,
+  report: Pick<ValidationReport, 'ok' | 'timezones' | 'warningCount'>,
 ): string[] {
   const hints: string[] = [];
-  const better = format === null ? null : betterFormat(format, issues);
-  if (format !== null && better !== null) {
+  const better = format === null || report.ok ? undefined : formatHintOf(sample, format)?.format;
+  if (format !== null && better !== undefined) {
     hints.push(
-      `Most problems are fields this format does not have, and they look like ${formatName(better)}: choose that format and preview again${fromExtension ? ` (the file name alone made it ${formatName(format)})` : ''}. On the command line: \`ucp-location import <file> --format ${better}\`.`,
+      `This file looks like ${formatName(better)}: choose that format and preview again${fromExtension ? ` (the file name alone made it ${formatName(format)})` : ''}. On the command line: \`ucp-location import <file> --format ${better}\`.`,
     );
   }
   if (report.timezones.length > 0) {

@@ -110,7 +110,7 @@ export class ImportPreviews {
         warningCount: report.warningCount,
         warnings: groupIssues(warnings),
         timezones: report.timezones,
-        hints: importHints(detected, format === null, issues, report),
+        hints: importHints(detected, format === null, bytes.subarray(0, 64 * 1024).toString('utf8'), report),
       };
       if (report.ok) {
         const id = randomUUID();

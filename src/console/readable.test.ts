@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { groupIssues } from './issue-groups.js';
-import { betterFormat } from './import-hints.js';
+import { importHints } from './import-hints.js';
 import { localWhen, readableMeters } from './readable.js';
 
 describe('readableMeters', () => {
@@ -61,12 +61,14 @@ describe('groupIssues', () => {
   });
 });
 
-describe('betterFormat', () => {
-  it('names osm for OpenStreetMap tags read as GeoJSON, and nothing for ordinary problems', () => {
-    const unknown = (field: string) => ({ file: 'f', line: 1, field, message: `unknown field "${field}"; allowed fields: id` });
-    expect(betterFormat('geojson', [unknown('opening_hours'), unknown('addr:street')])).toBe('osm');
-    expect(betterFormat('ndjson', [unknown('@context')])).toBe('jsonld');
-    expect(betterFormat('osm', [unknown('opening_hours')])).toBeNull();
-    expect(betterFormat('geojson', [{ file: 'f', line: 1, field: 'name', message: 'must be a string' }])).toBeNull();
+describe('importHints', () => {
+  const report = { ok: false, timezones: [], warningCount: 0 };
+  it('names osm for an OpenStreetMap export read as GeoJSON, and nothing for an ordinary file or an accepted one', () => {
+    const osm = '{"type":"FeatureCollection","features":[{"properties":{"addr:street":"Main St","opening_hours":"Mo-Fr 08:00-18:00"}}]}';
+    expect(importHints('geojson', true, osm, report).join(' ')).toMatch(/--format osm/);
+    expect(importHints('ndjson', false, '{"@context":"https://schema.org","@type":"Store"}', report).join(' ')).toMatch(/--format jsonld/);
+    expect(importHints('osm', false, osm, report)).toEqual([]);
+    expect(importHints('geojson', true, '{"type":"FeatureCollection","features":[]}', report)).toEqual([]);
+    expect(importHints('geojson', true, osm, { ...report, ok: true })).toEqual([]);
   });
 });
