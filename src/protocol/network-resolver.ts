@@ -50,7 +50,7 @@ export function networkResolver(options: NetworkResolverOptions = {}): Resolver 
         ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
       ];
       if (addresses.length > 0) return addresses;
-      const failures = [v4, v6].flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+      const failures = [v4, v6].flatMap((r): Error[] => (r.status === 'rejected' && r.reason instanceof Error ? [r.reason] : []));
       // "No such name" only when every query says so; a timeout or server failure is a DNS failure.
       throw failures.find((e) => !NOT_FOUND.has(errorCodeOf(e))) ?? failures[0] ?? notFound(name);
     } finally {

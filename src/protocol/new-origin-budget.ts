@@ -33,8 +33,7 @@ export interface NewOriginBudgetOptions {
 }
 
 export type BudgetRefusal =
-  | { reason: 'rate_limited'; retryAfterMs: number }
-  | { reason: 'client_rate_limited'; retryAfterMs: number; network: string };
+  { reason: 'rate_limited'; retryAfterMs: number } | { reason: 'client_rate_limited'; retryAfterMs: number; network: string };
 
 export class NewOriginBudget {
   readonly #global: RateLimiter;
@@ -51,7 +50,11 @@ export class NewOriginBudget {
     this.#pressureBelow = rule.capacity / 2;
     if (share > 0) {
       this.#share = new RateLimiter({
-        rule: { kind: 'token-bucket', capacity: Math.max(1, Math.floor(rule.capacity * share)), refillPerSecond: rule.refillPerSecond * share },
+        rule: {
+          kind: 'token-bucket',
+          capacity: Math.max(1, Math.floor(rule.capacity * share)),
+          refillPerSecond: rule.refillPerSecond * share,
+        },
         now,
         keyPrefix: 'ucp-discovery-client:',
         ...backend,

@@ -744,7 +744,7 @@ class Gate {
     bump(this.#perOrigin, origin, -1);
     if (client !== undefined) bump(this.#perClient, client, -1);
     // First come, first served among the waiters whose origin and client have room.
-    for (let i = 0; i < this.#waiting.length && this.#running < this.limits.maxConcurrent; ) {
+    for (let i = 0; i < this.#waiting.length && this.#running < this.limits.maxConcurrent;) {
       const waiter = this.#waiting[i];
       if (waiter !== undefined && this.#canStart(waiter.origin, waiter.client)) {
         this.#waiting.splice(i, 1);
