@@ -5,6 +5,7 @@
  */
 import { createSocket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
+import { createServer as createNetServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
@@ -125,3 +126,28 @@ describe('N2: a DNS zone that never answers delays neither the store nor /readyz
     }
   });
 });
+
+describe('N15: a start-up that fails after binding releases the port', () => {
+  it('serve on ::ffff:127.0.0.1 (plain http off the loopback names) is refused, and the port is free again', async () => {
+    const port = await freePort();
+    await expect(
+      startServer({ host: '::ffff:127.0.0.1', port, config: parseConfig({}), logger: createLogger({ level: 'silent' }) }),
+    ).rejects.toThrow(/must be https/);
+    // Bound again at once: the failed start did not keep it.
+    const again = createNetServer();
+    await new Promise<void>((resolve, reject) => {
+      again.once('error', reject);
+      again.listen(port, '::ffff:127.0.0.1', resolve);
+    });
+    await new Promise<void>((resolve) => again.close(() => resolve()));
+  });
+});
+
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '::ffff:127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
