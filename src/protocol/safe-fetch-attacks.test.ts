@@ -107,6 +107,23 @@ describe('N5: slow distinct origins cannot fill every fetch slot (R-G2)', () => 
   });
 });
 
+describe('N5: a Platform new to us goes first when a slot frees (R-G2)', () => {
+  it('with every slot held by six addresses, a new address is served on the first freed slot, ahead of their queue', async () => {
+    const f = fetcher({ resolve: silentZone().resolve, totalTimeoutMs: 400, newOriginRate: null });
+    let settled = 0;
+    const attack = [];
+    for (let a = 0; a < 6; a += 1) {
+      const client = `203.0.${40 + a}.1`;
+      for (let i = 0; i < 4; i += 1) attack.push(reasonOf(f.get(at(`q${i}.a${a}.silent.test`), { client })).finally(() => (settled += 1)));
+    }
+    const fresh = await f.get(at('first.platform.test'), { client: '198.51.40.9' });
+    expect(fresh.body).toEqual({ ok: true });
+    // Served after the first wave of 8 timed out, not behind the 16 fetches queued before it.
+    expect(settled).toBeLessThan(16);
+    expect(new Set(await Promise.all(attack))).toEqual(new Set(['timeout']));
+  });
+});
+
 describe('N6: many addresses each within their share cannot drain the new-origin budget (R-G2)', () => {
   it('16 attacking networks probing continuously leave a token for each of 14 new Platforms', async () => {
     let now = 1_000_000;

@@ -743,17 +743,24 @@ class Gate {
     this.#running -= 1;
     bump(this.#perOrigin, origin, -1);
     if (client !== undefined) bump(this.#perClient, client, -1);
-    // First come, first served among the waiters whose origin and client have room.
-    for (let i = 0; i < this.#waiting.length && this.#running < this.limits.maxConcurrent;) {
-      const waiter = this.#waiting[i];
-      if (waiter !== undefined && this.#canStart(waiter.origin, waiter.client)) {
-        this.#waiting.splice(i, 1);
-        if (waiter.client !== undefined) bump(this.#queuedPerClient, waiter.client, -1);
-        this.#take(waiter.origin, waiter.client);
-        waiter.start();
-      } else {
-        i += 1;
-      }
+    // Among the waiters whose origin and client have room, the client with the fewest fetches
+    // running goes first (then first come, first served): a Platform new to us does not queue
+    // behind the many lookups of clients that already hold slots.
+    while (this.#running < this.limits.maxConcurrent) {
+      let best = -1;
+      let fewest = Number.POSITIVE_INFINITY;
+      this.#waiting.forEach((waiter, i) => {
+        const running = waiter.client === undefined ? 0 : (this.#perClient.get(waiter.client) ?? 0);
+        if (running < fewest && this.#canStart(waiter.origin, waiter.client)) {
+          best = i;
+          fewest = running;
+        }
+      });
+      const [waiter] = best === -1 ? [] : this.#waiting.splice(best, 1);
+      if (waiter === undefined) break;
+      if (waiter.client !== undefined) bump(this.#queuedPerClient, waiter.client, -1);
+      this.#take(waiter.origin, waiter.client);
+      waiter.start();
     }
   }
 }
