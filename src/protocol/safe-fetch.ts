@@ -682,10 +682,14 @@ function positive(value: number, name: string): number {
  * Bounds concurrent network fetches (DNS lookup included), overall, per origin and per client
  * network. A fetch whose origin or client already has its share running waits without holding a
  * slot, so slow origins — or one client's many never-answering ones — hold at most their share
- * of the slots, and a fetch for anyone else starts as soon as any slot frees. Full wait queues
+ * of the slots; two more slots are kept for clients with nothing running, and when a slot frees
+ * the waiting client with the fewest fetches running goes first. Full wait queues
  * (overall, or the client's own) refuse instead of growing. Fetches without a client (background
  * refreshes) are bounded per origin only.
  */
+/** Fetch slots beyond `maxConcurrent` that only a client with no fetch running may take. */
+const RESERVED_FOR_NEWCOMERS = 2;
+
 class Gate {
   #running = 0;
   readonly #perOrigin = new Map<string, number>();
@@ -726,10 +730,14 @@ class Gate {
   }
 
   #canStart(origin: string, client: string | undefined): boolean {
+    const mine = client === undefined ? 0 : (this.#perClient.get(client) ?? 0);
+    // Two slots beyond the limit are kept for clients with nothing running: however many
+    // addresses hold the others, a Platform new to us starts at once.
+    const limit = client !== undefined && mine === 0 ? this.limits.maxConcurrent + RESERVED_FOR_NEWCOMERS : this.limits.maxConcurrent;
     return (
-      this.#running < this.limits.maxConcurrent &&
+      this.#running < limit &&
       (this.#perOrigin.get(origin) ?? 0) < this.limits.maxPerOrigin &&
-      (client === undefined || (this.#perClient.get(client) ?? 0) < this.limits.maxPerClient)
+      (client === undefined || mine < this.limits.maxPerClient)
     );
   }
 
@@ -746,7 +754,7 @@ class Gate {
     // Among the waiters whose origin and client have room, the client with the fewest fetches
     // running goes first (then first come, first served): a Platform new to us does not queue
     // behind the many lookups of clients that already hold slots.
-    while (this.#running < this.limits.maxConcurrent) {
+    while (this.#running < this.limits.maxConcurrent + RESERVED_FOR_NEWCOMERS) {
       let best = -1;
       let fewest = Number.POSITIVE_INFINITY;
       this.#waiting.forEach((waiter, i) => {
