@@ -678,6 +678,9 @@ function positive(value: number, name: string): number {
   return value;
 }
 
+/** Fetch slots beyond `maxConcurrent` that only a client with no fetch running may take. */
+const RESERVED_FOR_NEWCOMERS = 2;
+
 /**
  * Bounds concurrent network fetches (DNS lookup included), overall, per origin and per client
  * network. A fetch whose origin or client already has its share running waits without holding a
@@ -687,9 +690,6 @@ function positive(value: number, name: string): number {
  * (overall, or the client's own) refuse instead of growing. Fetches without a client (background
  * refreshes) are bounded per origin only.
  */
-/** Fetch slots beyond `maxConcurrent` that only a client with no fetch running may take. */
-const RESERVED_FOR_NEWCOMERS = 2;
-
 class Gate {
   #running = 0;
   readonly #perOrigin = new Map<string, number>();
