@@ -6,7 +6,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodeOf } from './error-code.js';
-import { networkResolver } from './network-resolver.js';
+import { networkResolver, withSystemFallback } from './network-resolver.js';
 
 let silent: Socket;
 let server = '';
@@ -63,5 +63,13 @@ describe('networkResolver: platform hosts resolved over the network, not on the 
       { address: '::1', family: 6 },
     ]);
     expect(queries).toBe(before);
+  });
+
+  it('in development only, a name DNS does not know is looked up in the system resolver (/etc/hosts)', async () => {
+    const unknown = (): Promise<never> => Promise.reject(Object.assign(new Error('no such name'), { code: 'ENOTFOUND' }));
+    const addresses = await withSystemFallback(unknown)('localhost');
+    expect(addresses.map((a) => a.address)).toContain('127.0.0.1');
+    const timedOut = (): Promise<never> => Promise.reject(Object.assign(new Error('timeout'), { code: 'ETIMEOUT' }));
+    expect(await failureCode(withSystemFallback(timedOut)('localhost'))).toBe('ETIMEOUT');
   });
 });

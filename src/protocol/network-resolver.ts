@@ -14,7 +14,7 @@
  * loopback as RFC 6761 §6.3 requires. The servers are the system's (from /etc/resolv.conf) unless
  * `servers` names others.
  */
-import { Resolver as DnsResolver } from 'node:dns/promises';
+import { Resolver as DnsResolver, lookup } from 'node:dns/promises';
 import { errorCodeOf } from './error-code.js';
 import type { Resolver } from './pinned-agent.js';
 
@@ -62,4 +62,20 @@ export function networkResolver(options: NetworkResolverOptions = {}): Resolver 
 
 function notFound(name: string): Error {
   return Object.assign(new Error(`${name} has no address`), { code: 'ENOTFOUND' });
+}
+
+/**
+ * For local development (`allowLoopback`) only: a name DNS does not know is looked up once more
+ * with the system's resolver (`/etc/hosts`, mDNS), where development host names live. Never used
+ * for a server open to strangers, since that lookup runs on libuv's thread pool.
+ */
+export function withSystemFallback(resolve: Resolver): Resolver {
+  return async (hostname, signal) => {
+    try {
+      return await resolve(hostname, signal);
+    } catch (error) {
+      if (!NOT_FOUND.has(errorCodeOf(error))) throw error;
+      return lookup(hostname, { all: true, verbatim: true });
+    }
+  };
 }

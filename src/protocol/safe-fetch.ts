@@ -43,7 +43,7 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { LruMap } from './lru.js';
 import { isIpLiteral } from './address-guard.js';
 import { NewOriginBudget, clientNetwork } from './new-origin-budget.js';
-import { networkResolver } from './network-resolver.js';
+import { networkResolver, withSystemFallback } from './network-resolver.js';
 import { pickPinnedAddress, pinnedAgent, type ConnectAttempt, type PinRefusals, type PinnedTarget, type Resolver } from './pinned-agent.js';
 import { FailureBackoff, type BackoffOptions, type RateLimitBackend, type TokenBucketRule } from './rate-limit.js';
 import { ConfigError, type NegotiationErrorCode } from '../errors.js';
@@ -163,7 +163,8 @@ export interface SafeFetcherOptions {
   allowLoopback?: boolean;
   /**
    * DNS resolver; default DNS queries over the network (network-resolver.ts), never libuv's
-   * thread pool, so stalled lookups cannot starve the rest of the process.
+   * thread pool, so stalled lookups cannot starve the rest of the process (with `allowLoopback`,
+   * a name DNS does not know is also looked up in /etc/hosts, for development host names).
    */
   resolve?: Resolver;
   /** DNS servers for the default resolver (`"127.0.0.1:5353"`…); default the system's. */
@@ -281,7 +282,8 @@ export class SafeFetcher {
 
   constructor(options: SafeFetcherOptions = {}) {
     this.#allowLoopback = options.allowLoopback === true;
-    this.#resolve = options.resolve ?? networkResolver(options.dnsServers === undefined ? {} : { servers: options.dnsServers });
+    const network = networkResolver(options.dnsServers === undefined ? {} : { servers: options.dnsServers });
+    this.#resolve = options.resolve ?? (this.#allowLoopback ? withSystemFallback(network) : network);
     this.#ca =
       options.ca === undefined ? undefined : typeof options.ca === 'string' || Buffer.isBuffer(options.ca) ? options.ca : [...options.ca];
     this.#connectTimeoutMs = positive(options.connectTimeoutMs ?? 2_000, 'connectTimeoutMs');
