@@ -73,7 +73,8 @@ export class BudgetLimiter implements RequestLimiter {
   readonly #itemsPerProfile: SharedBudget;
 
   constructor(config: RateLimitConfig, options: { backend?: RateLimitBackend; now?: () => number } = {}) {
-    const backend = options.backend ?? new MemoryRateLimitBackend({ maxKeys: 50_000 });
+    // ~800 bytes a key at most (digest key, ten buckets): 50,000 keys fit in the byte bound.
+    const backend = options.backend ?? new MemoryRateLimitBackend({ maxKeys: 50_000, maxBytes: 64 * 1024 * 1024 });
     const make = (budget: RateBudget, keyPrefix: string): RateLimiter =>
       new RateLimiter({
         rule: { kind: 'sliding-window', limit: budget.limit, windowMs: budget.windowSeconds * 1000 },
