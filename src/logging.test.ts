@@ -44,11 +44,50 @@ describe('redactCoordinates (R-P1)', () => {
       name: 'latitude',
     });
     expect(out).toEqual({
-      distance: { center: { latitude: 48.85, longitude: 2.29 }, max: 1234.5678 },
+      distance: { center: { latitude: 48.85, longitude: 2.29 }, max: 1234.56 },
       serves: { point: { lat: -33.85, lon: 151.21 } },
       list: [{ lng: 139.69 }],
       name: 'latitude',
     });
+  });
+});
+
+describe('redactCoordinates is structural: any key, any spelling (R-P1, issue 37 N7; fails before: only a list of key names)', () => {
+  it('truncates coordinates under any key name, in strings and in member names, and leaves addresses, versions and times alone', () => {
+    const out = redactCoordinates({
+      Latitude: 40.7123456,
+      LONGITUDE: '-73.9876543',
+      distance: { center: { x: 40.7123456, y: -74.0060123 } },
+      point: [151.215297, -33.856784],
+      note: 'buyer at 40.7123456,-74.0060123 (geo:48.858844;2.294351)',
+      byPlace: { '40.7123456,-74.0060123': 3 },
+      client: '10.0.100.5',
+      version: '1.2.345',
+      at: '2026-08-25T12:30:45.123Z',
+      count: 12,
+    });
+    expect(out).toEqual({
+      Latitude: 40.71,
+      LONGITUDE: '-73.98',
+      distance: { center: { x: 40.71, y: -74 } },
+      point: [151.21, -33.85],
+      note: 'buyer at 40.71,-74.00 (geo:48.85;2.29)',
+      byPlace: { '40.71,-74.00': 3 },
+      client: '10.0.100.5',
+      version: '1.2.345',
+      at: '2026-08-25T12:30:45.123Z',
+      count: 12,
+    });
+  });
+
+  it('property: whatever the key, a coordinate as a number or a string leaves the log with at most 2 decimals', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z_]{1,10}$/), fc.double({ min: -180, max: 180, noNaN: true }), (key, coordinate) => {
+        const text = coordinate.toFixed(7);
+        const line = JSON.stringify(redactCoordinates({ [key]: coordinate, nested: { [key]: text, note: `at ${text};${text}` } }));
+        expect(line).not.toMatch(/\d\.\d{3}/);
+      }),
+    );
   });
 });
 

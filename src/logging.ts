@@ -2,9 +2,13 @@
  * Structured logs (pino) for the business server.
  *
  * Privacy (R-P1): buyer coordinates must never reach a log at full precision. Rather than trusting
- * every call site, the logger's `formatters.log` hook walks each log object and truncates any
- * `latitude`/`longitude` (and the common `lat`/`lon`/`lng` spellings) to 2 decimals (≈1.1 km at the
- * equator). Call sites should still log request *summaries* (see `summarizeRequest`), never a body.
+ * every call site, the logger's `formatters.log` hook walks each log object and truncates to 2
+ * decimals (≈1.1 km at the equator) *every* number with a fraction, and every decimal number
+ * written in a string or a member name, whatever the key it sits under: a coordinate can arrive
+ * as `Latitude`, `x`/`y`, `coords[0]` or `"40.7128,-74.0060"`, and no list of names catches them
+ * all. Nothing else a log needs is hurt by it (durations to 1/100 ms, integers, IP addresses and
+ * versions untouched). Values under coordinate names that are not numbers at all are dropped.
+ * Call sites should still log request *summaries* (see `summarizeRequest`), never a body.
  * The hook runs before a line is serialised, so both output formats below get redacted values.
  *
  * Format: JSON lines for machines (files, pipes, log collectors), or one readable line per entry
@@ -36,21 +40,34 @@ export function truncateCoordinate(value: number): number {
   return truncated === 0 ? 0 : truncated; // no "-0" in logs
 }
 
-/** A copy of `value` in which every coordinate-named number is truncated (see module comment). */
+/** A copy of `value` in which every fractional number is truncated (see module comment). */
 export function redactCoordinates<T>(value: T): T {
   return walk(value, 0) as T;
 }
 
 function walk(value: unknown, depth: number): unknown {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : truncateCoordinate(value);
+  if (typeof value === 'string') return truncateDecimalsIn(value);
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '[truncated]';
   if (value instanceof Error) return value; // pino's err serializer handles these
   if (Array.isArray(value)) return value.map((v) => walk(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    out[key] = COORDINATE_KEYS.has(key) ? redactCoordinate(v) : walk(v, depth + 1);
+    out[truncateDecimalsIn(key)] = COORDINATE_KEYS.has(key.toLowerCase()) ? redactCoordinate(v) : walk(v, depth + 1);
   }
   return out;
+}
+
+/**
+ * A decimal number with 3 or more fractional digits, standing alone: not part of a dotted
+ * address or version (`10.0.100.5`, `1.2.345`) nor the seconds of a time (`12:30:45.123`).
+ */
+const LONG_DECIMAL = /(?<![\d.])(?<!\d:)([-+]?\d+\.\d{2})\d+(?![\d.])/g;
+
+/** `text` with every long decimal number cut to 2 fractional digits. */
+export function truncateDecimalsIn(text: string): string {
+  return text.replace(LONG_DECIMAL, '$1');
 }
 
 const NUMERIC = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?\s*$/i;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -95,5 +96,26 @@ describe('loadTrustedProfiles', () => {
     expect(await configError(loadTrustedProfiles([{ file: broken }]))).toContain(
       `${broken} (--trust-platform-profile / trustedPlatformProfiles) is not valid JSON`,
     );
+  });
+});
+
+describe('loadTrustedProfiles on hostile files (issue 37 N14)', () => {
+  it('refuses a deeply nested file with a clear error, not a stack trace', async () => {
+    const file = join(scratch(), 'deep.json');
+    writeFileSync(file, `{"ucp":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    await expect(loadTrustedProfiles([{ file }])).rejects.toThrow(/nests arrays\/objects more than 64 levels deep/);
+  });
+
+  it('refuses a FIFO at once (no writer needed) and /dev/zero as not regular files', async () => {
+    const fifo = join(scratch(), 'profile.fifo');
+    execFileSync('mkfifo', [fifo]);
+    await expect(loadTrustedProfiles([{ file: fifo }])).rejects.toThrow(/not a regular file/);
+    await expect(loadTrustedProfiles([{ file: '/dev/zero' }])).rejects.toThrow(/not a regular file/);
+  });
+
+  it('refuses a file over the size limit, naming it', async () => {
+    const file = join(scratch(), 'huge.json');
+    writeFileSync(file, `{"pad":"${'x'.repeat(300 * 1024)}"}`);
+    await expect(loadTrustedProfiles([{ file }])).rejects.toThrow(/at most 262144 bytes/);
   });
 });

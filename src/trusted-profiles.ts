@@ -18,9 +18,11 @@
  * A profile document has no field naming its own URL, so there is nothing better to derive it from.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { TrustedProfileFile } from './config.js';
 import { ConfigError } from './errors.js';
+import { MAX_JSON_DEPTH, exceedsJsonDepth } from './protocol/json-depth.js';
 import { validateProfile } from './protocol/profile.js';
 import type { RejectedEntity } from './protocol/profile.js';
 import type { UcpProfile } from './protocol/types.js';
@@ -89,12 +91,49 @@ export async function loadTrustedProfiles(files: readonly TrustedProfileFile[]):
   return [...byUrl.values()].map(({ digest: _digest, ...profile }) => profile);
 }
 
+/** Largest profile file read, bytes: the same bound as a fetched profile (R-N4 asks ≥ 128 KiB). */
+export const MAX_PROFILE_FILE_BYTES = 256 * 1024;
+
+/**
+ * The file's bytes, refusing anything but a regular file of at most `MAX_PROFILE_FILE_BYTES`.
+ * Opened non-blocking: opening a FIFO for reading would otherwise wait for a writer (holding a
+ * thread of libuv's pool, past SIGTERM), and `/dev/zero` would be read for ever.
+ */
+async function readProfileFile(file: string, what: string): Promise<Buffer> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) {
+      throw new ConfigError(`${what}: it is not a regular file (a pipe, device or socket); give the path of a profile .json file.`);
+    }
+    if (stat.size > MAX_PROFILE_FILE_BYTES) {
+      throw new ConfigError(`${what} is ${stat.size} bytes; a platform profile file may have at most ${MAX_PROFILE_FILE_BYTES} bytes.`);
+    }
+    const buffer = Buffer.alloc(MAX_PROFILE_FILE_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > MAX_PROFILE_FILE_BYTES) {
+        throw new ConfigError(
+          `${what} grew past ${MAX_PROFILE_FILE_BYTES} bytes while it was read; a platform profile file may have at most that.`,
+        );
+      }
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    await handle.close();
+  }
+}
+
 async function loadOne(entry: TrustedProfileFile): Promise<TrustedProfile & { digest: string }> {
   const what = `Trusted platform profile ${entry.file} (${TRUST_FLAG} / ${TRUST_CONFIG_KEY})`;
   let bytes: Buffer;
   try {
-    bytes = await readFile(entry.file);
+    bytes = await readProfileFile(entry.file, what);
   } catch (cause) {
+    if (cause instanceof ConfigError) throw cause;
     const code = (cause as NodeJS.ErrnoException).code;
     const why =
       code === 'ENOENT'
@@ -105,6 +144,9 @@ async function loadOne(entry: TrustedProfileFile): Promise<TrustedProfile & { di
             ? 'it is a directory, not a file'
             : String(cause);
     throw new ConfigError(`${what}: cannot read it: ${why}.`, { cause });
+  }
+  if (exceedsJsonDepth(bytes)) {
+    throw new ConfigError(`${what} nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep; a platform profile needs under 10.`);
   }
   let json: unknown;
   try {

@@ -49,9 +49,18 @@ export function tokenMatches(expected: string, given: string | undefined): boole
 function cookieValue(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeCookie(part.slice(eq + 1).trim());
   }
   return undefined;
+}
+
+/** A malformed percent-encoding is no token at all (so 401), not a failure of the server. */
+function decodeCookie(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The token a request presents: `Authorization: Bearer …`, the console cookie, or `?token=`. */

@@ -13,6 +13,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, DataValidationError, UcpRequestError, causeMessage } from '../errors.js';
+import { MAX_JSON_DEPTH, exceedsJsonDepth } from '../protocol/json-depth.js';
 import { planPredicates } from '../domain/predicates.js';
 import { validateSearchRequest } from '../domain/request-validation.js';
 import { LocationService } from '../service.js';
@@ -89,26 +90,41 @@ function findAssets(explicit: string | undefined): string {
   throw new ConfigError(`The console's web app is not built (looked in ${candidates.join(', ')}); run \`npm run build\` first.`);
 }
 
+/** How long an over-long body is still read (and discarded) so the client can read its 413. */
+const DISCARD_MS = 5_000;
+
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => {
+    const collect = (c: Buffer): void => {
       size += c.length;
       if (size > limit) {
+        // Destroying the socket now would reset the connection under the client, which then never
+        // reads the 413. Instead the rest is read and dropped while the answer goes out (with
+        // `connection: close`), for a few seconds at most.
+        chunks.length = 0;
+        req.off('data', collect);
+        req.on('data', () => undefined);
+        setTimeout(() => req.destroy(), DISCARD_MS).unref();
         reject(new HttpError(413, `The request body is larger than ${limit} bytes.`));
-        req.destroy();
         return;
       }
       chunks.push(c);
-    });
+    };
+    req.on('data', collect);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const text = (await readBody(req, MAX_JSON_BYTES)).toString('utf8');
+  const bytes = await readBody(req, MAX_JSON_BYTES);
+  // Checked on the bytes: a deeply nested body would overflow the recursive code that reads it.
+  if (exceedsJsonDepth(bytes)) {
+    throw new HttpError(400, `The body nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep; no console request needs that many.`);
+  }
+  const text = bytes.toString('utf8');
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
@@ -289,8 +305,10 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
         res.destroy();
         return;
       }
-      if (error instanceof HttpError) send(res, error.status, { error: { code: `http_${error.status}`, message: error.message } });
-      else if (error instanceof UcpRequestError)
+      if (error instanceof HttpError) {
+        if (error.status === 413) res.setHeader('connection', 'close');
+        send(res, error.status, { error: { code: `http_${error.status}`, message: error.message } });
+      } else if (error instanceof UcpRequestError)
         send(res, 400, { error: { code: error.code, message: error.message, pointer: error.pointer } });
       else if (error instanceof DataValidationError)
         send(res, 422, { error: { code: 'data_rejected', message: error.message, issues: error.issues } });

@@ -18,7 +18,7 @@ async function readlineLines(chunks: readonly Buffer[]): Promise<string[]> {
   return lines;
 }
 
-function splitterLines(chunks: readonly Buffer[]): string[] {
+function splitterLines(chunks: readonly Buffer[]): unknown[] {
   const s = new LineSplitter();
   return [...chunks.flatMap((c) => s.push(c)), ...s.end()];
 }

@@ -4,6 +4,7 @@
  * with its 1-based line and column and reading goes on, so one run lists every broken line.
  */
 import { createReadStream } from 'node:fs';
+import { MAX_RECORD_BYTES } from './field-limits.js';
 import type { FieldIssue } from './issues.js';
 
 export type NdjsonEntry =
@@ -43,24 +44,28 @@ export function parseJsonLine(text: string): { value: unknown } | { issue: Field
  * characters for broken sequences included) as decoding the stream and then splitting it.
  */
 export class LineSplitter {
-  private carry: Buffer | null = null;
+  /** The line begun in earlier chunks, as copies of its parts (joined once, when it ends: linear). */
+  private parts: Buffer[] = [];
+  private partBytes = 0;
+  /** The line begun so far is already over `maxLineBytes`: its bytes are counted, not kept. */
+  private dropping = false;
   /** The previous chunk ended with "\r": a "\n" starting the next one belongs to that break. */
   private skipLeadingLf = false;
 
+  /** @param maxLineBytes a longer line is returned as an `OverlongLine`, never held in memory whole. */
+  constructor(private readonly maxLineBytes = Number.POSITIVE_INFINITY) {}
+
   /** Lines completed by `chunk`; a trailing partial line is kept for the next call. */
-  push(chunk: Buffer): string[] {
+  push(chunk: Buffer): SplitLine[] {
     let buf = chunk;
     if (this.skipLeadingLf && buf.length > 0) {
       if (buf[0] === LF) buf = buf.subarray(1);
       this.skipLeadingLf = false;
     }
-    if (this.carry !== null) {
-      buf = Buffer.concat([this.carry, buf]);
-      this.carry = null;
-    }
-    const lines: string[] = [];
+    const lines: SplitLine[] = [];
     const n = buf.length;
     let pos = 0;
+    // Only this chunk is searched: the bytes held from earlier chunks hold no line break.
     let lf = buf.indexOf(LF);
     // Files almost never contain "\r" outside "\r\n"; its position is looked up again only once
     // passed, so a file without any costs one scan per chunk.
@@ -69,7 +74,7 @@ export class LineSplitter {
       if (lf !== -1 && lf < pos) lf = buf.indexOf(LF, pos);
       if (cr !== -1 && cr < pos) cr = buf.indexOf(CR, pos);
       if (cr !== -1 && (lf === -1 || cr < lf)) {
-        lines.push(buf.toString('utf8', pos, cr));
+        lines.push(this.finish(buf, pos, cr));
         if (cr + 1 < n) {
           pos = buf[cr + 1] === LF ? cr + 2 : cr + 1;
         } else {
@@ -77,25 +82,55 @@ export class LineSplitter {
           this.skipLeadingLf = true;
         }
       } else if (lf !== -1) {
-        lines.push(buf.toString('utf8', pos, lf));
+        lines.push(this.finish(buf, pos, lf));
         pos = lf + 1;
       } else {
         break;
       }
     }
-    // A copy: a subarray would keep the whole chunk alive.
-    if (pos < n) this.carry = Buffer.from(buf.subarray(pos));
+    if (pos < n) this.hold(buf.subarray(pos));
     return lines;
   }
 
   /** The last line when the input did not end with a line break. */
-  end(): string[] {
-    const rest = this.carry;
-    this.carry = null;
+  end(): SplitLine[] {
     this.skipLeadingLf = false;
-    return rest !== null && rest.length > 0 ? [rest.toString('utf8')] : [];
+    return this.partBytes > 0 ? [this.finish(Buffer.alloc(0), 0, 0)] : [];
+  }
+
+  /** The line made of the held parts and `buf[from, to)`. */
+  private finish(buf: Buffer, from: number, to: number): SplitLine {
+    const bytes = this.partBytes + (to - from);
+    let line: SplitLine;
+    if (this.dropping || bytes > this.maxLineBytes) line = { overlong: true, bytes };
+    else if (this.parts.length === 0) line = buf.toString('utf8', from, to);
+    else line = Buffer.concat([...this.parts, buf.subarray(from, to)]).toString('utf8');
+    this.parts = [];
+    this.partBytes = 0;
+    this.dropping = false;
+    return line;
+  }
+
+  private hold(rest: Buffer): void {
+    this.partBytes += rest.length;
+    if (this.dropping) return;
+    if (this.partBytes > this.maxLineBytes) {
+      this.dropping = true;
+      this.parts = [];
+      return;
+    }
+    // A copy: a subarray would keep the whole chunk alive.
+    this.parts.push(Buffer.from(rest));
   }
 }
+
+/** A line longer than the splitter's limit: only its length is known. */
+export interface OverlongLine {
+  overlong: true;
+  bytes: number;
+}
+
+export type SplitLine = string | OverlongLine;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -121,12 +156,17 @@ export async function* readNdjsonBatches(path: string, range?: ByteRange, onEnd?
     ...(range !== undefined ? { start: range.start, end: range.end - 1 } : {}),
   });
   const atFileStart = range === undefined || range.start === 0;
-  const splitter = new LineSplitter();
+  const splitter = new LineSplitter(MAX_RECORD_BYTES);
   let line = 0;
-  const parse = (texts: readonly string[]): NdjsonEntry[] => {
+  const parse = (texts: readonly SplitLine[]): NdjsonEntry[] => {
     const out: NdjsonEntry[] = [];
     for (const rawText of texts) {
       line += 1;
+      if (typeof rawText !== 'string') {
+        const message = `the record is ${rawText.bytes} bytes long; the limit is ${MAX_RECORD_BYTES} bytes per line (one Location per line)`;
+        out.push({ line, issue: { field: '', message } });
+        continue;
+      }
       // A UTF-8 byte-order mark is legal at the start of a file but is not JSON.
       const text = line === 1 && atFileStart && rawText.startsWith('\uFEFF') ? rawText.slice(1) : rawText;
       if (text.trim() === '') continue;

@@ -40,7 +40,19 @@ export interface OsmHoursOptions {
   startDay: number;
   /** Dates evaluated for values that are not the same every week. */
   horizonDays: number;
+  /** Time one value may take to evaluate, ms (default `MAX_EVALUATION_MS`); past it, refused. */
+  budgetMs?: number;
 }
+
+/**
+ * Longest value evaluated: OpenStreetMap itself stores at most 255 characters per tag value. The
+ * library's cost grows faster than the value (200 one-minute intervals, 2.4 KB: 35 s for a year),
+ * so a longer value is refused before it is parsed.
+ */
+export const MAX_OPENING_HOURS_CHARS = 255;
+
+/** Time one value may take to evaluate, ms: real values take milliseconds. */
+export const MAX_EVALUATION_MS = 2_000;
 
 export type OsmHours =
   | { ok: true; hours: DailyHour[]; exception_hours?: ExceptionHour[] }
@@ -181,11 +193,38 @@ interface Evaluated {
   comment: (day: number) => string | undefined;
 }
 
-function evaluate(oh: OpeningHours, first: number, count: number): Evaluated | string {
+/**
+ * The library's `getOpenIntervals`, walked step by step so that a value whose evaluation runs
+ * past `deadline` (performance.now() time) is given up on instead of holding the import.
+ */
+function openIntervals(oh: OpeningHours, from: Date, to: Date, deadline: number): ReturnType<OpeningHours['getOpenIntervals']> | null {
+  const out: ReturnType<OpeningHours['getOpenIntervals']> = [];
+  const it = oh.getIterator(from);
+  let openSince: Date | undefined;
+  const open = (at: Date): void => {
+    out.push([at, to, it.getUnknown(), it.getComment()]);
+    openSince = at;
+  };
+  if (it.getState() || it.getUnknown()) open(from);
+  for (let step = 1; it.advance(to); step += 1) {
+    if (step % 64 === 0 && performance.now() > deadline) return null;
+    // The iterator's getDate() is the instant of the change (a Date), not a day-of-month getter.
+    // eslint-disable-next-line no-restricted-syntax
+    const at = it.getDate();
+    const last = out[out.length - 1];
+    if (openSince !== undefined && last !== undefined) last[1] = at;
+    openSince = undefined;
+    if (it.getState() || it.getUnknown()) open(at);
+  }
+  return out;
+}
+
+function evaluate(oh: OpeningHours, first: number, count: number, deadline: number): Evaluated | string {
   const from = first * DAY_MS;
   const to = (first + count) * DAY_MS;
   return onFixedOffsetClock(from, to, (shift) => {
-    const intervals = oh.getOpenIntervals(new Date(from + shift), new Date(to + shift));
+    const intervals = openIntervals(oh, new Date(from + shift), new Date(to + shift), deadline);
+    if (intervals === null) return tooComplex();
     const days: DaySegments[] = Array.from({ length: count }, () => []);
     for (const [opens, closes, unknown, comment] of intervals) {
       if (unknown) {
@@ -275,7 +314,18 @@ function modalWeek(e: Evaluated): DaySegments[] {
   });
 }
 
+function tooComplex(): string {
+  return 'it is too complex to evaluate in reasonable time (real opening hours take milliseconds); simplify the value';
+}
+
 function translate(value: string, region: HolidayRegion, options: OsmHoursOptions): OsmHours {
+  if (value.length > MAX_OPENING_HOURS_CHARS) {
+    return {
+      ok: false,
+      reason: `it is ${value.length} characters long; OpenStreetMap tag values have at most ${MAX_OPENING_HOURS_CHARS}`,
+    };
+  }
+  const deadline = performance.now() + (options.budgetMs ?? MAX_EVALUATION_MS);
   const refusal = syntaxRefusal(value);
   if (refusal !== null) return { ok: false, reason: refusal };
   const nominatim = { lat: 0, lon: 0, address: { country_code: (region.country ?? '').toLowerCase(), state: region.state ?? '' } };
@@ -285,7 +335,7 @@ function translate(value: string, region: HolidayRegion, options: OsmHoursOption
       const oh = new OpeningHours(value, nominatim, { mode: 0, tag_key: 'opening_hours', map_value: false, warnings_severity: 4, locale: 'en' });
       // A week-stable value is read off one week; anything else over the whole horizon.
       const days = oh.isWeekStable() ? 7 : options.horizonDays;
-      return evaluate(oh, options.startDay, days);
+      return evaluate(oh, options.startDay, days, deadline);
     });
   } catch (error) {
     return { ok: false, reason: libraryMessage(error) };
@@ -310,6 +360,8 @@ const MEMO_LIMIT = 20_000;
 
 /** UCP hours for an `opening_hours` value, or why it cannot be written as UCP hours. */
 export function osmOpeningHours(value: string, region: HolidayRegion, options: OsmHoursOptions): OsmHours {
+  // Over-long values are refused without work, and kept out of the memo (it would hold them).
+  if (value.length > MAX_OPENING_HOURS_CHARS) return translate(value, region, options);
   const key = [value, region.country ?? '', region.state ?? '', options.startDay, options.horizonDays].join('\u0000');
   let result = memo.get(key);
   if (result === undefined) {

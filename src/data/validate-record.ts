@@ -23,6 +23,7 @@ import { validateSchedule, type ScheduleProblem } from '../domain/hours.js';
 import { validateCoverage } from '../domain/serves.js';
 import { isReverseDomainName } from '../protocol/names.js';
 import { describeType, identifierProblem, isPlainObject, nonEmptyStringProblem, unknownFieldMessage } from './fields.js';
+import { oversizedFields } from './field-limits.js';
 import { atPosition, type FieldIssue, type SourcePosition } from './issues.js';
 import { checkLanguages } from './validate-languages.js';
 
@@ -215,6 +216,12 @@ export function validateRecord(raw: unknown, pos: SourcePosition): RecordValidat
   };
   if (!isPlainObject(raw)) {
     out.add('', `a record must be a JSON object, got ${describeType(raw)}`);
+    return done();
+  }
+  // Before anything reads the fields: a hostile record must not cost more than its size check.
+  const oversized = oversizedFields(raw);
+  if (oversized.length > 0) {
+    for (const issue of oversized) out.add(issue.field, issue.message);
     return done();
   }
   rejectUnknown(raw, RECORD_FIELDS, '', out);

@@ -44,6 +44,9 @@ export interface CacheBackend {
   delete(key: string): Promise<void>;
 }
 
+/** Default byte bound of the in-process document cache. */
+export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+
 /**
  * In-process LRU. Returns the stored object itself (no copy), so callers that
  * memoise work per document (e.g. schema validation) can key on its identity;
@@ -52,12 +55,21 @@ export interface CacheBackend {
 export class MemoryCacheBackend implements CacheBackend {
   readonly #entries: LruMap<string, CachedDocument>;
 
-  constructor(options: { maxEntries?: number } = {}) {
-    this.#entries = new LruMap(options.maxEntries ?? 1_000);
+  /**
+   * @param options.maxBytes bound on the estimated bytes of the parsed documents held (default
+   *   32 MiB): a thousand profiles at the 256 KiB body limit would otherwise hold a gigabyte.
+   */
+  constructor(options: { maxEntries?: number; maxBytes?: number } = {}) {
+    this.#entries = new LruMap(options.maxEntries ?? 1_000, { maxBytes: options.maxBytes ?? DEFAULT_CACHE_BYTES });
   }
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Estimated bytes held (diagnostics and tests). */
+  get bytes(): number {
+    return this.#entries.bytes;
   }
 
   get(key: string): Promise<CachedDocument | undefined> {

@@ -15,8 +15,11 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { Agent, buildConnector } from 'undici';
 import { checkAddress, isIpLiteral, stripBrackets, type AddressVerdict } from './address-guard.js';
 
-/** `lookup`-style resolver: every address the name resolves to. */
-export type Resolver = (hostname: string) => Promise<readonly { address: string; family: number }[]>;
+/**
+ * `lookup`-style resolver: every address the name resolves to. `signal` aborts when the caller
+ * gives up waiting; a resolver that can cancel its queries should then do so.
+ */
+export type Resolver = (hostname: string, signal?: AbortSignal) => Promise<readonly { address: string; family: number }[]>;
 
 export interface ConnectAttempt {
   /** Hostname from the URL (brackets stripped for IPv6 literals). */
@@ -51,6 +54,8 @@ export interface PickOptions {
   allowLoopback: boolean;
   /** Default `dns.lookup(host, {all: true, verbatim: true})`. */
   resolve?: Resolver | undefined;
+  /** Aborts when the caller stops waiting for the lookup. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -65,7 +70,7 @@ export async function pickPinnedAddress(url: URL, options: PickOptions, refusals
     addresses = [{ address: hostname, family: hostname.includes(':') ? 6 : 4 }];
   } else {
     try {
-      addresses = await (options.resolve ?? defaultResolve)(hostname);
+      addresses = await (options.resolve ?? defaultResolve)(hostname, options.signal);
     } catch (error) {
       throw refusals.lookupFailed(hostname, error);
     }

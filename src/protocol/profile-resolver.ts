@@ -25,6 +25,23 @@ import {
 } from './safe-fetch.js';
 import type { UcpProfile } from './types.js';
 
+/**
+ * Longest platform profile URL accepted, in UTF-8 bytes. Real profile URLs are a few dozen
+ * bytes; 2 KiB is the common practical limit of URLs on the web. Checked before anything keyed
+ * by the URL (rate budgets, caches, logs) sees it.
+ */
+export const MAX_PROFILE_URL_BYTES = 2048;
+
+/** Throws `invalid_profile_url` when the URL is longer than `MAX_PROFILE_URL_BYTES`. */
+export function checkProfileUrlSize(profileUrl: string): void {
+  const bytes = Buffer.byteLength(profileUrl, 'utf8');
+  if (bytes <= MAX_PROFILE_URL_BYTES) return;
+  throw new UcpNegotiationError(
+    'invalid_profile_url',
+    `The platform profile URL is ${bytes} bytes long; the limit is ${MAX_PROFILE_URL_BYTES} bytes. Publish the profile at a shorter https URL (it begins ${shown(profileUrl.slice(0, 80))}).`,
+  );
+}
+
 export interface PlatformProfileResolverOptions {
   /** The fetcher to use; by default one is built from `fetcherOptions` and `allowLoopback`. */
   fetcher?: SafeFetcher;
@@ -91,6 +108,7 @@ export class PlatformProfileResolver {
         'The platform profile URL is missing; send it in meta["ucp-agent"].profile (MCP) or the UCP-Agent header (REST).',
       );
     }
+    checkProfileUrlSize(profileUrl);
     let key: string | undefined;
     try {
       key = documentKey(profileUrl);

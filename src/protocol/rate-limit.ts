@@ -7,6 +7,7 @@
  * side; `RateLimitBackend` is the seam. Time is always passed in (milliseconds
  * since the epoch), never read here.
  */
+import { createHash } from 'node:crypto';
 import { LruMap } from './lru.js';
 
 /** A bucket holding at most `capacity` tokens, refilled continuously at `refillPerSecond`. */
@@ -129,16 +130,25 @@ export interface RateLimitBackend {
 
 type AnyState = TokenBucketState | SlidingWindowState;
 
-/** Per-process counters, bounded by an LRU so attacker-chosen keys cannot grow memory. */
+/**
+ * Per-process counters, bounded by an LRU in keys and bytes so attacker-chosen keys cannot grow
+ * memory. Keys are stored as fixed-size digests: a key may carry a caller's profile URL, and the
+ * counter must not keep a copy of whatever the caller sent.
+ */
 export class MemoryRateLimitBackend implements RateLimitBackend {
   readonly #states: LruMap<string, AnyState>;
 
-  constructor(options: { maxKeys?: number } = {}) {
-    this.#states = new LruMap(options.maxKeys ?? 10_000);
+  constructor(options: { maxKeys?: number; maxBytes?: number } = {}) {
+    this.#states = new LruMap(options.maxKeys ?? 10_000, options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes });
+  }
+
+  /** Estimated bytes held by the counters (diagnostics and tests). */
+  get bytes(): number {
+    return this.#states.bytes;
   }
 
   consume(key: string, rule: RateRule, nowMs: number, cost: number): Promise<RateDecision> {
-    const stateKey = `${rule.kind}\u0000${key}`;
+    const stateKey = `${rule.kind}:${budgetKeyDigest(key)}`;
     const previous = this.#states.get(stateKey);
     const step =
       rule.kind === 'token-bucket'
@@ -176,6 +186,11 @@ export class RateLimiter {
   consume(key = 'global', cost = 1): Promise<RateDecision> {
     return this.#backend.consume(this.#prefix + key, this.#rule, this.#now(), cost);
   }
+}
+
+/** A budget key's fixed-size stand-in (SHA-256, base64url: 43 characters), whatever its length. */
+export function budgetKeyDigest(key: string): string {
+  return createHash('sha256').update(key).digest('base64url');
 }
 
 function validateRule(rule: RateRule): void {

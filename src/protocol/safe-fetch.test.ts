@@ -539,23 +539,20 @@ describe('SafeFetcher: discovery budget and back-off (R-G2)', () => {
 });
 
 describe('SafeFetcher: the discovery budget cannot be spent by refused URLs or by one client (R-G2, R-P3)', () => {
-  it('URLs refused on their address before any connection cost nothing from the new-origin budget', async () => {
+  it('IP literals refused on their address cost nothing from the new-origin budget; host names cost their lookup (issue 37 N2)', async () => {
     https.route('/fine.json', json({ fine: true }));
-    dns['evil.test.example'] = ['10.0.0.1'];
-    const f = fetcher({ allowLoopback: false, newOriginRate: { kind: 'token-bucket', capacity: 2, refillPerSecond: 0.01 } });
-    for (let i = 0; i < 10; i++) {
-      await expectFailure(f.get(`https://evil.test.example/p${i}.json`), 'refused_address');
-      await expectFailure(f.get(`https://10.0.0.${i + 1}/p.json`), 'refused_address');
-      await expectFailure(f.get(`https://nowhere${i}.test.example/p.json`), 'unresolvable');
-    }
+    const f = fetcher({ newOriginRate: { kind: 'token-bucket', capacity: 2, refillPerSecond: 0.01 } });
+    for (let i = 0; i < 10; i++) await expectFailure(f.get(`https://10.0.0.${i + 1}/p.json`), 'refused_address');
     expect(attempts).toEqual([]);
-    // The whole budget is still there for two new Platforms (IP-literal loopback is refused here, so
-    // these go through a name; loopback is reachable only with allowLoopback).
-    const g = fetcher({ newOriginRate: { kind: 'token-bucket', capacity: 2, refillPerSecond: 0.01 } });
+    // The whole budget is still there for two new Platforms.
     dns['evil.test.example'] = ['10.0.0.1'];
-    for (let i = 0; i < 10; i++) await expectFailure(g.get(`https://evil.test.example/q${i}.json`), 'refused_address');
-    expect((await g.get(url('a.test.example', '/fine.json'))).source).toBe('network');
-    expect((await g.get(url('b.test.example', '/fine.json'))).source).toBe('network');
+    expect((await f.get(url('a.test.example', '/fine.json'))).source).toBe('network');
+    expect((await f.get(url('b.test.example', '/fine.json'))).source).toBe('network');
+    // A host name is outbound traffic (a DNS lookup) even when its address is then refused.
+    const g = fetcher({ newOriginRate: { kind: 'token-bucket', capacity: 2, refillPerSecond: 0.01 } });
+    await expectFailure(g.get('https://evil.test.example/q1.json'), 'refused_address');
+    await expectFailure(g.get('https://nowhere.test.example/q2.json'), 'unresolvable');
+    await expectFailure(g.get(url('c.test.example', '/fine.json')), 'rate_limited');
   });
 
   it('one client spends only its share of the new-origin budget; other clients still reach new Platforms', async () => {

@@ -15,11 +15,15 @@
  *  - connect timeout, total deadline, streamed body cap, JSON and content-type checks;
  *  - an HTTP cache (fetch-cache.ts) with a 60 s floor, conditional revalidation,
  *    stale-while-revalidate and request collapsing;
- *  - a global token bucket for origins not seen recently, of which each client
- *    may spend only a share; a URL refused on its address (before any connection)
- *    spends nothing; per-origin exponential back-off after failures; bounded
- *    concurrency overall and per origin (a slow origin cannot hold every slot);
- *    and a pre-approved registry that bypasses the network entirely.
+ *  - a global token bucket for origins not seen recently (new-origin-budget.ts:
+ *    shares per client network, fairness when it runs low), which the DNS lookup
+ *    spends too (only an IP literal refused on its address spends nothing);
+ *    per-origin exponential back-off after failures; bounded concurrency overall,
+ *    per origin and per client network, DNS lookups included (slow origins or a
+ *    silent name server cannot hold every slot); and a pre-approved registry that
+ *    bypasses the network entirely;
+ *  - host names resolved over the network (network-resolver.ts), not on libuv's
+ *    thread pool, so stalled lookups cannot starve the store's own.
  *
  * Every failure is a `SafeFetchError` carrying the UCP negotiation code to answer
  * with (`ucpCode`) and a precise `reason` for logs and the CLI.
@@ -37,8 +41,11 @@ import {
 import { readCappedBody } from './capped-body.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { LruMap } from './lru.js';
+import { isIpLiteral } from './address-guard.js';
+import { NewOriginBudget, clientNetwork } from './new-origin-budget.js';
+import { networkResolver, withSystemFallback } from './network-resolver.js';
 import { pickPinnedAddress, pinnedAgent, type ConnectAttempt, type PinRefusals, type PinnedTarget, type Resolver } from './pinned-agent.js';
-import { FailureBackoff, RateLimiter, type BackoffOptions, type RateLimitBackend, type TokenBucketRule } from './rate-limit.js';
+import { FailureBackoff, type BackoffOptions, type RateLimitBackend, type TokenBucketRule } from './rate-limit.js';
 import { ConfigError, type NegotiationErrorCode } from '../errors.js';
 import { errorCodeOf } from './error-code.js';
 
@@ -154,8 +161,14 @@ export type { ConnectAttempt, Resolver } from './pinned-agent.js';
 export interface SafeFetcherOptions {
   /** Local development only: allow loopback targets, and plain http to them. */
   allowLoopback?: boolean;
-  /** DNS resolver; default `dns.lookup(host, {all: true, verbatim: true})`. */
+  /**
+   * DNS resolver; default DNS queries over the network (network-resolver.ts), never libuv's
+   * thread pool, so stalled lookups cannot starve the rest of the process (with `allowLoopback`,
+   * a name DNS does not know is also looked up in /etc/hosts, for development host names).
+   */
   resolve?: Resolver;
+  /** DNS servers for the default resolver (`"127.0.0.1:5353"`…); default the system's. */
+  dnsServers?: readonly string[];
   /** Trusted CA certificate(s) in PEM, replacing the system roots (tests, private PKI). */
   ca?: string | Buffer | readonly (string | Buffer)[];
   /** TCP + TLS handshake bound, ms. Default 2000. */
@@ -170,14 +183,17 @@ export interface SafeFetcherOptions {
   cache?: CacheBackend;
   /** Size of the default cache. Default 1000. */
   cacheEntries?: number;
+  /** Byte bound of the default cache (estimated size of the parsed documents). Default 32 MiB. */
+  cacheBytes?: number;
   freshness?: Partial<FreshnessPolicy>;
   /** Pre-approved documents by URL: served without any fetch. */
   registry?: ReadonlyMap<string, unknown> | Readonly<Record<string, unknown>>;
   /** Global budget for fetching origins not seen recently. Default 20 burst, 2/s; `null`: no budget. */
   newOriginRate?: TokenBucketRule | null;
   /**
-   * Fraction (0–1] of the new-origin budget (burst and refill) one client may spend, so one
-   * client cannot lock every new Platform out. Default 0.25; 0 turns the per-client share off.
+   * Fraction (0–1] of the new-origin budget (burst and refill) one client network may spend, so
+   * one client cannot lock every new Platform out (see new-origin-budget.ts). Default 0.25; 0
+   * turns the per-client share off.
    */
   newOriginClientShare?: number;
   rateLimitBackend?: RateLimitBackend;
@@ -189,6 +205,13 @@ export interface SafeFetcherOptions {
   maxConcurrent?: number;
   /** Network fetches running at once to one origin; the others wait without holding a slot. Default 2. */
   maxConcurrentPerOrigin?: number;
+  /**
+   * Network fetches (DNS lookups included) running at once for one client network; the others
+   * wait without holding a slot. Default a quarter of `maxConcurrent`, at least 1.
+   */
+  maxConcurrentPerClient?: number;
+  /** Fetches one client network may have waiting; beyond that, refused as `busy`. Default 8. */
+  maxQueuedPerClient?: number;
   /** Fetches allowed to wait for a slot; beyond that, refused as `busy`. Default 64. */
   maxQueued?: number;
   /** Called just before each connection; throwing aborts it (observability, test seatbelts). */
@@ -238,7 +261,7 @@ const DEFAULT_NEW_ORIGIN_RATE: TokenBucketRule = { kind: 'token-bucket', capacit
 
 export class SafeFetcher {
   readonly #allowLoopback: boolean;
-  readonly #resolve: Resolver | undefined;
+  readonly #resolve: Resolver;
   readonly #ca: string | Buffer | (string | Buffer)[] | undefined;
   readonly #connectTimeoutMs: number;
   readonly #totalTimeoutMs: number;
@@ -247,8 +270,7 @@ export class SafeFetcher {
   readonly #cache: CacheBackend;
   readonly #freshness: FreshnessPolicy;
   readonly #registry: ReadonlyMap<string, unknown>;
-  readonly #newOriginLimiter: RateLimiter | undefined;
-  readonly #clientOriginLimiter: RateLimiter | undefined;
+  readonly #newOrigins: NewOriginBudget | undefined;
   readonly #recentOriginMs: number;
   readonly #recentOrigins = new LruMap<string, number>(10_000);
   readonly #backoff: FailureBackoff;
@@ -260,41 +282,37 @@ export class SafeFetcher {
 
   constructor(options: SafeFetcherOptions = {}) {
     this.#allowLoopback = options.allowLoopback === true;
-    this.#resolve = options.resolve;
+    const network = networkResolver(options.dnsServers === undefined ? {} : { servers: options.dnsServers });
+    this.#resolve = options.resolve ?? (this.#allowLoopback ? withSystemFallback(network) : network);
     this.#ca =
       options.ca === undefined ? undefined : typeof options.ca === 'string' || Buffer.isBuffer(options.ca) ? options.ca : [...options.ca];
     this.#connectTimeoutMs = positive(options.connectTimeoutMs ?? 2_000, 'connectTimeoutMs');
     this.#totalTimeoutMs = positive(options.totalTimeoutMs ?? 5_000, 'totalTimeoutMs');
     this.#maxBodyBytes = positive(options.maxBodyBytes ?? 256 * 1024, 'maxBodyBytes');
     this.#now = options.now ?? Date.now;
-    this.#cache = options.cache ?? new MemoryCacheBackend({ maxEntries: options.cacheEntries ?? 1_000 });
+    this.#cache =
+      options.cache ??
+      new MemoryCacheBackend({
+        maxEntries: options.cacheEntries ?? 1_000,
+        ...(options.cacheBytes === undefined ? {} : { maxBytes: options.cacheBytes }),
+      });
     this.#freshness = { ...DEFAULT_FRESHNESS, ...options.freshness };
     this.#registry = normaliseRegistry(options.registry);
     const rule = options.newOriginRate === undefined ? DEFAULT_NEW_ORIGIN_RATE : options.newOriginRate;
-    const backend = options.rateLimitBackend ? { backend: options.rateLimitBackend } : {};
-    this.#newOriginLimiter = rule === null ? undefined : new RateLimiter({ rule, now: this.#now, keyPrefix: 'ucp-discovery:', ...backend });
     const share = options.newOriginClientShare ?? 0.25;
     if (!(share >= 0 && share <= 1)) throw new ConfigError(`newOriginClientShare must be between 0 and 1, got ${String(share)}`);
-    this.#clientOriginLimiter =
-      rule === null || share === 0
-        ? undefined
-        : new RateLimiter({
-            rule: {
-              kind: 'token-bucket',
-              capacity: Math.max(1, Math.floor(rule.capacity * share)),
-              refillPerSecond: rule.refillPerSecond * share,
-            },
-            now: this.#now,
-            keyPrefix: 'ucp-discovery-client:',
-            ...backend,
-          });
+    this.#newOrigins =
+      rule === null ? undefined : new NewOriginBudget({ rule, clientShare: share, backend: options.rateLimitBackend, now: this.#now });
     this.#recentOriginMs = options.recentOriginMs ?? 15 * 60_000;
     this.#backoff = new FailureBackoff({ ...options.backoff, now: this.#now });
-    this.#gate = new Gate(
-      positive(options.maxConcurrent ?? 8, 'maxConcurrent'),
-      positive(options.maxConcurrentPerOrigin ?? 2, 'maxConcurrentPerOrigin'),
-      options.maxQueued ?? 64,
-    );
+    const maxConcurrent = positive(options.maxConcurrent ?? 8, 'maxConcurrent');
+    this.#gate = new Gate({
+      maxConcurrent,
+      maxPerOrigin: positive(options.maxConcurrentPerOrigin ?? 2, 'maxConcurrentPerOrigin'),
+      maxPerClient: positive(options.maxConcurrentPerClient ?? Math.max(1, Math.floor(maxConcurrent / 4)), 'maxConcurrentPerClient'),
+      maxQueued: options.maxQueued ?? 64,
+      maxQueuedPerClient: options.maxQueuedPerClient ?? 8,
+    });
     this.#onConnect = options.onConnect;
     this.#onBackgroundError = options.onBackgroundError;
     this.#userAgent = options.userAgent ?? 'ucp-location (UCP discovery)';
@@ -360,13 +378,13 @@ export class SafeFetcher {
           },
         );
       }
-      // Resolved and checked before any budget is spent: a URL refused on its address (a literal
-      // or a resolved name) never connects anywhere, so it costs nothing from the budget.
-      const started = this.#now();
-      const target = await this.#pickAddressWithin(url, this.#totalTimeoutMs);
+      // An IP literal is checked at once: refused on its address, it costs nothing. A host name
+      // costs a lookup, which is outbound traffic a stranger chose: it spends the new-origin
+      // budget and runs inside a fetch slot, under the fetch's deadline (see network-resolver.ts).
+      if (isIpLiteral(url.hostname)) await this.#pickAddress(url);
       if (!this.#seenRecently(origin)) await this.#spendNewOriginBudget(key, client);
-      const left = Math.max(1, this.#totalTimeoutMs - (this.#now() - started));
-      const response = await this.#gate.run(origin, () => this.#fetchNetwork(url, validatorsOf(cached), { target, timeoutMs: left }));
+      const network = client === undefined ? undefined : clientNetwork(client);
+      const response = await this.#gate.run(origin, network, () => this.#fetchNetwork(url, validatorsOf(cached)));
       const now = this.#now();
       // A 304 (only possible when we sent validators, hence had an entry) renews the stored
       // document; RFC 9111 §4.3.4: the 304's own headers update the stored ones.
@@ -395,38 +413,20 @@ export class SafeFetcher {
     }
   }
 
-  /** The client's share first (so one client's flood stops there), then the global budget. */
+  /** The client network's share first (so one client's flood stops there), then the global budget. */
   async #spendNewOriginBudget(key: string, client: string | undefined): Promise<void> {
-    if (client !== undefined && this.#clientOriginLimiter !== undefined) {
-      const mine = await this.#clientOriginLimiter.consume(client);
-      if (!mine.allowed) {
-        throw new SafeFetchError(
+    const refusal = await this.#newOrigins?.spend(client);
+    if (refusal === undefined) return;
+    const seconds = Math.ceil(refusal.retryAfterMs / 1000);
+    throw refusal.reason === 'client_rate_limited'
+      ? new SafeFetchError(
           'client_rate_limited',
-          `Not fetching ${key}: client ${client} spent its share of the discovery budget for new origins; retry in ${Math.ceil(mine.retryAfterMs / 1000)} s`,
-          { retryAfterMs: mine.retryAfterMs },
-        );
-      }
-    }
-    if (this.#newOriginLimiter === undefined) return;
-    const decision = await this.#newOriginLimiter.consume('global');
-    if (!decision.allowed) {
-      throw new SafeFetchError(
-        'rate_limited',
-        `Not fetching ${key}: the discovery budget for new origins is spent; retry in ${Math.ceil(decision.retryAfterMs / 1000)} s`,
-        { retryAfterMs: decision.retryAfterMs },
-      );
-    }
-  }
-
-  /** `#pickAddress` bounded by `timeoutMs` (a stalled resolver must not hold the caller). */
-  async #pickAddressWithin(url: URL, timeoutMs: number): Promise<PinnedTarget> {
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), timeoutMs);
-    try {
-      return await withDeadline(this.#pickAddress(url), deadline.signal, () => this.#timeoutError(url.href));
-    } finally {
-      clearTimeout(timer);
-    }
+          `Not fetching ${key}: client ${String(client)} (network ${refusal.network}) spent its share of the discovery budget for new origins; retry in ${seconds} s`,
+          { retryAfterMs: refusal.retryAfterMs },
+        )
+      : new SafeFetchError('rate_limited', `Not fetching ${key}: the discovery budget for new origins is spent; retry in ${seconds} s`, {
+          retryAfterMs: refusal.retryAfterMs,
+        });
   }
 
   #seenRecently(origin: string): boolean {
@@ -434,14 +434,14 @@ export class SafeFetcher {
     return at !== undefined && this.#now() - at <= this.#recentOriginMs;
   }
 
-  /** @param pinned an address already resolved and checked, and the time left for the fetch. */
-  async #fetchNetwork(url: URL, validators: Validators, pinned?: { target: PinnedTarget; timeoutMs: number }): Promise<FetchedResponse> {
+  /** Resolves, checks and fetches, all under one deadline (the lookup is cancelled with it). */
+  async #fetchNetwork(url: URL, validators: Validators): Promise<FetchedResponse> {
     const shown = url.href;
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), pinned?.timeoutMs ?? this.#totalTimeoutMs);
+    const timer = setTimeout(() => deadline.abort(), this.#totalTimeoutMs);
     let agent: Agent | undefined;
     try {
-      const target = pinned?.target ?? (await withDeadline(this.#pickAddress(url), deadline.signal, () => this.#timeoutError(shown)));
+      const target = await withDeadline(this.#pickAddress(url, deadline.signal), deadline.signal, () => this.#timeoutError(shown));
       // Connections are never reused across fetches, so one connection without pipelining suffices.
       agent = pinnedAgent(target, {
         connectTimeoutMs: this.#connectTimeoutMs,
@@ -513,7 +513,7 @@ export class SafeFetcher {
   }
 
   /** Resolves once, checks every address, returns the one to pin to. */
-  #pickAddress(url: URL): Promise<PinnedTarget> {
+  #pickAddress(url: URL, signal?: AbortSignal): Promise<PinnedTarget> {
     const refusals: PinRefusals = {
       lookupFailed: (hostname, error) => {
         const code = errorCodeOf(error);
@@ -534,7 +534,7 @@ export class SafeFetcher {
       plainHttp: () =>
         new SafeFetchError('insecure_http', `${url.href}: plain http is allowed only for loopback development targets; use https`),
     };
-    return pickPinnedAddress(url, { allowLoopback: this.#allowLoopback, resolve: this.#resolve }, refusals);
+    return pickPinnedAddress(url, { allowLoopback: this.#allowLoopback, resolve: this.#resolve, signal }, refusals);
   }
 
   #timeoutError(url: string, cause?: unknown): SafeFetchError {
@@ -680,67 +680,104 @@ function positive(value: number, name: string): number {
   return value;
 }
 
+/** Fetch slots beyond `maxConcurrent` that only a client with no fetch running may take. */
+const RESERVED_FOR_NEWCOMERS = 2;
+
 /**
- * Bounds concurrent network fetches, overall and per origin. A fetch whose origin already has its
- * share running waits without holding a slot, so one slow origin holds at most `maxPerOrigin` of
- * them and a fetch for another origin starts as soon as any slot frees. A full wait queue refuses
- * instead of growing.
+ * Bounds concurrent network fetches (DNS lookup included), overall, per origin and per client
+ * network. A fetch whose origin or client already has its share running waits without holding a
+ * slot, so slow origins — or one client's many never-answering ones — hold at most their share
+ * of the slots; two more slots are kept for clients with nothing running, and when a slot frees
+ * the waiting client with the fewest fetches running goes first. Full wait queues
+ * (overall, or the client's own) refuse instead of growing. Fetches without a client (background
+ * refreshes) are bounded per origin only.
  */
 class Gate {
   #running = 0;
   readonly #perOrigin = new Map<string, number>();
-  readonly #waiting: { origin: string; start: () => void }[] = [];
+  readonly #perClient = new Map<string, number>();
+  readonly #queuedPerClient = new Map<string, number>();
+  readonly #waiting: { origin: string; client: string | undefined; start: () => void }[] = [];
 
   constructor(
-    readonly maxConcurrent: number,
-    readonly maxPerOrigin: number,
-    readonly maxQueued: number,
+    readonly limits: {
+      maxConcurrent: number;
+      maxPerOrigin: number;
+      maxPerClient: number;
+      maxQueued: number;
+      maxQueuedPerClient: number;
+    },
   ) {}
 
-  async run<T>(origin: string, work: () => Promise<T>): Promise<T> {
-    if (this.#canStart(origin)) {
-      this.#take(origin);
+  async run<T>(origin: string, client: string | undefined, work: () => Promise<T>): Promise<T> {
+    if (this.#canStart(origin, client)) {
+      this.#take(origin, client);
     } else {
-      if (this.#waiting.length >= this.maxQueued) {
+      const queued = client === undefined ? 0 : (this.#queuedPerClient.get(client) ?? 0);
+      if (this.#waiting.length >= this.limits.maxQueued || queued >= this.limits.maxQueuedPerClient) {
         throw new SafeFetchError(
           'busy',
-          `Too many discovery fetches in progress (${this.#running} running, ${this.#waiting.length} waiting); retry shortly`,
+          `Too many discovery fetches in progress (${this.#running} running, ${this.#waiting.length} waiting${client === undefined ? '' : `, ${queued} of them for ${client}`}); retry shortly`,
         );
       }
+      if (client !== undefined) bump(this.#queuedPerClient, client, 1);
       // The slot is taken on our behalf before `start` is called (see #release).
-      await new Promise<void>((start) => this.#waiting.push({ origin, start }));
+      await new Promise<void>((start) => this.#waiting.push({ origin, client, start }));
     }
     try {
       return await work();
     } finally {
-      this.#release(origin);
+      this.#release(origin, client);
     }
   }
 
-  #canStart(origin: string): boolean {
-    return this.#running < this.maxConcurrent && (this.#perOrigin.get(origin) ?? 0) < this.maxPerOrigin;
+  #canStart(origin: string, client: string | undefined): boolean {
+    const mine = client === undefined ? 0 : (this.#perClient.get(client) ?? 0);
+    // Two slots beyond the limit are kept for clients with nothing running: however many
+    // addresses hold the others, a Platform new to us starts at once.
+    const limit = client !== undefined && mine === 0 ? this.limits.maxConcurrent + RESERVED_FOR_NEWCOMERS : this.limits.maxConcurrent;
+    return (
+      this.#running < limit &&
+      (this.#perOrigin.get(origin) ?? 0) < this.limits.maxPerOrigin &&
+      (client === undefined || mine < this.limits.maxPerClient)
+    );
   }
 
-  #take(origin: string): void {
+  #take(origin: string, client: string | undefined): void {
     this.#running += 1;
-    this.#perOrigin.set(origin, (this.#perOrigin.get(origin) ?? 0) + 1);
+    bump(this.#perOrigin, origin, 1);
+    if (client !== undefined) bump(this.#perClient, client, 1);
   }
 
-  #release(origin: string): void {
+  #release(origin: string, client: string | undefined): void {
     this.#running -= 1;
-    const left = (this.#perOrigin.get(origin) ?? 1) - 1;
-    if (left === 0) this.#perOrigin.delete(origin);
-    else this.#perOrigin.set(origin, left);
-    // First come, first served among the waiters whose origin has room.
-    for (let i = 0; i < this.#waiting.length && this.#running < this.maxConcurrent;) {
-      const waiter = this.#waiting[i];
-      if (waiter !== undefined && this.#canStart(waiter.origin)) {
-        this.#waiting.splice(i, 1);
-        this.#take(waiter.origin);
-        waiter.start();
-      } else {
-        i += 1;
-      }
+    bump(this.#perOrigin, origin, -1);
+    if (client !== undefined) bump(this.#perClient, client, -1);
+    // Among the waiters whose origin and client have room, the client with the fewest fetches
+    // running goes first (then first come, first served): a Platform new to us does not queue
+    // behind the many lookups of clients that already hold slots.
+    while (this.#running < this.limits.maxConcurrent + RESERVED_FOR_NEWCOMERS) {
+      let best = -1;
+      let fewest = Number.POSITIVE_INFINITY;
+      this.#waiting.forEach((waiter, i) => {
+        const running = waiter.client === undefined ? 0 : (this.#perClient.get(waiter.client) ?? 0);
+        if (running < fewest && this.#canStart(waiter.origin, waiter.client)) {
+          best = i;
+          fewest = running;
+        }
+      });
+      const [waiter] = best === -1 ? [] : this.#waiting.splice(best, 1);
+      if (waiter === undefined) break;
+      if (waiter.client !== undefined) bump(this.#queuedPerClient, waiter.client, -1);
+      this.#take(waiter.origin, waiter.client);
+      waiter.start();
     }
   }
+}
+
+/** Adds `delta` to a counter, removing it at zero (the maps hold only live keys). */
+function bump(counts: Map<string, number>, key: string, delta: number): void {
+  const next = (counts.get(key) ?? 0) + delta;
+  if (next <= 0) counts.delete(key);
+  else counts.set(key, next);
 }

@@ -42,6 +42,7 @@ export class RedisCacheBackend implements CacheBackend {
     this.#prefix = options.keyPrefix ?? 'ucp-location:';
     const entries = options.localEntries ?? 1000;
     this.#local = new MemoryCacheBackend({ maxEntries: entries });
+    // Bounded in bytes as well (the default 16 MiB): it holds each document twice, as text and parsed.
     this.#parsed = new LruMap(entries);
   }
 

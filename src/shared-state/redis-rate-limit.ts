@@ -139,7 +139,7 @@ export class RedisRateLimitBackend implements RateLimitBackend {
   constructor(link: RedisLink, options: RedisRateLimitOptions = {}) {
     this.#link = link;
     this.#prefix = options.keyPrefix ?? 'ucp-location:';
-    this.#fallback = options.fallback ?? new MemoryRateLimitBackend({ maxKeys: 50_000 });
+    this.#fallback = options.fallback ?? new MemoryRateLimitBackend({ maxKeys: 50_000, maxBytes: 64 * 1024 * 1024 });
     // defineCommand sends EVALSHA and falls back to EVAL once per connection (script cache).
     link.redis.defineCommand('ucpSlidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
     link.redis.defineCommand('ucpTokenBucket', { numberOfKeys: 1, lua: TOKEN_BUCKET_LUA });

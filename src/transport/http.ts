@@ -152,10 +152,17 @@ export class UcpHttpServer {
       });
     });
     const address = server.address() as AddressInfo;
-    const app = makeApp(address);
-    if (isLoopbackHost(options.host)) {
-      const corsOrigins = app.cors.origins === '*' ? [] : app.cors.origins;
-      this.#guard = new HostGuard(address.port, options.host, app.baseUrl, corsOrigins);
+    let app: HttpApp;
+    try {
+      app = makeApp(address);
+      if (isLoopbackHost(options.host)) {
+        const corsOrigins = app.cors.origins === '*' ? [] : app.cors.origins;
+        this.#guard = new HostGuard(address.port, options.host, app.baseUrl, corsOrigins);
+      }
+    } catch (error) {
+      // The port is bound already: release it, or a failed start leaves a server that answers nothing.
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw error;
     }
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       this.#inFlight++;

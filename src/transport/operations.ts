@@ -11,6 +11,7 @@
  */
 import type { LookupRequest, LookupResult, Message, PresentationOptions, SearchRequest, SearchResult } from '../domain/requests.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from '../protocol/types.js';
+import { checkProfileUrlSize } from '../protocol/profile-resolver.js';
 import type { LocationCapability } from './business-profile.js';
 import type { ErrorResponse } from './error-response.js';
 import type { RequestNegotiator } from './negotiate-request.js';
@@ -89,6 +90,8 @@ export function validateRequest(deps: OperationDeps, operation: Operation, value
 export async function executeOperation(deps: OperationDeps, call: OperationCall): Promise<OperationResult> {
   const request = call.request;
   const itemSearch = call.operation === 'search' && ((request as SearchRequest).filters?.items?.length ?? 0) > 0;
+  // Before the budgets: they key counters by the URL, which must not be whatever size a caller sent.
+  checkProfileUrlSize(call.profileUrl);
   await deps.limiter.admit({ clientIp: call.clientIp, profileUrl: call.profileUrl, itemSearch });
 
   const capability = CAPABILITY_OF[call.operation];

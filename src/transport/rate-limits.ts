@@ -16,7 +16,7 @@
  * memory by default, so a shared backend (Redis) can be dropped in for a fleet.
  */
 import { RateLimitedError } from '../errors.js';
-import { MemoryRateLimitBackend, RateLimiter } from '../protocol/rate-limit.js';
+import { MemoryRateLimitBackend, RateLimiter, budgetKeyDigest } from '../protocol/rate-limit.js';
 import type { RateDecision, RateLimitBackend } from '../protocol/rate-limit.js';
 import type { RateBudget, RateLimitConfig } from '../config.js';
 
@@ -55,9 +55,11 @@ class SharedBudget {
 
   /** Both counters are charged while they have room; refused only when both are spent. */
   async consume(profileUrl: string, clientIp: string | undefined): Promise<RateDecision> {
-    // The separator cannot occur in an IP address, so (profile, address) pairs never collide.
-    const own = clientIp === undefined || this.#reserved === undefined ? undefined : this.#reserved.consume(`${clientIp} ${profileUrl}`);
-    const [pool, mine] = await Promise.all([this.#pool.consume(profileUrl), own]);
+    // Keyed by a digest of the URL: counters never hold a copy of what the caller sent. The
+    // separator cannot occur in an IP address, so (profile, address) pairs never collide.
+    const profile = budgetKeyDigest(profileUrl);
+    const own = clientIp === undefined || this.#reserved === undefined ? undefined : this.#reserved.consume(`${clientIp} ${profile}`);
+    const [pool, mine] = await Promise.all([this.#pool.consume(profile), own]);
     if (pool.allowed || mine === undefined) return pool;
     if (mine.allowed) return mine;
     return { allowed: false, remaining: 0, retryAfterMs: Math.min(pool.retryAfterMs, mine.retryAfterMs) };
@@ -71,7 +73,8 @@ export class BudgetLimiter implements RequestLimiter {
   readonly #itemsPerProfile: SharedBudget;
 
   constructor(config: RateLimitConfig, options: { backend?: RateLimitBackend; now?: () => number } = {}) {
-    const backend = options.backend ?? new MemoryRateLimitBackend({ maxKeys: 50_000 });
+    // ~800 bytes a key at most (digest key, ten buckets): 50,000 keys fit in the byte bound.
+    const backend = options.backend ?? new MemoryRateLimitBackend({ maxKeys: 50_000, maxBytes: 64 * 1024 * 1024 });
     const make = (budget: RateBudget, keyPrefix: string): RateLimiter =>
       new RateLimiter({
         rule: { kind: 'sliding-window', limit: budget.limit, windowMs: budget.windowSeconds * 1000 },
