@@ -4,7 +4,7 @@
  * returns a `Verdict`. Probing checks send requests; audit checks (`audit: true`) run last and
  * judge every call the probes made.
  */
-import type { UcpLocationClient } from '../client/client.js';
+import type { UcpLocationClient } from '../client/index.js';
 import type { Location } from '../domain/location.js';
 import type { FetchedResponse } from '../protocol/safe-fetch.js';
 import type { ProfileValidation } from '../protocol/profile.js';

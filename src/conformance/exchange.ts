@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
-import { openEndpointAgent, type EndpointAgent, type EndpointAgentOptions } from '../client/endpoint-agent.js';
+import { openEndpointAgent, type EndpointAgent, type EndpointAgentOptions } from '../client/index.js';
 import type { Pacer } from './pacing.js';
 import type { BindingName } from './types.js';
 

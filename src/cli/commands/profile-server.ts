@@ -5,7 +5,7 @@
  * so the Business's cache works as in production (client/loopback-profile-server.ts).
  */
 import { readFile } from 'node:fs/promises';
-import { serveProfilesOnLoopback } from '../../client/loopback-profile-server.js';
+import { serveProfilesOnLoopback } from '../../client/index.js';
 import { ConfigError } from '../../errors.js';
 
 export const SERVED_PROFILE_PATH = '/platform-profile.json';

@@ -6,8 +6,8 @@
  * not support are transport errors, while `capabilities_incompatible` is a successful result with
  * `ucp.status: "error"`.
  */
-import type { UcpLocationClient } from '../../client/client.js';
-import { BusinessError, UcpClientError } from '../../client/errors.js';
+import type { UcpLocationClient } from '../../client/index.js';
+import { BusinessError, UcpClientError } from '../../client/index.js';
 import { validateErrorResponse, validateLookupResponse, validateSearchResponse } from '../../domain/request-validation.js';
 import { summarizeIssues } from '../../protocol/schemas.js';
 import { UCP_VERSION } from '../../protocol/types.js';
