@@ -12,7 +12,7 @@ import { COMMON_SERVICE, LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION, type
 import { UcpLocationClient } from '../client/index.js';
 import { UcpClientError } from '../client/index.js';
 import { parseRulePrefixes, selectChecks } from './catalogue.js';
-import type { Check, DiscoveryState, Need, PlatformState, RunContext, Samples } from './check.js';
+import { runCheckOn, type Check, type DiscoveryState, type Need, type PlatformState, type RunContext, type Samples } from './check.js';
 import { discoverBusiness } from './discover.js';
 import { HttpPeer } from './exchange.js';
 import { McpPeer, type RpcExchange } from './mcp-peer.js';
@@ -356,7 +356,7 @@ async function runCheck(
       continue;
     }
     try {
-      const verdict = await check.run(ctx, client);
+      const verdict = await runCheckOn(check, ctx, client);
       out.push({
         ...base,
         ...label,
