@@ -39,7 +39,7 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { LruMap } from './lru.js';
 import { pickPinnedAddress, pinnedAgent, type ConnectAttempt, type PinRefusals, type PinnedTarget, type Resolver } from './pinned-agent.js';
 import { FailureBackoff, RateLimiter, type BackoffOptions, type RateLimitBackend, type TokenBucketRule } from './rate-limit.js';
-import { ConfigError, type NegotiationErrorCode } from '../errors.js';
+import { causeMessage, ConfigError, type NegotiationErrorCode } from '../errors.js';
 import { errorCodeOf } from './error-code.js';
 
 /** The UCP negotiation codes a fetch failure maps to: every one but `version_unsupported`. */
@@ -594,7 +594,7 @@ function parseJson(url: string, bytes: Buffer): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new SafeFetchError('not_json', `${url} did not return valid JSON (${(error as Error).message})`, { cause: error });
+    throw new SafeFetchError('not_json', `${url} did not return valid JSON (${causeMessage(error)})`, { cause: error });
   }
 }
 
