@@ -3,7 +3,7 @@
  * then every selected probing check (per binding where it applies), then the audits over all
  * calls made, and returns the report. The only I/O driver of the checker; checks stay small.
  */
-import { ConfigError } from '../errors.js';
+import { causeMessage, ConfigError } from '../errors.js';
 import { negotiateCapabilities, responseCapabilities } from '../protocol/negotiation.js';
 import { validateProfile } from '../protocol/profile.js';
 import { summarizeIssues } from '../protocol/schemas.js';
@@ -45,7 +45,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   try {
     only = parseRulePrefixes(options.only ?? []);
   } catch (error) {
-    throw new ConfigError((error as Error).message);
+    throw new ConfigError(causeMessage(error));
   }
   const pacer = new Pacer(pacingOptions(options));
   const checks = selectChecks(only);
@@ -67,7 +67,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   try {
     discovery = await discoverBusiness(options.businessUrl, transport, network);
   } catch (error) {
-    throw new ConfigError((error as Error).message, { cause: error });
+    throw new ConfigError(causeMessage(error), { cause: error });
   }
 
   const resources: Resources = { peers: [] };
@@ -181,7 +181,7 @@ async function platformState(
   try {
     body = (await new SafeFetcher(network).fetchDocument(url)).body;
   } catch (error) {
-    throw setupError(`fetching it failed: ${(error as Error).message}`, error);
+    throw setupError(`fetching it failed: ${causeMessage(error)}`, error);
   }
   const judged = validateProfile(body, 'platform', { allowLoopbackHttp: options.allowLoopback === true });
   if (!judged.ok) throw setupError(`it is not a valid Platform profile: ${summarizeIssues(judged.errors)}`);
@@ -365,7 +365,7 @@ async function runCheck(
         ...(verdict.detail === undefined ? {} : { detail: verdict.detail }),
       });
     } catch (error) {
-      out.push({ ...base, ...label, status: 'fail', detail: `the check could not complete: ${(error as Error).message}`, evidence: [] });
+      out.push({ ...base, ...label, status: 'fail', detail: `the check could not complete: ${causeMessage(error)}`, evidence: [] });
     }
   }
   return [...out, ...notOffered];

@@ -20,6 +20,7 @@ import { walkSearch } from '../samples.js';
 import { evaluatePointer, isSchemaObject, type JsonSchema } from '../../protocol/schema-walk.js';
 import type { Location } from '../../domain/location.js';
 import type { Evidence } from '../types.js';
+import { causeMessage } from '../../errors.js';
 
 // ───────────────────────── R-S5 ─────────────────────────
 
@@ -149,7 +150,7 @@ async function hintedRequest(ctx: RunContext, awayFrom?: Location): Promise<{ re
       validateSearchRequest(candidate.request);
       return candidate;
     } catch (error) {
-      rejected.push((error as Error).message);
+      rejected.push(causeMessage(error));
     }
   }
   return skip(
