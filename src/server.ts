@@ -47,6 +47,7 @@ import { loadTrustedProfiles, TRUST_FLAG } from './trusted-profiles.js';
 import type { TrustedProfile } from './trusted-profiles.js';
 import type { LocationOperations, RequestValidators } from './transport/index.js';
 import { BudgetLimiter, UNLIMITED } from './transport/index.js';
+import { errorCodeOf } from './protocol/error-code.js';
 
 export type { ServerConfig } from './config.js';
 export { DEFAULT_CONFIG, loadConfigFile, parseConfig } from './config.js';
@@ -181,10 +182,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     };
   } catch (err) {
     await runtime.close();
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    if (errorCodeOf(err) === 'EADDRINUSE') {
       throw new ConfigError(`Port ${port} on ${host} is already in use; choose another with --port (0 picks a free one).`, { cause: err });
     }
-    if ((err as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL') {
+    if (errorCodeOf(err) === 'EADDRNOTAVAIL') {
       throw new ConfigError(`Cannot listen on ${host}: no such local address; use --host 127.0.0.1 or 0.0.0.0.`, { cause: err });
     }
     throw err;
