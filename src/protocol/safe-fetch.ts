@@ -592,7 +592,7 @@ function parseJson(url: string, bytes: Buffer): unknown {
   let text = bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(text);
   } catch (error) {
     throw new SafeFetchError('not_json', `${url} did not return valid JSON (${causeMessage(error)})`, { cause: error });
   }
