@@ -9,12 +9,25 @@
  * as planned instead of untested.
  *
  * Exit status: 0 (it is a report), 1 with --strict when a rule is untested and not planned, an
- * unknown id is cited, or planned.json names a rule the manifest does not have; 2 on a usage error.
+ * unknown id is cited, planned.json names a rule the manifest does not have, or the manifest is
+ * not what the vendored SPEC requirement list (test/rules/spec-requirements.txt) yields; 2 on a
+ * usage error.
  */
 import { parseArgs } from 'node:util';
 import { scanRepository } from './rules/citations.js';
 import { buildReport, formatReport } from './rules/report.js';
-import { loadManifest, loadPlanned, REPO_ROOT, RULE_ID_PATTERN } from './rules/spec.js';
+import { readFileSync } from 'node:fs';
+import {
+  loadManifest,
+  loadPlanned,
+  MANIFEST_PATH,
+  parseSpecRules,
+  renderManifest,
+  REPO_ROOT,
+  REQUIREMENTS_PATH,
+  RULE_ID_PATTERN,
+  SYNC_COMMAND,
+} from './rules/spec.js';
 
 const USAGE = `usage: npm run rules -- [--json] [--strict] [R-ID …]
   --json     the report as JSON: {rules: [{id, section, summary, tests, pending}], untested, unknown, testCount}
@@ -54,7 +67,14 @@ function main(argv: string[]): number {
     process.stdout.write(formatReport(report, positionals.length === 0 ? undefined : new Set(positionals)));
   }
   const unknownPlanned = report.stalePlanned.filter((s) => s.endsWith('is not in the manifest'));
-  const failing = report.untested.length > 0 || report.unknown.length > 0 || unknownPlanned.length > 0;
+  // The manifest against the vendored SPEC requirement list: present in every clone, unlike ../shared.
+  const inStep = readFileSync(MANIFEST_PATH, 'utf8') === renderManifest(parseSpecRules(readFileSync(REQUIREMENTS_PATH, 'utf8')));
+  if (!inStep) {
+    console.error(
+      `test/rules/manifest.json does not match test/rules/spec-requirements.txt: run ${SYNC_COMMAND} beside ../shared and commit both.`,
+    );
+  }
+  const failing = !inStep || report.untested.length > 0 || report.unknown.length > 0 || unknownPlanned.length > 0;
   return values.strict === true && failing ? 1 : 0;
 }
 
