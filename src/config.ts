@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError } from './errors.js';
+import { causeMessage, ConfigError } from './errors.js';
 import { canonicalLanguageTag } from './domain/localize.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from './protocol/types.js';
 import type { UcpProfile } from './protocol/types.js';
@@ -18,6 +18,7 @@ import type { EngineLimits } from './service.js';
 import { LOG_LEVELS } from './logging.js';
 import type { LogLevel } from './logging.js';
 import { editDistance } from './protocol/edit-distance.js';
+import { errorCodeOf } from './protocol/error-code.js';
 
 export type LocationCapabilityName = typeof SEARCH_CAPABILITY | typeof LOOKUP_CAPABILITY;
 
@@ -288,7 +289,7 @@ export async function loadConfigFile(path: string): Promise<ServerConfig> {
   try {
     text = await readFile(path, 'utf8');
   } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
+    const code = errorCodeOf(cause);
     const why = code === 'ENOENT' ? 'the file does not exist' : code === 'EACCES' ? 'permission denied' : String(cause);
     throw new ConfigError(`Cannot read configuration file ${path}: ${why}.`, { cause });
   }
@@ -296,7 +297,7 @@ export async function loadConfigFile(path: string): Promise<ServerConfig> {
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new ConfigError(`Configuration file ${path} is not valid JSON: ${(cause as Error).message}.`, { cause });
+    throw new ConfigError(`Configuration file ${path} is not valid JSON: ${causeMessage(cause)}.`, { cause });
   }
   const config = parseConfig(json, path);
   // Profile files named in a configuration file are found next to it, wherever the server starts.

@@ -40,21 +40,22 @@ import type { SharedState } from './shared-state/index.js';
 import { LocationService } from './service.js';
 import { SqliteLocationStore } from './store/sqlite/index.js';
 import type { LocationStore } from './store/store.js';
-import { buildUcpApp, listenUcpHttp, normaliseBaseUrl } from './transport/app.js';
-import type { UcpAppParts } from './transport/app.js';
-import { isLoopbackHost } from './transport/http.js';
-import type { Readiness } from './transport/http.js';
-import { serveStdio } from './transport/mcp/stdio.js';
-import type { CallerGuidance } from './transport/mcp/tools.js';
+import { buildUcpApp, listenUcpHttp, normaliseBaseUrl } from './transport/index.js';
+import type { UcpAppParts } from './transport/index.js';
+import { isLoopbackHost } from './transport/index.js';
+import type { Readiness } from './transport/index.js';
+import { serveStdio } from './transport/index.js';
+import type { CallerGuidance } from './transport/index.js';
 import { loadTrustedProfiles, TRUST_FLAG } from './trusted-profiles.js';
 import type { TrustedProfile } from './trusted-profiles.js';
-import type { LocationOperations, RequestValidators } from './transport/operations.js';
-import { BudgetLimiter, UNLIMITED } from './transport/rate-limits.js';
+import type { LocationOperations, RequestValidators } from './transport/index.js';
+import { BudgetLimiter, UNLIMITED } from './transport/index.js';
+import { errorCodeOf } from './protocol/error-code.js';
 
 export type { ServerConfig } from './config.js';
 export { DEFAULT_CONFIG, loadConfigFile, parseConfig } from './config.js';
 export type { Logger, LogLevel } from './logging.js';
-export type { LocationOperations } from './transport/operations.js';
+export type { LocationOperations } from './transport/index.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;
@@ -191,10 +192,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     };
   } catch (err) {
     await runtime.close();
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    if (errorCodeOf(err) === 'EADDRINUSE') {
       throw new ConfigError(`Port ${port} on ${host} is already in use; choose another with --port (0 picks a free one).`, { cause: err });
     }
-    if ((err as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL') {
+    if (errorCodeOf(err) === 'EADDRNOTAVAIL') {
       throw new ConfigError(`Cannot listen on ${host}: no such local address; use --host 127.0.0.1 or 0.0.0.0.`, { cause: err });
     }
     throw err;

@@ -21,11 +21,12 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { TrustedProfileFile } from './config.js';
-import { ConfigError } from './errors.js';
+import { causeMessage, ConfigError } from './errors.js';
 import { MAX_JSON_DEPTH, exceedsJsonDepth } from './protocol/json-depth.js';
 import { validateProfile } from './protocol/profile.js';
 import type { RejectedEntity } from './protocol/profile.js';
 import type { UcpProfile } from './protocol/types.js';
+import { errorCodeOf } from './protocol/error-code.js';
 
 /** Origin of the URLs derived for trusted profile files; `.invalid` never resolves (RFC 2606). */
 export const LOCAL_PROFILE_ORIGIN = 'https://local.ucp-location.invalid';
@@ -134,7 +135,7 @@ async function loadOne(entry: TrustedProfileFile): Promise<TrustedProfile & { di
     bytes = await readProfileFile(entry.file, what);
   } catch (cause) {
     if (cause instanceof ConfigError) throw cause;
-    const code = (cause as NodeJS.ErrnoException).code;
+    const code = errorCodeOf(cause);
     const why =
       code === 'ENOENT'
         ? `the file does not exist (create one with: ucp-location platform-profile init --out ${entry.file}; to give a URL write ${TRUST_FLAG} <file>=https://…)`
@@ -152,7 +153,7 @@ async function loadOne(entry: TrustedProfileFile): Promise<TrustedProfile & { di
   try {
     json = JSON.parse(bytes.toString('utf8'));
   } catch (cause) {
-    throw new ConfigError(`${what} is not valid JSON: ${(cause as Error).message}.`, { cause });
+    throw new ConfigError(`${what} is not valid JSON: ${causeMessage(cause)}.`, { cause });
   }
   const result = validateProfile(json, 'platform');
   if (!result.ok) {

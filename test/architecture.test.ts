@@ -1,184 +1,77 @@
 /**
- * Layering, checked from the import statements of src/ (ARCHITECTURE.md, habit 1). One table says,
- * for every top-level entry of src/ (folder or file), what it may import; everything else here
- * checks the code against the table, or the table against itself:
+ * Layering, checked from every reach of src/ (ARCHITECTURE.md, habit 1). One table
+ * (test/architecture/table.ts) says, for every top-level entry of src/, its side, what it may
+ * import and which of its modules others may import; and, per folder, which Node built-ins and
+ * packages it may load. The import graph is read with the TypeScript compiler API from .ts and
+ * .tsx files (test/architecture/graph.ts): static imports and re-exports, `import()` calls,
+ * type-level `import('…').T`, `ucp-location/…` self-references and `createRequire` functions.
  *
- *   core:      errors, logging ← protocol ← domain
- *   business:  store ← service, data ← config ← transport (types only) ← server
- *              (shared-state: Redis adapters for the server's caches and rate limits)
- *   platform:  client ← conformance, agent
- *   entry:     cli (may start either side), index (the package root: pure helpers only)
- *
- * The two sides never import each other, whatever the table says (a test checks the table).
- * A new top-level folder fails the suite until it has a row: where it sits is a decision.
+ * Three parts: the table against itself; the code against the table (each rule of
+ * test/architecture/rules.ts must find nothing); and proofs that the rules hold when probed —
+ * each forbidden reach of the 2026-12-03 review, added alone to an in-memory copy of src/, makes
+ * the rules fail naming the file it was added to.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { type ReadCache, type SourceTree, readGraph, selfExportsOf } from './architecture/graph.js';
+import { RULES, allFindings, layerOf } from './architecture/rules.js';
+import { EXTERNALS, FILE_EXCEPTIONS, LAYERS } from './architecture/table.js';
 
-const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = join(ROOT, 'src');
 
-type Side = 'core' | 'business' | 'platform' | 'entry';
-
-interface LayerRule {
-  side: Side;
-  /**
-   * What this layer may import (besides itself): a layer name allows any module in it; a path
-   * relative to src/ (`store/store.ts`) allows that one module — used where a layer has a public
-   * face and internals (the store port and each adapter's index.ts).
-   */
-  imports: readonly string[];
-  /** Allowed only as `import type` / `export type` (erased at build time, so no runtime reach). */
-  typeImports?: readonly string[];
-}
-
-/** The public faces of store/: the port, and each adapter's entry point. Nothing else outside store/ may import store internals. */
-const STORE_PORT = 'store/store.ts';
-const STORE_ADAPTERS = ['store/sqlite/index.ts', 'store/postgres/index.ts', 'store/memory-index/index.ts'];
-const CORE = ['errors', 'logging', 'protocol', 'domain'];
-
-const LAYERS: Readonly<Record<string, LayerRule>> = {
-  // ── core: role-neutral, imported by both sides ──
-  errors: { side: 'core', imports: [] },
-  logging: { side: 'core', imports: ['errors'] },
-  protocol: { side: 'core', imports: ['errors'] },
-  domain: { side: 'core', imports: ['errors', 'protocol'] },
-  // ── business side ──
-  store: { side: 'business', imports: ['errors', 'protocol', 'domain'] },
-  service: { side: 'business', imports: ['errors', 'protocol', 'domain', STORE_PORT] },
-  data: { side: 'business', imports: ['errors', 'protocol', 'domain', STORE_PORT] },
-  'shared-state': { side: 'business', imports: ['errors', 'protocol'] },
-  config: { side: 'business', imports: [...CORE, 'service'] },
-  // Platform profiles a Business pre-approves from files (serve --trust-platform-profile).
-  'trusted-profiles': { side: 'business', imports: ['errors', 'protocol'], typeImports: ['config'] },
-  // Transports see the engine only through the interfaces in transport/operations.ts: no store,
-  // no service, no data; the server's settings only as types.
-  transport: { side: 'business', imports: CORE, typeImports: ['config'] },
-  // The composition root of a Business: wires config, store adapter, service and transports.
-  server: {
-    side: 'business',
-    imports: [
-      ...CORE,
-      STORE_PORT,
-      ...STORE_ADAPTERS,
-      'shared-state/index.ts',
-      'service',
-      'data',
-      'config',
-      'trusted-profiles',
-      'transport',
-    ],
-  },
-  // The operator console (ucp-location console): pages and a JSON API over the same service the
-  // transports call, and the CLI's own import path (data/) for the import page.
-  console: { side: 'business', imports: [...CORE, STORE_PORT, 'service', 'config', 'data'] },
-  // ── platform side ──
-  client: { side: 'platform', imports: ['errors', 'protocol', 'domain'] },
-  conformance: { side: 'platform', imports: ['errors', 'protocol', 'domain', 'client'] },
-  // The agent bridge: an MCP server for LLM hosts built on client/ (never the Business's store, service or transports).
-  agent: { side: 'platform', imports: [...CORE, 'client'] },
-  // ── entry points ──
-  cli: {
-    side: 'entry',
-    imports: [...CORE, STORE_PORT, ...STORE_ADAPTERS, 'data', 'server', 'trusted-profiles', 'client', 'conformance', 'agent', 'console'],
-  },
-  // The package root: types, errors and pure helpers (a Platform-only user never loads a store).
-  index: { side: 'entry', imports: ['errors', 'protocol', 'domain'] },
-};
-
-/**
- * Folders holding interchangeable adapters: a subfolder never imports a sibling subfolder (shared
- * code moves up to the parent, as store/record-rows.ts did). `test-support/` is not an adapter.
- */
-const ADAPTER_PARENTS = ['store', 'transport', 'shared-state'];
-
-// ───────────────────────── import graph ─────────────────────────
-
-interface ImportEdge {
-  /** Importing module, relative to src/ (`domain/hours.ts`). */
-  from: string;
-  /** Specifier as written. */
-  spec: string;
-  /** Resolved module relative to src/ for relative specifiers (may start with `..` when it leaves src/); null for packages. */
-  target: string | null;
-  /** `import type` / `export type`: erased at build time. */
-  typeOnly: boolean;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const full = join(dir, entry);
-    if (statSync(full).isDirectory()) return sourceFiles(full);
-    return full.endsWith('.ts') && !full.endsWith('.test.ts') ? [full] : [];
-  });
-}
-
-/** Every static import / re-export and every `import('…')` with a literal specifier, from the syntax tree. */
-function importsOf(file: string): ImportEdge[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
-  const from = relative(SRC, file);
-  const edges: ImportEdge[] = [];
-  const add = (spec: string, typeOnly: boolean): void => {
-    const target = spec.startsWith('.') ? relative(SRC, resolve(dirname(file), spec)).replace(/\.js$/, '.ts') : null;
-    edges.push({ from, spec, target, typeOnly });
-  };
-  const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      add(node.moduleSpecifier.text, node.importClause?.isTypeOnly === true);
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
-      add(node.moduleSpecifier.text, node.isTypeOnly);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
-      const [arg] = node.arguments;
-      if (arg !== undefined && ts.isStringLiteralLike(arg)) add(arg.text, false);
+function readTree(dir: string): Map<string, string> {
+  const tree = new Map<string, string>();
+  const walk = (at: string): void => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const full = join(at, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else tree.set(relative(dir, full).split(sep).join('/'), /\.tsx?$/.test(entry.name) ? readFileSync(full, 'utf8') : '');
     }
-    ts.forEachChild(node, visit);
   };
-  visit(source);
-  return edges;
+  walk(dir);
+  return tree;
 }
 
-const files = sourceFiles(SRC);
-const edges = files.flatMap(importsOf);
-const internal = edges.filter((e): e is ImportEdge & { target: string } => e.target !== null);
+const SELF = selfExportsOf(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Parameters<typeof selfExportsOf>[0]);
+const TREE: SourceTree = readTree(SRC);
+/** Readings of src/'s modules, reused by the probes below (each copy differs in one file). */
+const CACHE: ReadCache = new Map();
+const GRAPH = readGraph(TREE, SELF, CACHE);
 
-/** Top-level entry of a path relative to src/: `domain/hours.ts` → `domain`, `errors.ts` → `errors`. */
-function layerOf(path: string): string {
-  const [first = '', ...rest] = path.split('/');
-  return rest.length > 0 ? first : first.replace(/\.ts$/, '');
-}
-
-function allows(entries: readonly string[] | undefined, target: string): boolean {
-  return (entries ?? []).some((a) => (a.includes('/') ? a === target : a === layerOf(target)));
-}
-
-function show(e: ImportEdge): string {
-  return `${e.from} → ${e.spec}${e.typeOnly ? ' (type)' : ''}`;
-}
+const allImports = (layer: string): string[] => [...(LAYERS[layer]?.imports ?? []), ...(LAYERS[layer]?.typeImports ?? [])];
 
 // ───────────────────────── the table against itself ─────────────────────────
 
 describe('architecture: the layer table', () => {
-  it('has a row for every top-level entry of src/ (classify a new folder or file before using it)', () => {
-    const entries = readdirSync(SRC)
-      .filter((name) => statSync(join(SRC, name)).isDirectory() || (name.endsWith('.ts') && !name.endsWith('.test.ts')))
-      .map((name) => name.replace(/\.ts$/, ''));
-    expect(entries.filter((name) => !(name in LAYERS))).toEqual([]);
+  it('has a row for every top-level entry of src/, and no row for an entry that does not exist', () => {
+    const entries = new Set([...TREE.keys()].filter((p) => /\.tsx?$/.test(p) && !/\.test\.tsx?$/.test(p)).map(layerOf));
+    expect([...entries].filter((name) => !(name in LAYERS))).toEqual([]);
+    expect(Object.keys(LAYERS).filter((name) => !entries.has(name))).toEqual([]);
   });
 
-  it('names only layers that have a row, and modules that exist', () => {
-    const bad = Object.entries(LAYERS).flatMap(([layer, rule]) =>
-      [...rule.imports, ...(rule.typeImports ?? [])]
-        .filter((a) => !(layerOf(a) in LAYERS) || (a.includes('/') && !existsSync(join(SRC, a))))
+  it('names only layers that have a row, and modules that exist and are a face of their layer', () => {
+    const bad = Object.keys(LAYERS).flatMap((layer) =>
+      allImports(layer)
+        .filter((a) => {
+          if (!(layerOf(a) in LAYERS)) return true;
+          if (!a.includes('/')) return false;
+          const faces = LAYERS[layerOf(a)]?.faces;
+          return !TREE.has(a) || (faces !== undefined && !faces.includes(a));
+        })
         .map((a) => `${layer} → ${a}`),
     );
-    expect(bad).toEqual([]);
+    const badFaces = Object.entries(LAYERS).flatMap(([layer, rule]) =>
+      (rule.faces ?? []).filter((f) => !TREE.has(f) || layerOf(f) !== layer).map((f) => `${layer} face ${f}`),
+    );
+    expect([...bad, ...badFaces]).toEqual([]);
   });
 
   it('keeps the business side and the platform side apart (neither may import the other)', () => {
     const crossing = Object.entries(LAYERS).flatMap(([layer, rule]) =>
-      [...rule.imports, ...(rule.typeImports ?? [])]
+      allImports(layer)
         .filter((a) => {
           const other = LAYERS[layerOf(a)]?.side;
           return (rule.side === 'business' && other === 'platform') || (rule.side === 'platform' && other === 'business');
@@ -190,7 +83,7 @@ describe('architecture: the layer table', () => {
 
   it('lets core layers import only core layers, and nothing import an entry point', () => {
     const bad = Object.entries(LAYERS).flatMap(([layer, rule]) =>
-      [...rule.imports, ...(rule.typeImports ?? [])]
+      allImports(layer)
         .filter((a) => {
           const other = LAYERS[layerOf(a)]?.side;
           return other === 'entry' || (rule.side === 'core' && other !== 'core');
@@ -210,93 +103,183 @@ describe('architecture: the layer table', () => {
         return;
       }
       state.set(layer, 'open');
-      const rule = LAYERS[layer];
-      for (const a of [...(rule?.imports ?? []), ...(rule?.typeImports ?? [])]) walk(layerOf(a), [...path, layer]);
+      for (const a of allImports(layer)) walk(layerOf(a), [...path, layer]);
       state.set(layer, 'done');
     };
     for (const layer of Object.keys(LAYERS)) walk(layer, []);
     expect(cycles).toEqual([]);
   });
+
+  it('allow-lists name folders that exist; every exception names a module, a reason, and something to allow', () => {
+    const folders = new Set(
+      [...TREE.keys()].flatMap((p) =>
+        p
+          .split('/')
+          .slice(0, -1)
+          .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+      ),
+    );
+    const badFolders = Object.keys(EXTERNALS).filter((k) => !folders.has(k) && !TREE.has(`${k}.ts`));
+    const badExceptions = FILE_EXCEPTIONS.filter(
+      (x) =>
+        !TREE.has(x.file) || x.reason.trim().length < 10 || [...(x.node ?? []), ...(x.packages ?? []), ...(x.require ?? [])].length === 0,
+    ).map((x) => x.file);
+    expect([...badFolders, ...badExceptions]).toEqual([]);
+  });
+
+  it('every allow-list and exception entry is used by some module (a stale allowance is a hole)', () => {
+    const used = new Set(
+      GRAPH.edges.flatMap((e) =>
+        e.target.kind === 'node' || e.target.kind === 'package' ? [`${e.from}|${e.target.name}`, `${e.from}|${e.spec}`] : [],
+      ),
+    );
+    const stale = FILE_EXCEPTIONS.flatMap((x) =>
+      [...(x.node ?? []), ...(x.packages ?? []), ...(x.require ?? [])]
+        .filter((n) => !used.has(`${x.file}|${n}`))
+        .map((n) => `${x.file}: ${n}`),
+    );
+    expect(stale).toEqual([]);
+  });
 });
 
 // ───────────────────────── the code against the table ─────────────────────────
 
-describe('architecture: imports follow the layer table', () => {
-  it('every import between top-level entries is allowed by the importing layer’s row', () => {
-    const offending = internal
-      .filter((e) => layerOf(e.from) !== layerOf(e.target) && !e.target.startsWith('..'))
-      .filter((e) => {
-        const rule = LAYERS[layerOf(e.from)];
-        if (rule === undefined) return false; // reported by the table test
-        return !allows(rule.imports, e.target) && !(e.typeOnly && allows(rule.typeImports, e.target));
-      })
-      .map((e) => `${show(e)}   [${layerOf(e.from)} may not import ${e.target}]`);
-    expect(offending).toEqual([]);
+describe('architecture: src/ follows the table', () => {
+  it('reads every .ts and .tsx module of src/ (tests aside), the console web app included', () => {
+    expect(GRAPH.modules.some((m) => m.endsWith('.tsx'))).toBe(true);
+    expect(GRAPH.modules.filter((m) => m.endsWith('.tsx')).every((m) => m.startsWith('console/web/'))).toBe(true);
   });
 
-  it('nothing in src/ imports a file outside src/ (a clone or the npm tarball has no test/ or ../shared)', () => {
-    expect(internal.filter((e) => e.target.startsWith('..')).map(show)).toEqual([]);
-  });
-
-  it('sibling adapters never import each other (store/sqlite ↮ store/postgres, transport/mcp ↮ transport/rest, …)', () => {
-    const sideways = internal
-      .filter((e) => {
-        const [fromParent, fromAdapter, ...fromRest] = e.from.split('/');
-        const [toParent, toAdapter, ...toRest] = e.target.split('/');
-        if (fromParent === undefined || !ADAPTER_PARENTS.includes(fromParent) || fromParent !== toParent) return false;
-        // Only files inside two different subfolders count; test-support may use any adapter.
-        if (fromRest.length === 0 || toRest.length === 0 || fromAdapter === 'test-support') return false;
-        return fromAdapter !== toAdapter;
-      })
-      .map(show);
-    expect(sideways).toEqual([]);
-  });
-
-  it('the store port and the shared row derivation (store/*.ts) import no adapter', () => {
-    const down = internal.filter((e) => /^store\/[^/]+\.ts$/.test(e.from) && /^store\/[^/]+\//.test(e.target)).map(show);
-    expect(down).toEqual([]);
-  });
+  for (const rule of RULES) {
+    it(rule.title, () => {
+      expect(rule.check(GRAPH)).toEqual([]);
+    });
+  }
 });
 
-// ───────────────────────── packages ─────────────────────────
+// ───────────────────────── probing the rules ─────────────────────────
 
-function packageViolations(pkg: RegExp, allowedDirs: string[]): string[] {
-  return edges
-    .filter((e) => e.target === null && pkg.test(e.spec))
-    .filter((e) => !allowedDirs.some((d) => e.from.startsWith(d)))
-    .map(show);
+/** A forbidden reach: `add` is appended to `file` in an in-memory copy of src/. */
+interface Reach {
+  file: string;
+  add: string;
+  /** Why it is forbidden (the rule that must catch it). */
+  caughtBy: string;
 }
 
-describe('architecture: heavy or Node-only packages stay in their rooms', () => {
-  it('the MCP SDK is imported only by transport/mcp/, client/ and agent/', () => {
-    expect(packageViolations(/^@modelcontextprotocol\//, ['transport/mcp/', 'client/', 'agent/'])).toEqual([]);
-  });
+const REACHES: readonly Reach[] = [
+  {
+    file: 'server.ts',
+    add: "import { rawRequest } from './transport/test-support/raw-http.js';\nvoid rawRequest;",
+    caughtBy: 'production modules never import a test-support/ module',
+  },
+  {
+    file: 'transport/http.ts',
+    add: "export type Sneaky = import('../store/sqlite/sqlite-location-store.js').SqliteLocationStore;",
+    caughtBy: 'every reach between layers (runtime, type-level or self-reference) is allowed by the importing layer’s row',
+  },
+  {
+    file: 'domain/hours.ts',
+    add: "import { readFileSync as sneakyRead } from 'node:fs';\nvoid sneakyRead;",
+    caughtBy: 'Node built-ins are spelled node:… and each folder loads only the built-ins its allow-list names',
+  },
+  {
+    file: 'client/client.ts',
+    add: "export const sneaky = () => import('ucp-location/server');",
+    caughtBy: 'every reach between layers (runtime, type-level or self-reference) is allowed by the importing layer’s row',
+  },
+  {
+    file: 'service.ts',
+    add: "const sneakyName = ['.', 'store', 'sqlite', 'index.js'].join('/');\nexport const sneaky = () => import(sneakyName);",
+    caughtBy: 'every reach can be read: no computed import(), no createRequire function called with anything but a string literal',
+  },
+  {
+    file: 'console/web/app.tsx',
+    add: "import { SCHEMA_SQL as sneaky } from '../../store/sqlite/schema.js';\nvoid sneaky;",
+    caughtBy: 'every reach between layers (runtime, type-level or self-reference) is allowed by the importing layer’s row',
+  },
+  {
+    file: 'agent/tools.ts',
+    add: "import { createRequire as sneakyRequire } from 'node:module';\nexport const sneaky = sneakyRequire(import.meta.url)('../service.js');",
+    caughtBy: 'createRequire loads only the string literals its module’s exception admits',
+  },
+];
 
-  it('better-sqlite3 is imported only by store/sqlite/', () => {
-    expect(packageViolations(/^better-sqlite3$/, ['store/sqlite/'])).toEqual([]);
-  });
+/** Further walk-arounds the rules must also catch. */
+const MORE_REACHES: readonly Reach[] = [
+  {
+    file: 'conformance/report.ts',
+    add: "import { Sneaky } from '../client/no-such-module.js';\nvoid Sneaky;",
+    caughtBy: 'a relative specifier names a file that exists, and a self-reference a subpath package.json exports',
+  },
+  {
+    file: 'agent/tools.ts',
+    add: "import { UcpLocationClient as Sneaky } from '../client/client.js';\nvoid Sneaky;",
+    caughtBy: 'outside client/, transport/, store/ and shared-state/, only their public faces are imported',
+  },
+  {
+    file: 'cli/main.ts',
+    add: "import { buildUcpApp as sneaky } from '../transport/app.js';\nvoid sneaky;",
+    caughtBy: 'every reach between layers (runtime, type-level or self-reference) is allowed by the importing layer’s row',
+  },
+  {
+    file: 'logging.ts',
+    add: 'export const sneaky = (name: string): unknown => createRequire(import.meta.url)(name);',
+    caughtBy: 'every reach can be read: no computed import(), no createRequire function called with anything but a string literal',
+  },
+  {
+    file: 'logging.ts',
+    add: 'export const sneakyRequire = createRequire(import.meta.url);',
+    caughtBy: 'every reach can be read: no computed import(), no createRequire function called with anything but a string literal',
+  },
+  {
+    file: 'protocol/names.ts',
+    add: "import { readFileSync as sneaky } from 'fs';\nvoid sneaky;",
+    caughtBy: 'Node built-ins are spelled node:… and each folder loads only the built-ins its allow-list names',
+  },
+  {
+    file: 'domain/geodesy.ts',
+    add: "import Database from 'better-sqlite3';\nvoid Database;",
+    caughtBy: 'each folder loads only the packages its allow-list names',
+  },
+  {
+    file: 'console/web/main.tsx',
+    add: "import { readFileSync as sneaky } from 'node:fs';\nvoid sneaky;",
+    caughtBy: 'Node built-ins are spelled node:… and each folder loads only the built-ins its allow-list names',
+  },
+  {
+    file: 'index.ts',
+    add: "export type Sneaky = import('ucp-location/not-exported').X;",
+    caughtBy: 'a relative specifier names a file that exists, and a self-reference a subpath package.json exports',
+  },
+  {
+    file: 'store/sqlite/schema.ts',
+    add: "export { connect as sneaky } from '../postgres/connection.js';",
+    caughtBy: 'sibling adapters never import each other (store/sqlite ↮ store/postgres, transport/mcp ↮ transport/rest, …)',
+  },
+];
 
-  it('pg is imported only by store/postgres/', () => {
-    expect(packageViolations(/^pg$/, ['store/postgres/'])).toEqual([]);
-  });
+function findingsWith(reach: Reach): Array<{ rule: string; finding: string }> {
+  const copy = new Map(TREE);
+  const before = copy.get(reach.file);
+  if (before === undefined) throw new Error(`${reach.file} is not in src/: the probe needs updating`);
+  copy.set(reach.file, `${before}\n${reach.add}\n`);
+  // A probe's own text is never cached: each copy is read against src/'s readings.
+  return allFindings(readGraph(copy, SELF, new Map(CACHE)));
+}
 
-  it('the package root never reaches SQLite, pg, Redis or an HTTP server (transitively)', () => {
-    const seen = new Set<string>();
-    const externals = new Set<string>();
-    const stack = ['index.ts'];
-    for (let current = stack.pop(); current !== undefined; current = stack.pop()) {
-      if (seen.has(current)) continue;
-      seen.add(current);
-      for (const e of edges.filter((x) => x.from === current)) {
-        if (e.target !== null) stack.push(e.target);
-        else externals.add(e.spec);
-      }
-    }
-    const forbidden = [...externals].filter((s) =>
-      ['better-sqlite3', 'pg', 'ioredis', 'node:http', 'node:https', '@modelcontextprotocol/sdk'].some(
-        (f) => s === f || s.startsWith(`${f}/`),
-      ),
-    );
-    expect(forbidden).toEqual([]);
+describe('architecture: each forbidden reach fails the rules, naming its file', () => {
+  for (const reach of [...REACHES, ...MORE_REACHES]) {
+    it(`src/${reach.file} + ${reach.add.split('\n').slice(-1)[0] ?? ''}`, () => {
+      const findings = findingsWith(reach);
+      // The copy differs from src/ by this one reach, so every finding is about it, in its file.
+      expect(findings.length).toBeGreaterThan(0);
+      expect(findings.filter((f) => !f.finding.startsWith(`${reach.file}:`))).toEqual([]);
+      expect(findings.map((f) => f.rule)).toContain(reach.caughtBy);
+    });
+  }
+
+  it('the untouched copy passes (the probes above fail because of their reach alone)', () => {
+    expect(allFindings(readGraph(new Map(TREE), SELF, new Map(CACHE)))).toEqual([]);
   });
 });

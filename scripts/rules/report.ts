@@ -3,7 +3,7 @@
  * rules no test declares, and the citations of ids the manifest does not know.
  */
 import type { Citation, ScanResult } from './citations.js';
-import type { Manifest } from './spec.js';
+import type { Manifest, PlannedRule } from './spec.js';
 
 export interface TestRef {
   file: string;
@@ -22,8 +22,12 @@ export interface RuleCoverage {
 
 export interface RulesReport {
   rules: RuleCoverage[];
-  /** Ids of the manifest that no (non-skipped) test declares. */
+  /** Ids of the manifest that no (non-skipped) test declares and no open issue plans. */
   untested: string[];
+  /** Untested rules an open issue will cover (test/rules/planned.json): listed, not failing --strict. */
+  planned: PlannedRule[];
+  /** Entries of planned.json whose rule now has a test (remove them) or is not in the manifest (a typo). */
+  stalePlanned: string[];
   /** Citations of ids that are not in the manifest: typos, or rules SPEC.md no longer has. */
   unknown: Citation[];
   /** Tests found in the sources, skipped ones included. */
@@ -34,7 +38,7 @@ function refs(scan: ScanResult, id: string, skipped: boolean): TestRef[] {
   return scan.tests.filter((t) => t.skipped === skipped && t.ids.includes(id)).map(({ file, line, title }) => ({ file, line, title }));
 }
 
-export function buildReport(manifest: Manifest, scan: ScanResult): RulesReport {
+export function buildReport(manifest: Manifest, scan: ScanResult, plannedRules: readonly PlannedRule[] = []): RulesReport {
   const known = new Set(manifest.rules.map((r) => r.id));
   const rules = manifest.rules.map((r): RuleCoverage => ({
     id: r.id,
@@ -43,9 +47,15 @@ export function buildReport(manifest: Manifest, scan: ScanResult): RulesReport {
     tests: refs(scan, r.id, false),
     pending: refs(scan, r.id, true),
   }));
+  const untestedIds = rules.filter((r) => r.tests.length === 0).map((r) => r.id);
+  const plannedIds = new Set(plannedRules.map((p) => p.id));
   return {
     rules,
-    untested: rules.filter((r) => r.tests.length === 0).map((r) => r.id),
+    untested: untestedIds.filter((id) => !plannedIds.has(id)),
+    planned: plannedRules.filter((p) => untestedIds.includes(p.id)),
+    stalePlanned: plannedRules
+      .filter((p) => !untestedIds.includes(p.id))
+      .map((p) => (known.has(p.id) ? `${p.id} has a test now: remove it from test/rules/planned.json` : `${p.id} is not in the manifest`)),
     unknown: scan.citations.filter((c) => !known.has(c.id)),
     testCount: scan.tests.length,
   };
@@ -72,12 +82,17 @@ export function formatReport(report: RulesReport, only?: ReadonlySet<string>): s
     for (const t of rule.pending) lines.push(`    (skipped or todo) ${t.file}:${t.line}  ${t.title}`);
   }
   const untested = report.rules.filter((r) => report.untested.includes(r.id));
-  const tested = report.rules.length - untested.length;
+  const tested = report.rules.filter((r) => r.tests.length > 0).length;
   lines.push('', `${tested} of ${report.rules.length} rules have a test that declares them (${report.testCount} tests scanned).`);
   if (untested.length > 0) {
     lines.push(`Untested (${untested.length}):`);
     for (const r of untested) lines.push(`    ${r.id}  ${r.summary}`);
   }
+  if (report.planned.length > 0) {
+    lines.push(`Planned (${report.planned.length}), each covered by an open issue:`);
+    for (const p of report.planned) lines.push(`    ${p.id}  #${p.issue}  ${p.note}`);
+  }
+  for (const s of report.stalePlanned) lines.push(`Note: ${s}`);
   if (report.unknown.length > 0) {
     lines.push(`Unknown rule ids cited (${report.unknown.length}):`);
     for (const c of report.unknown) lines.push(`    ${describeUnknown(c)}`);

@@ -2,9 +2,11 @@
  * The rule ids of `../shared/SPEC.md` and the manifest that carries them into the repository.
  *
  * SPEC.md lives beside the repository, not in it: a user's clone and the npm tarball have no
- * `../shared`. So the ids are copied into `test/rules/manifest.json` (committed) by
- * `npm run rules:sync`, and everything else (the citation check, `npm run rules`) reads only the
- * manifest. Where SPEC.md is at hand, test/rules/rules.test.ts holds the manifest to it.
+ * `../shared`. So `npm run rules:sync` copies its requirement list — the rule bullets under their
+ * section headings, word for word — into `test/rules/spec-requirements.txt` (committed), and
+ * derives `test/rules/manifest.json` from that copy. Everything else (the citation check,
+ * `npm run rules`) reads the manifest; test/rules/rules.test.ts holds the manifest to the vendored
+ * list in every clone, and the vendored list to SPEC.md where SPEC.md is at hand.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SPEC_PATH = resolve(REPO_ROOT, '../shared/SPEC.md');
 export const MANIFEST_PATH = resolve(REPO_ROOT, 'test/rules/manifest.json');
+export const REQUIREMENTS_PATH = resolve(REPO_ROOT, 'test/rules/spec-requirements.txt');
+export const PLANNED_PATH = resolve(REPO_ROOT, 'test/rules/planned.json');
 /** The command that rewrites the manifest, named in every message that asks for it. */
 export const SYNC_COMMAND = 'npm run rules:sync';
 
@@ -102,6 +106,56 @@ export function parseSpecRules(markdown: string): RuleEntry[] {
   }
   flush();
   return rules;
+}
+
+const REQUIREMENTS_HEADER =
+  '<!-- The requirement list of ../shared/SPEC.md (its rule bullets under their section headings), copied by npm run rules:sync. Do not edit: test/rules/manifest.json is derived from it. -->';
+
+/**
+ * SPEC.md's requirement list: the `## ` headings that hold rules and every rule bullet with its
+ * continuation lines, as written. `parseSpecRules` reads the same rules from it as from SPEC.md.
+ */
+export function extractRequirements(markdown: string): string {
+  const out: string[] = [REQUIREMENTS_HEADER];
+  let heading: string | undefined;
+  let inRule = false;
+  for (const line of markdown.split(/\r?\n/)) {
+    if (/^##\s+/.test(line)) {
+      heading = line;
+      inRule = false;
+    } else if (/^- R-\S+\s/.test(line)) {
+      if (heading !== undefined) out.push('', heading);
+      heading = undefined;
+      out.push(line);
+      inRule = true;
+    } else if (inRule && /^\s+\S/.test(line)) {
+      out.push(line);
+    } else {
+      inRule = false;
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** A rule SPEC.md has that no test covers yet, with the open issue that will cover it. */
+export interface PlannedRule {
+  id: string;
+  issue: number;
+  note: string;
+}
+
+/** test/rules/planned.json: `{"R-J1": {"issue": 25, "note": "…"}, …}`. */
+export function loadPlanned(path = PLANNED_PATH): PlannedRule[] {
+  const raw: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error(`${path}: expected an object keyed by rule id`);
+  return Object.entries(raw).map(([id, entry]: [string, unknown]) => {
+    const issue: unknown = typeof entry === 'object' && entry !== null && 'issue' in entry ? entry.issue : undefined;
+    const note: unknown = typeof entry === 'object' && entry !== null && 'note' in entry ? entry.note : undefined;
+    if (!RULE_ID_PATTERN.test(id) || typeof issue !== 'number' || !Number.isInteger(issue) || typeof note !== 'string' || note === '') {
+      throw new Error(`${path}: ${id} needs {"issue": <open issue number>, "note": "<what will test it>"}`);
+    }
+    return { id, issue, note };
+  });
 }
 
 /** The manifest SPEC.md yields, serialised exactly as it is committed (2-space JSON, final newline). */

@@ -10,8 +10,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { ConfigError } from '../errors.js';
+import { causeMessage, ConfigError } from '../errors.js';
 import { SafeFetchError, parseFetchUrl } from '../protocol/safe-fetch.js';
+import { errorCodeOf } from '../protocol/error-code.js';
 
 export type TransportChoice = 'auto' | 'mcp' | 'rest';
 
@@ -94,14 +95,14 @@ export async function loadAgentConfigFile(path: string): Promise<AgentConfigFile
   try {
     text = await readFile(path, 'utf8');
   } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    throw new ConfigError(`--config: cannot read ${path} (${code === 'ENOENT' ? 'no such file' : String(code ?? cause)})`, { cause });
+    const code = errorCodeOf(cause);
+    throw new ConfigError(`--config: cannot read ${path} (${code === 'ENOENT' ? 'no such file' : code || String(cause)})`, { cause });
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (cause) {
-    throw new ConfigError(`--config: ${path} is not valid JSON (${(cause as Error).message})`, { cause });
+    throw new ConfigError(`--config: ${path} is not valid JSON (${causeMessage(cause)})`, { cause });
   }
   return parseAgentConfig(value, path);
 }

@@ -52,7 +52,7 @@ export class CursorSeal {
       decipher.setAAD(bytes.subarray(0, 1));
       decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
       const plain = Buffer.concat([decipher.update(bytes.subarray(1 + NONCE_BYTES, bytes.length - TAG_BYTES)), decipher.final()]);
-      return JSON.parse(plain.toString('utf8')) as unknown;
+      return JSON.parse(plain.toString('utf8'));
     } catch {
       throw refuse();
     }

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
+import { errorCodeOf } from '../protocol/error-code.js';
 
 /** `--timeout <ms>`: a whole number of milliseconds, at least 100; undefined when absent. */
 export function timeoutOption(value: string | undefined): number | undefined {
@@ -21,6 +22,6 @@ export function caOption(file: string | undefined): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch (cause) {
-    throw new ConfigError(`--ca: cannot read ${file} (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`, { cause });
+    throw new ConfigError(`--ca: cannot read ${file} (${errorCodeOf(cause) || String(cause)})`, { cause });
   }
 }

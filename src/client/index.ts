@@ -33,3 +33,10 @@ export { buildPlatformProfile } from './platform-profile.js';
 export type { PlatformProfileOptions } from './platform-profile.js';
 export { businessProfileUrl, PROFILE_PATH } from './discovery.js';
 export type { Geo, Location, LookupLocation, LookupRequest, LookupResponse, Message, SearchRequest, SearchResponse } from './types.js';
+// Tools a Platform builds with: the loopback server that serves its own profile to a Business on
+// this machine (the CLI's profile-server verb, the conformance checker), and the guarded HTTP
+// agent for one endpoint that the checker sends its raw probes through.
+export { serveProfilesOnLoopback } from './loopback-profile-server.js';
+export type { LoopbackProfileOptions, LoopbackProfileServer } from './loopback-profile-server.js';
+export { openEndpointAgent } from './endpoint-agent.js';
+export type { EndpointAgent, EndpointAgentOptions } from './endpoint-agent.js';

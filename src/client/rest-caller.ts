@@ -15,6 +15,7 @@ import { isRecord, type CallerOptions, type Operation, type OperationCaller } fr
 import type { EndpointAgent } from './endpoint-agent.js';
 import { DiscoveryError, ResponseValidationError } from './errors.js';
 import { errorCodeOf } from '../protocol/error-code.js';
+import { causeMessage } from '../errors.js';
 
 /** Largest response body read, bytes: a page of Locations is far below this. */
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -58,7 +59,7 @@ export class RestCaller implements OperationCaller {
       throw new DiscoveryError(
         'unreachable',
         'endpoint',
-        `Cannot reach the REST endpoint ${url}: ${(error as Error).message}${code ? ` (${code})` : ''}`,
+        `Cannot reach the REST endpoint ${url}: ${causeMessage(error)}${code ? ` (${code})` : ''}`,
         {
           cause: error,
           url,
@@ -84,7 +85,7 @@ export class RestCaller implements OperationCaller {
     } catch (error) {
       if (status !== 200) throw this.#failure(status, undefined, headers, operation, requestId);
       throw new ResponseValidationError(
-        `The REST endpoint ${url} answered 200 with a body that is not JSON (${(error as Error).message}).`,
+        `The REST endpoint ${url} answered 200 with a body that is not JSON (${causeMessage(error)}).`,
         operation,
         [{ pointer: '', message: 'not JSON' }],
       );
@@ -133,7 +134,7 @@ async function readText(body: AsyncIterable<unknown> & { destroy(): unknown }, u
         { url },
       ),
     failed: (error) =>
-      new DiscoveryError('unreachable', 'endpoint', `Reading the response of ${url} failed: ${(error as Error).message}`, {
+      new DiscoveryError('unreachable', 'endpoint', `Reading the response of ${url} failed: ${causeMessage(error)}`, {
         cause: error,
         url,
       }),

@@ -4,7 +4,7 @@
  * returns a `Verdict`. Probing checks send requests; audit checks (`audit: true`) run last and
  * judge every call the probes made.
  */
-import type { UcpLocationClient } from '../client/client.js';
+import type { UcpLocationClient } from '../client/index.js';
 import type { Location } from '../domain/location.js';
 import type { FetchedResponse } from '../protocol/safe-fetch.js';
 import type { ProfileValidation } from '../protocol/profile.js';
@@ -48,21 +48,40 @@ export function verdictOf(problems: readonly Evidence[], passDetail?: string): V
 export type Need =
   'profile' | 'search' | 'lookup' | 'private-ids' | 'aliases' | 'served-profile' | 'version-profile' | 'fetch-count' | 'rate-limit-probe';
 
-export interface Check {
+interface CheckBase {
   /** Stable id, `<area>.<slug>`. */
   id: string;
   /** SPEC rule judged. */
   rule: string;
   area: Area;
   title: string;
-  /** `run`: once; `binding`: once per exercised binding; `mcp` / `rest`: once, over that binding only. */
-  scope: 'run' | 'binding' | 'mcp' | 'rest';
   needs?: readonly Need[];
   /** Runs after every probing check, over the call log. */
   audit?: boolean;
   /** Runs last, after the audits: it may leave the Business refusing this client for a while. */
   final?: boolean;
-  run(ctx: RunContext, client: OperationClient | undefined): Promise<Verdict>;
+}
+
+/** Runs once, over the run's shared state (discovery, the call log): it has no binding of its own. */
+export interface RunCheck extends CheckBase {
+  scope: 'run';
+  run(ctx: RunContext): Promise<Verdict>;
+}
+
+/** `binding`: once per exercised binding; `mcp` / `rest`: once, over that binding only — always with that binding's client. */
+export interface BindingCheck extends CheckBase {
+  scope: 'binding' | 'mcp' | 'rest';
+  run(ctx: RunContext, client: OperationClient): Promise<Verdict>;
+}
+
+/** A check; its scope says whether `run` gets a client, so a binding check never has to assume one. */
+export type Check = RunCheck | BindingCheck;
+
+/** Runs `check` over `client` (undefined for a run-scoped check). */
+export async function runCheckOn(check: Check, ctx: RunContext, client: OperationClient | undefined): Promise<Verdict> {
+  if (check.scope === 'run') return check.run(ctx);
+  if (client === undefined) throw new Error(`${check.id} runs over a binding and was given none`);
+  return check.run(ctx, client);
 }
 
 /** The profile as fetched and judged during setup. */

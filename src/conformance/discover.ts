@@ -6,7 +6,7 @@
  * The fetch itself is `SafeFetcher.fetchDocument`: one guarded GET (https, no redirects, address
  * guard, limits), uncached, with the response headers R-D5 is judged on.
  */
-import { businessProfileUrl } from '../client/discovery.js';
+import { businessProfileUrl } from '../client/index.js';
 import { SafeFetchError, SafeFetcher, type SafeFetcherOptions } from '../protocol/safe-fetch.js';
 import { validateProfile } from '../protocol/profile.js';
 import { COMMON_SERVICE, UCP_VERSION, type UcpProfile } from '../protocol/types.js';

@@ -7,9 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
-import { openEndpointAgent, type EndpointAgent, type EndpointAgentOptions } from '../client/endpoint-agent.js';
+import { openEndpointAgent, type EndpointAgent, type EndpointAgentOptions } from '../client/index.js';
 import type { Pacer } from './pacing.js';
 import type { BindingName } from './types.js';
+import { causeMessage } from '../errors.js';
+import { errorCodeOf } from '../protocol/error-code.js';
 
 /** Largest response body read, bytes; beyond it the exchange fails (a Location page is far smaller). */
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -124,9 +126,7 @@ export class HttpPeer {
         responseText: Buffer.concat(chunks, size).toString('utf8'),
       };
     } catch (error) {
-      const why = deadline.aborted
-        ? `no answer within ${this.timeoutMs} ms`
-        : `${(error as { code?: string }).code ?? 'error'}: ${(error as Error).message}`;
+      const why = deadline.aborted ? `no answer within ${this.timeoutMs} ms` : `${errorCodeOf(error) || 'error'}: ${causeMessage(error)}`;
       return { ...base, failure: why };
     }
   }

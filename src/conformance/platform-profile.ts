@@ -7,8 +7,8 @@
  * hosting a Business expects (R-D5: public, max-age, ETag), so a Business that allows loopback
  * profiles can fetch them; the server counts the fetches (R-G2).
  */
-import { serveProfilesOnLoopback } from '../client/loopback-profile-server.js';
-import { buildPlatformProfile } from '../client/platform-profile.js';
+import { serveProfilesOnLoopback } from '../client/index.js';
+import { buildPlatformProfile } from '../client/index.js';
 import { SEARCH_CAPABILITY, UCP_VERSION, type UcpEntity, type UcpProfile } from '../protocol/types.js';
 
 export interface ServedProfiles {

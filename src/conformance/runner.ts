@@ -3,16 +3,16 @@
  * then every selected probing check (per binding where it applies), then the audits over all
  * calls made, and returns the report. The only I/O driver of the checker; checks stay small.
  */
-import { ConfigError } from '../errors.js';
+import { causeMessage, ConfigError } from '../errors.js';
 import { negotiateCapabilities, responseCapabilities } from '../protocol/negotiation.js';
 import { validateProfile } from '../protocol/profile.js';
 import { summarizeIssues } from '../protocol/schemas.js';
 import { SafeFetcher } from '../protocol/safe-fetch.js';
 import { COMMON_SERVICE, LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION, type UcpProfile } from '../protocol/types.js';
-import { UcpLocationClient } from '../client/client.js';
-import { UcpClientError } from '../client/errors.js';
+import { UcpLocationClient } from '../client/index.js';
+import { UcpClientError } from '../client/index.js';
 import { parseRulePrefixes, selectChecks } from './catalogue.js';
-import type { Check, DiscoveryState, Need, PlatformState, RunContext, Samples } from './check.js';
+import { runCheckOn, type Check, type DiscoveryState, type Need, type PlatformState, type RunContext, type Samples } from './check.js';
 import { discoverBusiness } from './discover.js';
 import { HttpPeer } from './exchange.js';
 import { McpPeer, type RpcExchange } from './mcp-peer.js';
@@ -45,7 +45,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   try {
     only = parseRulePrefixes(options.only ?? []);
   } catch (error) {
-    throw new ConfigError((error as Error).message);
+    throw new ConfigError(causeMessage(error));
   }
   const pacer = new Pacer(pacingOptions(options));
   const checks = selectChecks(only);
@@ -67,7 +67,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   try {
     discovery = await discoverBusiness(options.businessUrl, transport, network);
   } catch (error) {
-    throw new ConfigError((error as Error).message, { cause: error });
+    throw new ConfigError(causeMessage(error), { cause: error });
   }
 
   const resources: Resources = { peers: [] };
@@ -181,7 +181,7 @@ async function platformState(
   try {
     body = (await new SafeFetcher(network).fetchDocument(url)).body;
   } catch (error) {
-    throw setupError(`fetching it failed: ${(error as Error).message}`, error);
+    throw setupError(`fetching it failed: ${causeMessage(error)}`, error);
   }
   const judged = validateProfile(body, 'platform', { allowLoopbackHttp: options.allowLoopback === true });
   if (!judged.ok) throw setupError(`it is not a valid Platform profile: ${summarizeIssues(judged.errors)}`);
@@ -356,7 +356,7 @@ async function runCheck(
       continue;
     }
     try {
-      const verdict = await check.run(ctx, client);
+      const verdict = await runCheckOn(check, ctx, client);
       out.push({
         ...base,
         ...label,
@@ -365,7 +365,7 @@ async function runCheck(
         ...(verdict.detail === undefined ? {} : { detail: verdict.detail }),
       });
     } catch (error) {
-      out.push({ ...base, ...label, status: 'fail', detail: `the check could not complete: ${(error as Error).message}`, evidence: [] });
+      out.push({ ...base, ...label, status: 'fail', detail: `the check could not complete: ${causeMessage(error)}`, evidence: [] });
     }
   }
   return [...out, ...notOffered];

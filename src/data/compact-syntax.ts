@@ -13,6 +13,7 @@
  * Formatters are the exact inverse: format → parse returns the same entries in the same order.
  */
 import { DAYS, type Amenities, type DailyHour, type Day, type ExceptionHour } from '../domain/location.js';
+import { group } from './match-group.js';
 
 export type Parsed<T> = { value: T } | { error: string };
 
@@ -23,7 +24,7 @@ export function splitEscaped(text: string, sep: string): string[] {
   const items: string[] = [];
   let current = '';
   for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
+    const c = text.charAt(i);
     if (c === '\\' && i + 1 < text.length) {
       current += text[i + 1];
       i++;
@@ -81,7 +82,7 @@ function parseDays(spec: string): Parsed<Day[]> {
 function parseInterval(token: string): Parsed<{ opens: string; closes: string }> {
   const m = /^([^-\s]+)\s*-\s*([^-\s]+)$/.exec(token.trim());
   if (m === null) return { error: `${JSON.stringify(token.trim())} is not an interval "HH:MM-HH:MM"` };
-  return { value: { opens: m[1] as string, closes: m[2] as string } };
+  return { value: { opens: group(m, 1), closes: group(m, 2) } };
 }
 
 function parseIntervals(text: string): Parsed<{ opens: string; closes: string }[]> {
@@ -103,9 +104,9 @@ export function parseHours(text: string): Parsed<DailyHour[]> {
     if (s === '') continue;
     const m = /^(\S+)\s+(.+)$/.exec(s);
     if (m === null) return { error: `segment ${JSON.stringify(s)} needs days and intervals, e.g. "mon-fri 09:00-17:00"` };
-    const days = parseDays(m[1] as string);
+    const days = parseDays(group(m, 1));
     if ('error' in days) return { error: `in ${JSON.stringify(s)}: ${days.error}` };
-    const intervals = parseIntervals(m[2] as string);
+    const intervals = parseIntervals(group(m, 2));
     if ('error' in intervals) return { error: `in ${JSON.stringify(s)}: ${intervals.error}` };
     for (const day of days.value) for (const iv of intervals.value) hours.push({ day, ...iv });
   }
@@ -153,9 +154,9 @@ function splitSegments(text: string): Parsed<string[]> {
   let current = '';
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
+    const c = text.charAt(i);
     if (quoted && c === '\\' && i + 1 < text.length) {
-      current += c + (text[i + 1] as string);
+      current += c + text.charAt(i + 1);
       i++;
       continue;
     }
@@ -191,10 +192,10 @@ export function parseExceptions(text: string): Parsed<ExceptionHour[]> {
     if (m === null) {
       return { error: `segment ${JSON.stringify(s)} must look like "2026-12-25 closed", "2026-12-24 09:00-14:00 \\"Christmas Eve\\"" or "2026-12-31..2027-01-01 closed"` };
     }
-    const from = m[1] as string;
+    const from = group(m, 1);
     const base: ExceptionHour = { valid_from: from, valid_through: m[2] ?? from };
     if (m[4] !== undefined) base.title = unquoteTitle(m[4]);
-    const what = m[3] as string;
+    const what = group(m, 3);
     if (what.toLowerCase() === 'closed') {
       list.push(base);
       continue;

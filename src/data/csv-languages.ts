@@ -11,6 +11,7 @@
  */
 import type { LocationRecord, LocalizedStrings } from '../domain/location.js';
 import { formatAmenities, formatList, parseAmenities, parseList, type Parsed } from './compact-syntax.js';
+import { group } from './match-group.js';
 
 export const LOCALIZED_COLUMN_FIELDS = ['name', 'amenities', 'exception_hours'] as const;
 export type LocalizedColumnField = (typeof LOCALIZED_COLUMN_FIELDS)[number];
@@ -66,7 +67,7 @@ export function readLocalizedCell(column: LocalizedColumn, text: string, raw: Re
 export function localizedColumnOf(field: string): string | null {
   const m = /^localized\.([^.]+)(?:\.([a-z_]+))?/.exec(field);
   if (m === null) return null;
-  const tag = m[1] as string;
+  const tag = group(m, 1);
   const sub = m[2];
   // A problem with the tag itself belongs to every column of that language.
   return sub !== undefined && (LOCALIZED_COLUMN_FIELDS as readonly string[]).includes(sub) ? `${sub}@${tag}` : `*@${tag}`;

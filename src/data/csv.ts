@@ -44,7 +44,7 @@ export class CsvParser {
       if (text.startsWith('\uFEFF')) text = text.slice(1);
     }
     for (let i = 0; i < text.length; i++) {
-      const c = text[i] as string;
+      const c = text.charAt(i);
       // CRLF counts as one break: the LF after a CR that already ended a record is dropped.
       if (this.#pendingCr) {
         this.#pendingCr = false;
@@ -76,7 +76,7 @@ export class CsvParser {
           this.#field += text.slice(i, j);
           i = j - 1;
           if (j >= text.length) break;
-          const d = text[j] as string;
+          const d = text.charAt(j);
           i = j;
           if (d === ',') {
             this.#fields.push(this.#field);

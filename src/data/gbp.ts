@@ -16,6 +16,7 @@ import { editDistance } from '../protocol/edit-distance.js';
 import { dropScheduleWithoutZoneSource } from './timezone-derivation.js';
 import type { FieldIssue } from './issues.js';
 import { interval, readDate, readTime, type Interval } from './source-times.js';
+import { group } from './match-group.js';
 
 const WEEK: readonly Day[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
@@ -104,8 +105,8 @@ export function readGbpHeader(fields: readonly string[]): GbpHeader {
 function range(text: string): { iv: Interval } | { error: string } {
   const m = /^(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})$/.exec(text.trim());
   if (m === null) return { error: `${JSON.stringify(text.trim())} is not a range HH:MM-HH:MM` };
-  const opens = readTime(m[1] as string);
-  const closes = readTime(m[2] as string);
+  const opens = readTime(group(m, 1));
+  const closes = readTime(group(m, 2));
   for (const t of [opens, closes]) if (!('value' in t)) return { error: 'error' in t ? t.error : t.inexpressible };
   const iv = interval((opens as { value: string }).value, (closes as { value: string }).value, false);
   return 'value' in iv ? { iv: iv.value } : { error: 'error' in iv ? iv.error : iv.inexpressible };
@@ -133,10 +134,10 @@ export function parseSpecialHours(cell: string): { exceptions: ExceptionHour[] }
     const m = /^\s*(\d{4}-\d{2}-\d{2})\s*:\s*(.*)$/.exec(part);
     let spec = part.trim();
     if (m !== null) {
-      const date = readDate(m[1] as string);
+      const date = readDate(group(m, 1));
       if (!('value' in date)) return { error: `${'error' in date ? date.error : date.inexpressible} in ${JSON.stringify(part.trim())}` };
       current = date.value;
-      spec = (m[2] as string).trim();
+      spec = group(m, 2).trim();
     } else if (current === undefined) {
       return { error: `${JSON.stringify(part.trim())} does not start with a date; write YYYY-MM-DD: HH:MM-HH:MM or YYYY-MM-DD: x` };
     }

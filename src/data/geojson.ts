@@ -54,7 +54,7 @@ class ValueCapture {
   consume(text: string, from: number): number {
     let i = from;
     if (this.kind === 'p') {
-      while (i < text.length && !/[\s,\]}]/.test(text[i] as string)) i++;
+      while (i < text.length && !/[\s,\]}]/.test(text.charAt(i))) i++;
       this.parts.push(text.slice(from, i));
       return i < text.length ? i : -1;
     }
@@ -135,7 +135,7 @@ export class FeatureCollectionScanner {
         this.finishCapture(out);
         continue;
       }
-      const c = chunk[i] as string;
+      const c = chunk.charAt(i);
       if (c === '\n') this.line++;
       if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
         i++;
@@ -266,7 +266,7 @@ export class FeatureCollectionScanner {
       const feature = this.featureCount;
       this.state = S.AfterElement;
       try {
-        out.push({ feature, value: JSON.parse(text) as unknown });
+        out.push({ feature, value: JSON.parse(text) });
       } catch (error) {
         out.push({ feature, issue: { field: '', message: `invalid JSON in feature ${feature}: ${error instanceof Error ? error.message : String(error)}` } });
       }
@@ -274,7 +274,7 @@ export class FeatureCollectionScanner {
     }
     // Another top-level member (type, bbox, name, …): only `type` matters, but all must be JSON.
     try {
-      const value = JSON.parse(text) as unknown;
+      const value: unknown = JSON.parse(text);
       if (this.key === 'type') this.type = value;
     } catch (error) {
       this.fail(`invalid JSON in the top-level member ${JSON.stringify(this.key)}: ${error instanceof Error ? error.message : String(error)}`, out);

@@ -225,7 +225,7 @@ export async function* jsonLdEntries(file: string, amenityNamespace?: string): A
   for (const block of blocks) {
     let doc: unknown;
     try {
-      doc = JSON.parse(block.text) as unknown;
+      doc = JSON.parse(block.text);
     } catch (error) {
       const where = html ? ` (the script block starting on line ${block.line})` : '';
       const reason = error instanceof Error ? error.message.replace(/\s*\(line \d+ column \d+\)$/, '') : String(error);

@@ -20,7 +20,7 @@ function syntaxColumn(error: unknown, text: string): number {
 /** Parses one line; the issue names the column and repeats V8's reason. */
 export function parseJsonLine(text: string): { value: unknown } | { issue: FieldIssue } {
   try {
-    return { value: JSON.parse(text) as unknown };
+    return { value: JSON.parse(text) };
   } catch (error) {
     const column = syntaxColumn(error, text);
     const reason = error instanceof Error ? error.message.replace(/\s*\(line \d+ column \d+\)$/, '') : String(error);

@@ -87,7 +87,7 @@ export function amenitiesOf(tags: Readonly<Record<string, string>>, map: Amenity
 export async function loadAmenityMap(file: string, namespace: string = OSM_AMENITY_NAMESPACE): Promise<AmenityMap> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    parsed = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
     throw new ConfigError(`--amenity-map ${JSON.stringify(file)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }

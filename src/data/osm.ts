@@ -18,6 +18,7 @@ import { describeType, isPlainObject } from './fields.js';
 import type { FieldIssue } from './issues.js';
 import { amenitiesOf, DEFAULT_OSM_AMENITIES, type AmenityMap } from './osm-amenities.js';
 import { osmOpeningHours } from './osm-hours.js';
+import { group } from './match-group.js';
 
 export interface OsmOptions {
   /** Tag whose value is the Location id (e.g. `ref:store`); default: the OSM element id. */
@@ -48,7 +49,7 @@ function elementId(value: unknown, type?: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const m = /^(node|way|relation|[nwr])\/?(\d+)$/i.exec(value.trim());
   if (m === null) return /^\d+$/.test(value.trim()) && typeof type === 'string' ? elementId(Number(value), type) : undefined;
-  return `${ELEMENT_TYPES[(m[1] as string).toLowerCase()]}/${m[2]}`;
+  return `${ELEMENT_TYPES[group(m, 1).toLowerCase()]}/${m[2]}`;
 }
 
 function elementOf(feature: Record<string, unknown>, props: Record<string, unknown>): string | undefined {

@@ -20,6 +20,7 @@ import { DAYS, type Day, type DailyHour, type ExceptionHour } from '../domain/lo
 import { describeType, isPlainObject } from './fields.js';
 import type { FieldIssue } from './issues.js';
 import { interval, readDate, readTime, type Interval, type Read } from './source-times.js';
+import { group } from './match-group.js';
 
 export interface ScheduleOutcome {
   hours?: DailyHour[];
@@ -190,7 +191,7 @@ function textEntry(text: string, field: string, b: Builder): void {
   const unreadable = (): Inexpressible => new Inexpressible(field, `${JSON.stringify(text)} is not in the schema.org openingHours form ("Mo-Fr 09:00-17:00")`);
   if (m === null) throw unreadable();
   const days: Day[] = [];
-  for (const part of (m[1] as string).split(',')) {
+  for (const part of group(m, 1).split(',')) {
     const [a, z] = part.split('-').map((s) => TEXT_DAYS[s.trim().toLowerCase()]);
     if (a === undefined || (part.includes('-') && z === undefined)) throw unreadable();
     const from = DAYS.indexOf(a);

@@ -4,6 +4,7 @@
  * here rounds: a time UCP cannot hold (seconds other than :00) is reported as inexpressible, so
  * the caller can leave the schedule out rather than approximate it.
  */
+import { group } from './match-group.js';
 
 /** A read value, a malformed one (`error`: the author must fix it) or a valid one UCP cannot hold. */
 export type Read<T> = { value: T } | { error: string } | { inexpressible: string };
@@ -23,7 +24,7 @@ export function readTime(text: string): Read<string> {
   if (hour > 24 || minute > 59 || second > 59 || (hour === 24 && (minute > 0 || second > 0))) {
     return { error: `${JSON.stringify(text)} is not a time of day (00:00-24:00)` };
   }
-  const hhmm = `${String(hour).padStart(2, '0')}:${m[2] as string}`;
+  const hhmm = `${String(hour).padStart(2, '0')}:${group(m, 2)}`;
   if (second !== 0 && hhmm !== '23:59') return { inexpressible: `${JSON.stringify(text)} has seconds; UCP hours have minute precision` };
   return { value: hhmm };
 }

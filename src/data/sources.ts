@@ -17,6 +17,7 @@ import type { FieldIssue, SourcePosition } from './issues.js';
 import { readNdjsonBatches } from './ndjson.js';
 import { DEFAULT_HOLIDAY_HORIZON_DAYS, osmFeatureToRaw, osmFieldOf, osmStartDay, type OsmOptions } from './osm.js';
 import { evaluatesOnAnyThread } from './osm-hours.js';
+import { errorCodeOf } from '../protocol/error-code.js';
 
 export const DATA_FORMATS = ['ndjson', 'geojson', 'csv', 'osm', 'jsonld', 'gbp'] as const;
 export type DataFormat = (typeof DATA_FORMATS)[number];
@@ -89,7 +90,7 @@ export async function inputFiles(path: string, format: DataFormat): Promise<stri
 /** A usage error (ConfigError) unless `file` is an existing regular file. */
 export async function assertReadableFile(file: string): Promise<void> {
   const info = await stat(file).catch((error: unknown) => {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCodeOf(error);
     throw new ConfigError(`cannot read ${JSON.stringify(file)}: ${code === 'ENOENT' ? 'no such file' : String(error)}`, { cause: error });
   });
   if (!info.isFile()) throw new ConfigError(`${JSON.stringify(file)} is not a regular file`);

@@ -16,7 +16,7 @@
  * byte is authenticated as associated data.
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync } from 'node:crypto';
-import { UcpRequestError } from '../errors.js';
+import { causeMessage, UcpRequestError } from '../errors.js';
 import type { RankKey } from './ranking.js';
 
 export interface CursorState {
@@ -233,7 +233,7 @@ export function decodeCursor(token: string, fingerprint: string, secret: string)
   try {
     body = JSON.parse(payload);
   } catch (cause) {
-    throw invalid(`unreadable content: ${(cause as Error).message}`);
+    throw invalid(`unreadable content: ${causeMessage(cause)}`);
   }
   if (!isBody(body)) throw invalid('unreadable content');
   if (body.f !== fingerprint) throw invalid('it was issued for a different query');

@@ -54,7 +54,7 @@ function claim(map: Map<string, string>, ambiguous: Set<string>, name: string, c
 }
 
 function readJson(path: string): unknown {
-  return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  return JSON.parse(readFileSync(path, 'utf8'));
 }
 
 function build(): Indexes {

@@ -46,7 +46,7 @@ import { NewOriginBudget, clientNetwork } from './new-origin-budget.js';
 import { networkResolver, withSystemFallback } from './network-resolver.js';
 import { pickPinnedAddress, pinnedAgent, type ConnectAttempt, type PinRefusals, type PinnedTarget, type Resolver } from './pinned-agent.js';
 import { FailureBackoff, type BackoffOptions, type RateLimitBackend, type TokenBucketRule } from './rate-limit.js';
-import { ConfigError, type NegotiationErrorCode } from '../errors.js';
+import { causeMessage, ConfigError, type NegotiationErrorCode } from '../errors.js';
 import { errorCodeOf } from './error-code.js';
 
 /** The UCP negotiation codes a fetch failure maps to: every one but `version_unsupported`. */
@@ -521,7 +521,7 @@ export class SafeFetcher {
         if (code === 'ENOTFOUND' || code === 'ENODATA') {
           return new SafeFetchError('unresolvable', `${url.href}: the host name ${hostname} does not resolve`, { cause: error });
         }
-        return new SafeFetchError('dns_failure', `${url.href}: resolving ${hostname} failed (${String(code ?? error)})`, { cause: error });
+        return new SafeFetchError('dns_failure', `${url.href}: resolving ${hostname} failed (${code === '' ? causeMessage(error) : code})`, { cause: error });
       },
       noAddress: (hostname) => new SafeFetchError('unresolvable', `${url.href}: the host name ${hostname} has no address`),
       refused: (hostname, verdict) => {
@@ -592,9 +592,9 @@ function parseJson(url: string, bytes: Buffer): unknown {
   let text = bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(text);
   } catch (error) {
-    throw new SafeFetchError('not_json', `${url} did not return valid JSON (${(error as Error).message})`, { cause: error });
+    throw new SafeFetchError('not_json', `${url} did not return valid JSON (${causeMessage(error)})`, { cause: error });
   }
 }
 

@@ -34,6 +34,7 @@ import {
   type JsonSchema,
 } from './schema-walk.js';
 import { explainValidationErrors, type SchemaIssue } from './validation-errors.js';
+import { causeMessage } from '../errors.js';
 
 export type ValidationResult = { readonly valid: true } | { readonly valid: false; readonly errors: readonly SchemaIssue[] };
 
@@ -111,7 +112,7 @@ class View {
     try {
       this.ajv.addSchema(withId, url, undefined, !trusted);
     } catch (cause) {
-      throw new SchemaRegistryError(`Schema ${url} is not a valid JSON Schema 2020-12 document: ${(cause as Error).message}`, { cause });
+      throw new SchemaRegistryError(`Schema ${url} is not a valid JSON Schema 2020-12 document: ${causeMessage(cause)}`, { cause });
     }
     this.graph.addDocument(url, withId);
     this.resolved.set(url, withId);
@@ -271,7 +272,7 @@ export class SchemaRegistry {
     try {
       return view.ajv.compile(schema);
     } catch (cause) {
-      throw new SchemaRegistryError(`Cannot compile the schema for ${label}: ${(cause as Error).message}`, { cause });
+      throw new SchemaRegistryError(`Cannot compile the schema for ${label}: ${causeMessage(cause)}`, { cause });
     }
   }
 
@@ -304,7 +305,7 @@ export class SchemaRegistry {
     try {
       fetched = await this.loader(url);
     } catch (cause) {
-      throw new SchemaRegistryError(`Could not load schema ${url}: ${(cause as Error).message}`, { cause });
+      throw new SchemaRegistryError(`Could not load schema ${url}: ${causeMessage(cause)}`, { cause });
     }
     this.addSchema(url, fetched);
     const doc = this.documents.get(url) as JsonSchema;

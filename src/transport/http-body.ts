@@ -71,7 +71,7 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   }
   const text = collected.toString('utf8');
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: JSON.parse(text) };
   } catch (err) {
     const detail = err instanceof SyntaxError ? err.message : 'unparsable';
     return { ok: false, status: 400, reason: 'invalid_json', message: `The request body is not valid JSON (${detail}).` };

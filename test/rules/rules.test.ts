@@ -11,12 +11,15 @@ import { idsInText, scanRepository, scanSource } from '../../scripts/rules/citat
 import { buildReport, describeUnknown, formatReport } from '../../scripts/rules/report.js';
 import type { RulesReport } from '../../scripts/rules/report.js';
 import {
+  extractRequirements,
   firstSentence,
   loadManifest,
+  loadPlanned,
   MANIFEST_PATH,
   parseSpecRules,
   renderManifest,
   REPO_ROOT,
+  REQUIREMENTS_PATH,
   RULE_ID_PATTERN,
   SPEC_PATH,
   specPresent,
@@ -25,6 +28,29 @@ import {
 import { useScratchDir } from '../support/scratch.js';
 
 describe('the rule manifest (test/rules/manifest.json)', () => {
+  it('is exactly what the vendored requirement list (test/rules/spec-requirements.txt) yields, in every clone', () => {
+    const expected = renderManifest(parseSpecRules(readFileSync(REQUIREMENTS_PATH, 'utf8')));
+    expect(
+      readFileSync(MANIFEST_PATH, 'utf8'),
+      `test/rules/manifest.json does not match test/rules/spec-requirements.txt: run ${SYNC_COMMAND} beside ../shared and commit both`,
+    ).toBe(expected);
+  });
+
+  it.runIf(specPresent())('vendors exactly the requirement list of ../shared/SPEC.md', () => {
+    expect(
+      readFileSync(REQUIREMENTS_PATH, 'utf8'),
+      `test/rules/spec-requirements.txt is out of date with ../shared/SPEC.md: run ${SYNC_COMMAND} and commit it`,
+    ).toBe(extractRequirements(readFileSync(SPEC_PATH, 'utf8')));
+  });
+
+  it('lists as planned only rules of the manifest, each with its open issue; a planned rule that gained a test is only a note', () => {
+    const known = new Set(loadManifest().rules.map((r) => r.id));
+    const planned = loadPlanned();
+    expect(planned.filter((p) => !known.has(p.id)).map((p) => p.id)).toEqual([]);
+    const report = buildReport(loadManifest(), scanRepository(REPO_ROOT), planned);
+    expect(report.stalePlanned.filter((s) => s.endsWith('is not in the manifest'))).toEqual([]);
+  });
+
   it.runIf(specPresent())('is exactly what ../shared/SPEC.md yields', () => {
     const expected = renderManifest(parseSpecRules(readFileSync(SPEC_PATH, 'utf8')));
     expect(
@@ -70,6 +96,27 @@ describe('reading SPEC.md', () => {
     '- R-B10 Only one sentence without a period',
     'A paragraph that is not part of R-B10.',
   ].join('\n');
+
+  it('vendors the requirement list: only headings and rule bullets, from which the same rules are read', () => {
+    const vendored = extractRequirements(SPEC);
+    expect(vendored).not.toContain('Intro mentioning');
+    expect(vendored).not.toContain('A paragraph that is not part');
+    expect(parseSpecRules(vendored)).toEqual(parseSpecRules(SPEC));
+  });
+
+  it('lists planned rules apart from untested ones, and notes a planned rule that has a test or is unknown', () => {
+    const manifest = { source: 's', rules: parseSpecRules(SPEC) };
+    const scan = scanSource('x.test.ts', "it('covers R-A1', () => {});");
+    const report = buildReport(manifest, scan, [
+      { id: 'R-A2', issue: 1, note: 'later' },
+      { id: 'R-A1', issue: 2, note: 'done already' },
+      { id: 'R-Z9', issue: 3, note: 'typo' },
+    ]);
+    expect(report.untested).toEqual(['R-B10']);
+    expect(report.planned.map((p) => p.id)).toEqual(['R-A2']);
+    expect(report.stalePlanned).toEqual(['R-A1 has a test now: remove it from test/rules/planned.json', 'R-Z9 is not in the manifest']);
+    expect(formatReport(report)).toContain('R-A2  #1  later');
+  });
 
   it('takes each top-level rule bullet with its continuation lines and its section', () => {
     const rules = parseSpecRules(SPEC);
@@ -257,12 +304,12 @@ describe('npm run rules', { timeout: 120_000 }, () => {
     const run = await runScript('rules.ts', ['--json']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    const expected = buildReport(loadManifest(), scanRepository(REPO_ROOT));
+    const expected = buildReport(loadManifest(), scanRepository(REPO_ROOT), loadPlanned());
     expect(JSON.parse(run.stdout) as RulesReport).toEqual(expected);
   });
 
-  it('exits 1 with --strict exactly when a rule is untested or an id is unknown, and 2 on a usage error', async () => {
-    const report = buildReport(loadManifest(), scanRepository(REPO_ROOT));
+  it('exits 1 with --strict exactly when a rule is untested (and not planned) or an id is unknown, and 2 on a usage error', async () => {
+    const report = buildReport(loadManifest(), scanRepository(REPO_ROOT), loadPlanned());
     const strict = await runScript('rules.ts', ['--strict', 'R-D1']);
     expect(strict.code).toBe(report.untested.length > 0 || report.unknown.length > 0 ? 1 : 0);
     expect(strict.stdout).toMatch(/^## 1\. /);

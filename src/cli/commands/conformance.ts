@@ -7,7 +7,7 @@
  * failed · 2 usage (bad option, unusable URL) · 3 the checker itself could not run.
  */
 import type { Command } from 'commander';
-import { UcpClientError } from '../../client/errors.js';
+import { UcpClientError } from '../../client/index.js';
 import {
   DEFAULT_RETRY_BUDGET_MS,
   MAX_WAIT_MS,

@@ -11,6 +11,7 @@ import { checkAccessSettings, TOKEN_ENV } from '../../console/access.js';
 import { DEFAULT_CONSOLE_HOST, DEFAULT_CONSOLE_PORT, startConsole } from '../../console/server.js';
 import type { LocationStore } from '../../store/store.js';
 import { SqliteLocationStore } from '../../store/sqlite/index.js';
+import { errorCodeOf } from '../../protocol/error-code.js';
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
@@ -84,7 +85,7 @@ export function registerConsoleCommand(program: Command): void {
         process.once('SIGTERM', stop);
       } catch (error) {
         await store?.close().catch(() => undefined);
-        const code = (error as NodeJS.ErrnoException).code;
+        const code = errorCodeOf(error);
         const usage = error instanceof ConfigError || code === 'EADDRINUSE' || code === 'EACCES';
         process.stderr.write(
           `ucp-location console: ${code === 'EADDRINUSE' ? `port ${options.port} is in use; pick another with --port (0 = any free port)` : causeMessage(error)}\n`,

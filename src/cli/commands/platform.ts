@@ -35,6 +35,7 @@ import { renderLocations, renderTable } from '../format.js';
 import { caOption, timeoutOption } from '../options.js';
 import { buildRefinements, buildSearchRequest, type RefinementOptions, type SearchOptionsInput } from './platform-options.js';
 import { serveProfileFile, type ServedProfile } from './profile-server.js';
+import { errorCodeOf } from '../../protocol/error-code.js';
 
 export const EXIT = {
   ok: 0,
@@ -371,9 +372,9 @@ export function registerPlatformCommands(program: Command): void {
         try {
           await writeFile(options.out, text, { flag: 'wx' });
         } catch (cause) {
-          const code = (cause as NodeJS.ErrnoException).code;
+          const code = errorCodeOf(cause);
           throw new ConfigError(
-            `--out: cannot write ${options.out} (${code === 'EEXIST' ? 'the file exists; remove it or choose another name' : String(code ?? cause)})`,
+            `--out: cannot write ${options.out} (${code === 'EEXIST' ? 'the file exists; remove it or choose another name' : code || String(cause)})`,
             { cause },
           );
         }

@@ -5,8 +5,9 @@
  * so the Business's cache works as in production (client/loopback-profile-server.ts).
  */
 import { readFile } from 'node:fs/promises';
-import { serveProfilesOnLoopback } from '../../client/loopback-profile-server.js';
-import { ConfigError } from '../../errors.js';
+import { serveProfilesOnLoopback } from '../../client/index.js';
+import { causeMessage, ConfigError } from '../../errors.js';
+import { errorCodeOf } from '../../protocol/error-code.js';
 
 export const SERVED_PROFILE_PATH = '/platform-profile.json';
 
@@ -24,9 +25,9 @@ export async function serveProfileFile(file: string): Promise<ServedProfile> {
   try {
     text = await readFile(file, 'utf8');
   } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
+    const code = errorCodeOf(cause);
     throw new ConfigError(
-      `--serve-profile: cannot read ${file} (${code === 'ENOENT' ? 'no such file' : String(code ?? cause)}). Create one with: ucp-location platform-profile init --out ${file}`,
+      `--serve-profile: cannot read ${file} (${code === 'ENOENT' ? 'no such file' : code || String(cause)}). Create one with: ucp-location platform-profile init --out ${file}`,
       { cause },
     );
   }
@@ -34,7 +35,7 @@ export async function serveProfileFile(file: string): Promise<ServedProfile> {
   try {
     document = JSON.parse(text);
   } catch (cause) {
-    throw new ConfigError(`--serve-profile: ${file} is not valid JSON (${(cause as Error).message})`, { cause });
+    throw new ConfigError(`--serve-profile: ${file} is not valid JSON (${causeMessage(cause)})`, { cause });
   }
   return serveProfileDocument(document);
 }

@@ -6,7 +6,7 @@ import { isLoopbackUrl } from '../loopback.js';
 import { checkProfileHosting, type HostingProblem, type HostingRule } from '../../protocol/profile-hosting.js';
 import { isReservedUcpName } from '../../protocol/names.js';
 import { COMMON_SERVICE, LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION } from '../../protocol/types.js';
-import { fail, pass, skip, verdictOf, type Check, type DiscoveryState, type RunContext, type Verdict } from '../check.js';
+import { fail, pass, skip, verdictOf, type Check, type DiscoveryState, type RunCheck, type RunContext, type Verdict } from '../check.js';
 import { isRecord } from '../oracle.js';
 import type { Evidence } from '../types.js';
 
@@ -67,7 +67,7 @@ export function rawEntries(d: DiscoveryState): [registry: string, name: string, 
  * (so one broken part does not hide the others): skipped, with the reason, when the profile was
  * not served or has no `ucp` object.
  */
-function judgingUcp(judge: (ucp: Record<string, unknown>, d: DiscoveryState, ctx: RunContext) => Verdict): Check['run'] {
+function judgingUcp(judge: (ucp: Record<string, unknown>, d: DiscoveryState, ctx: RunContext) => Verdict): RunCheck['run'] {
   return async (ctx) => {
     const d = ctx.discovery;
     const ucp = rawUcp(d);

@@ -6,13 +6,13 @@
  * not support are transport errors, while `capabilities_incompatible` is a successful result with
  * `ucp.status: "error"`.
  */
-import type { UcpLocationClient } from '../../client/client.js';
-import { BusinessError, UcpClientError } from '../../client/errors.js';
+import type { UcpLocationClient } from '../../client/index.js';
+import { BusinessError, UcpClientError } from '../../client/index.js';
 import { validateErrorResponse, validateLookupResponse, validateSearchResponse } from '../../domain/request-validation.js';
 import { summarizeIssues } from '../../protocol/schemas.js';
 import { UCP_VERSION } from '../../protocol/types.js';
 import { fail, pass, skip, verdictOf, type Check } from '../check.js';
-import { callEvidence, describeOutcome, type Call, type OperationClient } from '../operation-client.js';
+import { callEvidence, describeOutcome, type Call } from '../operation-client.js';
 import { EMPTY_SEARCH, isRecord } from '../oracle.js';
 import { UNSUPPORTED_PLATFORM_VERSION } from '../platform-profile.js';
 import { findPointer } from '../pointer.js';
@@ -152,7 +152,7 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
     scope: 'rest',
     needs: ['profile'],
     run: async (ctx, client) =>
-      probeInvalidRequests(ctx, client as OperationClient, 'HTTP 400 naming the offending member', (call, pointer) => {
+      probeInvalidRequests(ctx, client, 'HTTP 400 naming the offending member', (call, pointer) => {
         const o = call.outcome;
         if (o.kind !== 'request_error') return `expected HTTP 400, got ${describeOutcome(o)}`;
         return findPointer(pointer, o.message, o.data) === undefined
@@ -168,7 +168,7 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
     scope: 'binding',
     needs: ['profile'],
     run: async (ctx, client) => {
-      const c = client as OperationClient;
+      const c = client;
       const operation = ctx.advertised.has('search') ? 'search' : 'lookup';
       const call = await c.call(operation, operation === 'search' ? {} : { ids: ['ucp-conformance-any'] }, {
         profileUrl: UNUSABLE_PROFILE_URL,
@@ -198,7 +198,7 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
       if (isRecord(supported) && Object.hasOwn(supported, UNSUPPORTED_PLATFORM_VERSION)) {
         return skip(`the Business lists ${UNSUPPORTED_PLATFORM_VERSION} in supported_versions, so a Platform on that release is supported`);
       }
-      const c = client as OperationClient;
+      const c = client;
       const operation = ctx.advertised.has('search') ? 'search' : 'lookup';
       const call = await c.call(operation, cheapRequest(operation), { profileUrl: ctx.platform.unsupportedVersionUrl ?? null });
       const o = call.outcome;
@@ -226,7 +226,7 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
     scope: 'binding',
     needs: ['profile'],
     run: async (ctx, client) => {
-      const binding = (client as OperationClient).binding;
+      const binding = client.binding;
       const request = ctx.advertised.has('search') ? `search ${JSON.stringify(EMPTY_SEARCH)}` : 'lookup ["ucp-conformance-any"]';
       let sdk: UcpLocationClient | undefined;
       try {
@@ -268,7 +268,7 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
     needs: ['profile'],
     run: async (ctx, client) => {
       const operation = ctx.advertised.has('search') ? 'search' : 'lookup';
-      const call = await (client as OperationClient).call(operation, operation === 'search' ? {} : { ids: ['ucp-conformance-any'] }, {
+      const call = await client.call(operation, operation === 'search' ? {} : { ids: ['ucp-conformance-any'] }, {
         profileUrl: null,
       });
       const status = call.exchange.status;
@@ -286,11 +286,7 @@ export const ENVELOPE_CHECKS: readonly Check[] = [
     scope: 'binding',
     needs: ['profile', 'lookup', 'served-profile'],
     run: async (ctx, client) => {
-      const call = await (client as OperationClient).call(
-        'lookup',
-        { ids: ['ucp-conformance-any'] },
-        { profileUrl: ctx.platform.searchOnlyUrl ?? null },
-      );
+      const call = await client.call('lookup', { ids: ['ucp-conformance-any'] }, { profileUrl: ctx.platform.searchOnlyUrl ?? null });
       const expected = 'a successful result (MCP result / REST 200) with ucp.status "error" and an error message capabilities_incompatible';
       if (call.outcome.kind !== 'business_error')
         return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);

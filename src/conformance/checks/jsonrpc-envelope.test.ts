@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunContext } from '../check.js';
+import { runCheckOn, type RunContext } from '../check.js';
 import type { RpcExchange } from '../mcp-peer.js';
 import { JSONRPC_CHECKS } from './jsonrpc.js';
 
@@ -25,7 +25,7 @@ function answered(status: number, message: Record<string, unknown>, sentId = 7):
 
 async function judge(x: RpcExchange): Promise<string> {
   const ctx = { rawRpc: [x], calls: [] } as unknown as RunContext;
-  const verdict = await envelope?.run(ctx, undefined);
+  const verdict = envelope === undefined ? undefined : await runCheckOn(envelope, ctx, undefined);
   return `${verdict?.status ?? 'missing'} ${verdict?.detail ?? ''}`;
 }
 

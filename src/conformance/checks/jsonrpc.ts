@@ -198,7 +198,7 @@ export const JSONRPC_CHECKS: readonly Check[] = [
     needs: ['profile'],
     run: async (ctx, client) => {
       const operation = someOperation(ctx);
-      const call = await (client as OperationClient).call(operation, operation === 'search' ? {} : { ids: ['conformance-any'] }, {
+      const call = await client.call(operation, operation === 'search' ? {} : { ids: ['conformance-any'] }, {
         profileUrl: null,
       });
       if (call.outcome.kind === 'request_error') return pass();
@@ -215,7 +215,7 @@ export const JSONRPC_CHECKS: readonly Check[] = [
     scope: 'mcp',
     needs: ['profile'],
     run: async (ctx, client) =>
-      probeInvalidRequests(ctx, client as OperationClient, 'JSON-RPC error -32602 with the JSON pointer', (call, pointer) => {
+      probeInvalidRequests(ctx, client, 'JSON-RPC error -32602 with the JSON pointer', (call, pointer) => {
         const o = call.outcome;
         if (o.kind !== 'request_error') return `expected -32602, got ${describeOutcome(o)}`;
         if (o.message.trim() === '') return 'the error message is empty';
@@ -236,7 +236,7 @@ export const JSONRPC_CHECKS: readonly Check[] = [
       if (probes.length === 0) return skip('no Location capability is advertised');
       const accepted: Evidence[] = [];
       for (const probe of probes) {
-        const call = await (client as OperationClient).call(probe.operation, probe.request);
+        const call = await client.call(probe.operation, probe.request);
         if (call.outcome.kind === 'success') {
           accepted.push(callEvidence(call, 'a request error (MCP -32602, REST 400)', `success for ${probe.operation} with ${probe.why}`));
         }

@@ -5,7 +5,7 @@
  * resolution, and an oversize batch processes exactly the first N distinct ids.
  */
 import { fail, isVerdict, pass, skip, verdictOf, type Check, type RunContext, type Verdict } from '../check.js';
-import { callEvidence, describeOutcome, locationsOf, type Call, type OperationClient } from '../operation-client.js';
+import { callEvidence, describeOutcome, locationsOf, type Call } from '../operation-client.js';
 import { EXCLUSION_STEP_M, formatInstant, hoursProbe, isRecord, radiusProbe } from '../oracle.js';
 import { withGeo, withHoursProbe } from '../samples.js';
 import type { Evidence } from '../types.js';
@@ -54,7 +54,7 @@ export const LOOKUP_CHECKS: readonly Check[] = [
       const ids = await publicIds(ctx, 2);
       if (isVerdict(ids)) return ids;
       const [a, b] = ids as [string, string];
-      const call = await (client as OperationClient).call('lookup', { ids: [a, a, b] });
+      const call = await client.call('lookup', { ids: [a, a, b] });
       const expected = `${a} and ${b} once each; ${a} with inputs [{"id": "${a}"}] exactly once`;
       if (call.outcome.kind !== 'success')
         return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);
@@ -82,7 +82,7 @@ export const LOOKUP_CHECKS: readonly Check[] = [
       if (isVerdict(ids)) return ids;
       const id = ids[0] as string;
       const variant = idVariant(id);
-      const call = await (client as OperationClient).call('lookup', { ids: [variant] });
+      const call = await client.call('lookup', { ids: [variant] });
       const expected = `no Location, or one whose inputs is [{"id": ${JSON.stringify(variant)}}] (copied exactly)`;
       if (call.outcome.kind !== 'success')
         return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);
@@ -105,7 +105,7 @@ export const LOOKUP_CHECKS: readonly Check[] = [
       const problems: Evidence[] = [];
       for (const { alias, id } of ctx.aliases) {
         if (ctx.privateIds.includes(id)) continue;
-        const c = client as OperationClient;
+        const c = client;
         const alone = await c.call('lookup', { ids: [alias] });
         const aloneLoc = byId(alone).get(id);
         const aloneExpected = `${id} once, with inputs [{"id": ${JSON.stringify(alias)}}]`;
@@ -144,7 +144,7 @@ export const LOOKUP_CHECKS: readonly Check[] = [
     scope: 'binding',
     needs: ['profile', 'lookup'],
     run: async (_ctx, client) => {
-      const call = await (client as OperationClient).call('lookup', { ids: ['ucp-conformance-no-such-location-7f3a'] });
+      const call = await client.call('lookup', { ids: ['ucp-conformance-no-such-location-7f3a'] });
       const expected = 'success with locations: [] (a not_found info message is allowed)';
       if (call.outcome.kind === 'success' && locationsOf(call.outcome).length === 0) return pass();
       return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);
@@ -162,7 +162,7 @@ export const LOOKUP_CHECKS: readonly Check[] = [
       // Prefer a Location whose hours read differently in UTC, so both refinements are probed.
       const loc = withHoursProbe(samples, ctx.now())?.location ?? withGeo(samples)[0];
       if (loc === undefined) return skip(`no sampled Location publishes a usable geo (${samples.note})`);
-      const c = client as OperationClient;
+      const c = client;
       const cases: [Record<string, unknown>, boolean, string][] = [];
       const radius = radiusProbe(loc.geo);
       if (radius !== null) {
@@ -217,7 +217,7 @@ export const LOOKUP_CHECKS: readonly Check[] = [
       const fillers = Array.from({ length: BATCH_SIZE - 2 }, (_, i) => `ucp-conformance-missing-${String(i).padStart(4, '0')}`);
       // A duplicate right after the first id: the maximum applies after dedupe.
       const request = { ids: [first, first, ...fillers, last] };
-      const call = await (client as OperationClient).call('lookup', request);
+      const call = await client.call('lookup', request);
       const distinct = BATCH_SIZE;
       const expected = `success; either all ${distinct} distinct ids processed (${last} returned), or an info batch_limit_applied stating N ≥ 10 and ${distinct} − N, with ${last} (position ${distinct}) neither returned nor reported`;
       if (call.outcome.kind !== 'success')

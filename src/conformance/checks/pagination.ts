@@ -6,7 +6,7 @@
  * a large but bounded browse may well outlast this walk of small pages.
  */
 import { fail, pass, skip, verdictOf, type Check } from '../check.js';
-import { callEvidence, describeOutcome, idsOf, locationsOf, type OperationClient } from '../operation-client.js';
+import { callEvidence, describeOutcome, idsOf, locationsOf } from '../operation-client.js';
 import { isRecord } from '../oracle.js';
 import { nextCursor, walkSearch } from '../samples.js';
 import type { Evidence } from '../types.js';
@@ -33,7 +33,7 @@ export const PAGINATION_CHECKS: readonly Check[] = [
     scope: 'binding',
     needs: ['profile', 'search'],
     run: async (_ctx, client) => {
-      const walk = await walkSearch(client as OperationClient, { pagination: { limit: PAGE_LIMIT } }, MAX_PAGES);
+      const walk = await walkSearch(client, { pagination: { limit: PAGE_LIMIT } }, MAX_PAGES);
       if (walk.failed !== undefined)
         return fail(describeOutcome(walk.failed.outcome), [
           callEvidence(walk.failed, 'every page of a bounded browse succeeds', describeOutcome(walk.failed.outcome)),
@@ -85,7 +85,7 @@ export const PAGINATION_CHECKS: readonly Check[] = [
     scope: 'binding',
     needs: ['profile', 'search'],
     run: async (_ctx, client) => {
-      const c = client as OperationClient;
+      const c = client;
       let first = await c.call('search', { pagination: { limit: PAGE_LIMIT } });
       let cursor = nextCursor(first);
       if (cursor === undefined && first.outcome.kind === 'success') {

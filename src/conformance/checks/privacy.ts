@@ -3,7 +3,7 @@
  * returned — not when looked up directly, not in any answer the run received.
  */
 import { pass, skip, verdictOf, type Check } from '../check.js';
-import { callEvidence, describeOutcome, idsOf, locationsOf, type OperationClient } from '../operation-client.js';
+import { callEvidence, describeOutcome, idsOf, locationsOf } from '../operation-client.js';
 
 export const PRIVACY_CHECKS: readonly Check[] = [
   {
@@ -14,7 +14,7 @@ export const PRIVACY_CHECKS: readonly Check[] = [
     scope: 'binding',
     needs: ['profile', 'lookup', 'private-ids'],
     run: async (ctx, client) => {
-      const call = await (client as OperationClient).call('lookup', { ids: [...ctx.privateIds] });
+      const call = await client.call('lookup', { ids: [...ctx.privateIds] });
       const expected = 'success with no Location (private Locations are never returned)';
       if (call.outcome.kind !== 'success') {
         // Refusing is not a leak; the unresolved-id rule (R-L2) is judged elsewhere.

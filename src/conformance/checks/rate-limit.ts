@@ -8,7 +8,7 @@
  * this client until its window passes.
  */
 import { fail, pass, skip, type Check } from '../check.js';
-import { callEvidence, describeOutcome, type Call, type OperationClient } from '../operation-client.js';
+import { callEvidence, describeOutcome, type Call } from '../operation-client.js';
 import { EMPTY_SEARCH, isRecord } from '../oracle.js';
 
 /** Callers at once: enough to outrun a per-second limit, few enough to stay polite. */
@@ -49,7 +49,7 @@ export const RATE_LIMIT_CHECKS: readonly Check[] = [
     needs: ['profile', 'search', 'rate-limit-probe'],
     final: true,
     run: async (ctx, client) => {
-      const c = client as OperationClient;
+      const c = client;
       const allowance = ctx.rateLimitProbe as number;
       let sent = 0;
       let refusal: Call | undefined;

@@ -13,13 +13,14 @@ import { randomUUID } from 'node:crypto';
 import { validateSearchRequest } from '../../domain/request-validation.js';
 import { fail, isVerdict, pass, skip, verdictOf, type Check, type RunContext, type Verdict } from '../check.js';
 import { describeRequest, describeResponse } from '../exchange.js';
-import { callEvidence, describeOutcome, idsOf, locationsOf, TOOL_OF, type Call, type OperationClient } from '../operation-client.js';
+import { callEvidence, describeOutcome, idsOf, locationsOf, TOOL_OF, type Call } from '../operation-client.js';
 import { isRecord } from '../oracle.js';
 import { findPointer } from '../pointer.js';
 import { walkSearch } from '../samples.js';
 import { evaluatePointer, isSchemaObject, type JsonSchema } from '../../protocol/schema-walk.js';
 import type { Location } from '../../domain/location.js';
 import type { Evidence } from '../types.js';
+import { causeMessage } from '../../errors.js';
 
 // ───────────────────────── R-S5 ─────────────────────────
 
@@ -149,7 +150,7 @@ async function hintedRequest(ctx: RunContext, awayFrom?: Location): Promise<{ re
       validateSearchRequest(candidate.request);
       return candidate;
     } catch (error) {
-      rejected.push((error as Error).message);
+      rejected.push(causeMessage(error));
     }
   }
   return skip(
@@ -187,7 +188,7 @@ export const SEARCH_OPERAND_CHECKS: readonly Check[] = [
     scope: 'binding',
     needs: ['profile', 'search'],
     run: async (_ctx, client) => {
-      const c = client as OperationClient;
+      const c = client;
       const expected = c.binding === 'mcp' ? 'JSON-RPC error -32602 with a pointer under /location/serves' : 'HTTP 400 (a request error)';
       const problems: Evidence[] = [];
       for (const probe of SERVES_PROBES) {
@@ -218,7 +219,7 @@ export const SEARCH_OPERAND_CHECKS: readonly Check[] = [
           "the Business's search_locations inputSchema (tools/list) closes filters without an items member, so it does not support filters.items",
         );
       }
-      const c = client as OperationClient;
+      const c = client;
       const item = `conformance-unknown-${randomUUID()}`;
       const call = await c.call('search', { filters: { items: [item] } });
       const expected = `success with locations: [] (no Location can provide ${item}; an info message item_not_found is welcome but optional)`;
@@ -275,7 +276,7 @@ export const SEARCH_OPERAND_CHECKS: readonly Check[] = [
         distance: { center: { latitude: anchor.geo.latitude, longitude: anchor.geo.longitude }, max: HINT_RADIUS_METERS },
         pagination: { limit: 10 },
       };
-      const c = client as OperationClient;
+      const c = client;
       const plain = await walkSearch(c, base, HINT_WALK_PAGES);
       const first = plain.calls[0];
       if (plain.failed !== undefined)
@@ -321,7 +322,7 @@ export const SEARCH_OPERAND_CHECKS: readonly Check[] = [
     scope: 'binding',
     needs: ['profile', 'search'],
     run: async (_ctx, client) => {
-      const c = client as OperationClient;
+      const c = client;
       const refused: Call[] = [];
       let limit: number | undefined;
       for (const candidate of BROWSE_LIMITS) {

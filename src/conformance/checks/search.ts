@@ -79,7 +79,7 @@ export const SEARCH_CHECKS: readonly Check[] = [
       if (isVerdict(loc)) return loc;
       const probe = radiusProbe(loc.geo);
       if (probe === null) return skip(`no center near ${loc.id} separates spherical and ellipsoidal distances`);
-      const c = client as OperationClient;
+      const c = client;
       const problems = [
         await expectMembership(
           c,
@@ -110,7 +110,7 @@ export const SEARCH_CHECKS: readonly Check[] = [
       const loc = await sampleWithGeo(ctx);
       if (isVerdict(loc)) return loc;
       const far = farProbe(loc.geo);
-      const r = await contains(client as OperationClient, { distance: far }, loc.id);
+      const r = await contains(client, { distance: far }, loc.id);
       const expected = `either a request error, or ${loc.id} (${(far.max / 1000).toFixed(0)} km from the center, within max) in the results`;
       if (r.found === undefined) {
         return r.last.outcome.kind === 'request_error'
@@ -138,7 +138,7 @@ export const SEARCH_CHECKS: readonly Check[] = [
       const geoLocations = withGeo(samples);
       const loc = geoLocations.find((l) => isRecord(l.amenities) && Object.keys(l.amenities).length > 0) ?? geoLocations[0];
       if (loc === undefined) return skip(`no sampled Location publishes a usable geo (${samples.note})`);
-      const c = client as OperationClient;
+      const c = client;
       const amenity = isRecord(loc.amenities) ? Object.keys(loc.amenities)[0] : undefined;
       const absent = otherAmenity(samples.locations, loc) ?? 'dev.ucp.amenity.conformance_absent';
       const far = farProbe(loc.geo).center;
@@ -188,7 +188,7 @@ export const SEARCH_CHECKS: readonly Check[] = [
       const found = withHoursProbe(samples, ctx.now());
       if (found === undefined) return skip(`no sampled Location has geo and a schedule that reads differently in UTC (${samples.note})`);
       const { location: loc, probe } = found;
-      const c = client as OperationClient;
+      const c = client;
       const zone = loc.timezone ?? '?';
       const cases: [string, boolean, string][] = [
         [formatInstant(probe.openLocally), true, `${loc.id} included: open at this instant in ${zone} (closed if read in UTC)`],
@@ -217,7 +217,7 @@ export const SEARCH_CHECKS: readonly Check[] = [
     scope: 'binding',
     needs: ['profile', 'search'],
     run: async (_ctx, client) => {
-      const call = await (client as OperationClient).call('search', { distance: { center: REMOTE_POINT, max: AT_POINT_M } });
+      const call = await client.call('search', { distance: { center: REMOTE_POINT, max: AT_POINT_M } });
       const expected = 'success with locations: [] (no match is not an error)';
       if (call.outcome.kind !== 'success')
         return fail(describeOutcome(call.outcome), [callEvidence(call, expected, describeOutcome(call.outcome))]);

@@ -71,7 +71,7 @@ function probeLongitudes(lon: number): number[] {
 function sortedUnique(values: readonly number[]): Uint32Array {
   const a = Uint32Array.from(values).sort();
   let w = 0;
-  for (let r = 0; r < a.length; r++) if (r === 0 || a[r] !== a[r - 1]) a[w++] = a[r] as number;
+  for (let r = 0; r < a.length; r++) if (r === 0 || a[r] !== a[r - 1]) a[w++] = a[r]!;
   return a.slice(0, w);
 }
 
@@ -207,9 +207,9 @@ export class MemoryIndexBuilder implements IndexSink {
     const pointOrdinals = new Uint32Array(Math.max(points, 1));
     let p = 0;
     for (let i = 0; i < n; i++) {
-      const y = lat[i] as number;
+      const y = lat[i]!;
       if (Number.isNaN(y)) continue;
-      const x = lon[i] as number;
+      const x = lon[i]!;
       pointOrdinals[pointTree.add(x, y, x, y)] = i;
       p++;
     }
@@ -219,7 +219,7 @@ export class MemoryIndexBuilder implements IndexSink {
     const extentTree = new Flatbush(Math.max(extentCount, 1));
     const extentOrdinals = new Uint32Array(Math.max(extentCount, 1));
     for (let i = 0; i < n; i++) {
-      for (const b of (rows[i] as PendingRow).extents) extentOrdinals[extentTree.add(b.minLon, b.minLat, b.maxLon, b.maxLat)] = i;
+      for (const b of rows[i]!.extents) extentOrdinals[extentTree.add(b.minLon, b.minLat, b.maxLon, b.maxLat)] = i;
     }
     if (extentCount === 0) extentTree.add(1000, 1000, 1000, 1000);
     extentTree.finish();
@@ -241,7 +241,7 @@ export class MemoryIndexBuilder implements IndexSink {
     for (const [item, list] of this.items) {
       let m: ItemRows | undefined;
       for (let j = 0; j < list.length; j += 2) {
-        const o = ordinalOf.get(list[j] as number);
+        const o = ordinalOf.get(list[j]!);
         if (o === undefined) continue;
         if (m === undefined) items.set(item, (m = new Map<number, boolean>()));
         m.set(o, list[j + 1] === 1);
@@ -278,7 +278,7 @@ export class MemoryIndexBuilder implements IndexSink {
       extentOrdinals,
       hasExtents: extentCount > 0,
       // Most aliases name one Location: a plain number then (a typed array costs ~100 bytes of header).
-      aliases: new Map([...byOrdinal(this.aliases)].map(([alias, list]) => [alias, list.length === 1 ? (list[0] as number) : list])),
+      aliases: new Map([...byOrdinal(this.aliases)].map(([alias, list]) => [alias, list.length === 1 ? list[0]! : list])),
       amenities: byOrdinal(this.amenities),
       localities: byOrdinal(this.localities),
       items,
@@ -335,7 +335,7 @@ export class MemoryIndex {
     const n = parts.ids.length;
     for (const [amenity, list] of parts.amenities) {
       const bits = new Uint8Array((n >>> 3) + 1);
-      for (const o of list) bits[o >>> 3] = (bits[o >>> 3] as number) | (1 << (o & 7));
+      for (const o of list) bits[o >>> 3] = bits[o >>> 3]! | (1 << (o & 7));
       this.amenityBits.set(amenity, bits);
     }
   }
@@ -385,8 +385,8 @@ export class MemoryIndex {
   }
 
   private inRegions(o: number, regions: readonly BBox[]): boolean {
-    const y = this.parts.lat[o] as number;
-    const x = this.parts.lon[o] as number;
+    const y = this.parts.lat[o]!;
+    const x = this.parts.lon[o]!;
     if (Number.isNaN(y)) return false;
     for (const b of regions) if (y >= b.minLat && y <= b.maxLat && x >= b.minLon && x <= b.maxLon) return true;
     return false;
@@ -397,12 +397,12 @@ export class MemoryIndex {
     const ordinals = this.parts.pointOrdinals;
     // One box (every radius away from the antimeridian and the poles): no duplicates to remove.
     if (regions.length === 1) {
-      const b = regions[0] as BBox;
-      return this.parts.pointTree.search(b.minLon, b.minLat, b.maxLon, b.maxLat).map((i) => ordinals[i] as number);
+      const b = regions[0]!;
+      return this.parts.pointTree.search(b.minLon, b.minLat, b.maxLon, b.maxLat).map((i) => ordinals[i]!);
     }
     const seen = new Set<number>();
     for (const b of regions) {
-      for (const i of this.parts.pointTree.search(b.minLon, b.minLat, b.maxLon, b.maxLat)) seen.add(ordinals[i] as number);
+      for (const i of this.parts.pointTree.search(b.minLon, b.minLat, b.maxLon, b.maxLat)) seen.add(ordinals[i]!);
     }
     return [...seen];
   }
@@ -411,7 +411,7 @@ export class MemoryIndex {
     const out = new Set<number>();
     if (!this.parts.hasExtents) return out;
     for (const x of probeLongitudes(probe.longitude)) {
-      for (const i of this.parts.extentTree.search(x, probe.latitude, x, probe.latitude)) out.add(this.parts.extentOrdinals[i] as number);
+      for (const i of this.parts.extentTree.search(x, probe.latitude, x, probe.latitude)) out.add(this.parts.extentOrdinals[i]!);
     }
     return out;
   }
@@ -468,9 +468,9 @@ export class MemoryIndex {
     } else if (coverage !== null) driven = coverage;
     else if (terms !== null) driven = (hits = this.parts.text.search(terms)).ords;
     else if (locality !== null) driven = locality;
-    else if (query.items !== undefined && query.items.length > 0) driven = this.availableOrdinals(query.items[0] as string);
+    else if (query.items !== undefined && query.items.length > 0) driven = this.availableOrdinals(query.items[0]!);
     else if (amenities.length > 0) {
-      driven = this.parts.amenities.get(amenities[0] as string) ?? [];
+      driven = this.parts.amenities.get(amenities[0]!) ?? [];
       ascending = true;
     } else {
       driven = this.parts.ids.keys();
@@ -487,7 +487,7 @@ export class MemoryIndex {
       if (checkRegions && !this.inRegions(o, query.regions as readonly BBox[])) return false;
       if (coverage !== null && !coverage.has(o)) return false;
       if (locality !== null && !locality.has(o)) return false;
-      for (const b of bits) if (((b[o >>> 3] as number) & (1 << (o & 7))) === 0) return false;
+      for (const b of bits) if ((b[o >>> 3]! & (1 << (o & 7))) === 0) return false;
       for (const m of itemRows) if (m.get(o) !== true) return false;
       kept.push(o);
       keptScores.push(score);
@@ -496,10 +496,10 @@ export class MemoryIndex {
     const unfiltered = !checkRegions && coverage === null && locality === null && bits.length === 0 && itemRows.length === 0;
     if (hits !== null && unfiltered && query.limit !== undefined) {
       // Text alone (a bounded browse by relevance): the best rows straight from the hits.
-      return topK(hits.ords, hits.scores, query.limit).map((i) => this.candidate(hits.ords[i] as number, hits.scores[i] as number, query));
+      return topK(hits.ords, hits.scores, query.limit).map((i) => this.candidate(hits.ords[i]!, hits.scores[i]!, query));
     }
     if (hits !== null) {
-      for (let i = 0; i < hits.ords.length; i++) consider(hits.ords[i] as number, hits.scores[i] as number);
+      for (let i = 0; i < hits.ords.length; i++) consider(hits.ords[i]!, hits.scores[i]!);
     } else {
       for (const o of driven) if (consider(o, 0)) break;
     }
@@ -507,18 +507,18 @@ export class MemoryIndex {
     if (query.limit === undefined) order = kept.map((_, i) => i);
     else if (hits !== null) order = topK(kept, keptScores, query.limit);
     else {
-      order = kept.map((_, i) => i).sort((a, b) => (kept[a] as number) - (kept[b] as number));
+      order = kept.map((_, i) => i).sort((a, b) => kept[a]! - kept[b]!);
       order.length = Math.min(order.length, query.limit);
     }
-    return order.map((i) => this.candidate(kept[i] as number, keptScores[i] as number, query));
+    return order.map((i) => this.candidate(kept[i]!, keptScores[i]!, query));
   }
 
   private candidate(o: number, relevance: number, query: CandidateQuery): Candidate {
-    const y = this.parts.lat[o] as number;
+    const y = this.parts.lat[o]!;
     const c: Candidate = {
-      key: this.parts.keys[o] as number,
-      id: this.parts.ids[o] as string,
-      geo: Number.isNaN(y) ? null : { latitude: y, longitude: this.parts.lon[o] as number },
+      key: this.parts.keys[o]!,
+      id: this.parts.ids[o]!,
+      geo: Number.isNaN(y) ? null : { latitude: y, longitude: this.parts.lon[o]! },
       relevance,
     };
     if (query.withSchedule === true) {
@@ -566,16 +566,16 @@ export class MemoryIndex {
       if (out.has(id)) continue;
       const o = this.parts.idOrdinal.get(id);
       if (o !== undefined) {
-        out.set(id, [this.parts.keys[o] as number]);
+        out.set(id, [this.parts.keys[o]!]);
         continue;
       }
       // Ordinals ascend with ids: Locations sharing an alias come back in id order, as in the stores.
       const named = this.parts.aliases.get(id);
-      if (typeof named === 'number') out.set(id, [this.parts.keys[named] as number]);
+      if (typeof named === 'number') out.set(id, [this.parts.keys[named]!]);
       else if (named !== undefined && named.length > 0)
         out.set(
           id,
-          Array.from(named, (a) => this.parts.keys[a] as number),
+          Array.from(named, (a) => this.parts.keys[a]!),
         );
     }
     return out;

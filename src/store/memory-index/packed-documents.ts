@@ -86,17 +86,17 @@ export class PackedDocuments {
     packed.forEach((p, o) => {
       this.skeletons[o] = p.skeleton;
       this.layoutOf[o] = p.layout;
-      SHARED_MEMBERS.forEach((_, j) => ((this.partOf[j] as Int32Array)[o] = p.parts[j] as number));
+      SHARED_MEMBERS.forEach((_, j) => (this.partOf[j]![o] = p.parts[j]!));
     });
   }
 
   /** The document of ordinal `o`, deep-frozen (shared parts are shared between documents). */
   unpack(o: number): Location {
-    const rest = JSON.parse(this.skeletons[o] as string) as Record<string, unknown>;
+    const rest = JSON.parse(this.skeletons[o]!) as Record<string, unknown>;
     const doc: Record<string, unknown> = {};
-    for (const k of this.layouts[this.layoutOf[o] as number] as readonly string[]) {
+    for (const k of this.layouts[this.layoutOf[o] as number]!) {
       const j = SHARED_MEMBERS.indexOf(k as SharedMember);
-      setMember(doc, k, j < 0 ? rest[k] : this.parts[(this.partOf[j] as Int32Array)[o] as number]);
+      setMember(doc, k, j < 0 ? rest[k] : this.parts[(this.partOf[j] as Int32Array)[o]!]);
     }
     return deepFreeze(doc) as unknown as Location;
   }

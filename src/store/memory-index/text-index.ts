@@ -64,7 +64,7 @@ export class TextIndexBuilder {
       }
       weighted.set(id, (weighted.get(id) ?? 0) + w);
     }
-    for (const [id, f] of weighted) (this.postings[id] as number[]).push(row, f);
+    for (const [id, f] of weighted) this.postings[id]!.push(row, f);
   }
 
   /**
@@ -72,8 +72,8 @@ export class TextIndexBuilder {
    * left out). A row's postings of one term (from several columns) are summed into one.
    */
   build(rows: number, ordinalOf: (row: number) => number | undefined = (r) => r): TextIndex {
-    const order = this.terms.map((_, i) => i).sort((a, b) => compareIds(this.terms[a] as string, this.terms[b] as string));
-    const terms = order.map((i) => this.terms[i] as string);
+    const order = this.terms.map((_, i) => i).sort((a, b) => compareIds(this.terms[a]!, this.terms[b]!));
+    const terms = order.map((i) => this.terms[i]!);
     // Every term's postings in one pair of arrays (a million rows have millions of distinct terms:
     // two typed arrays per term would cost more in headers than in data). Column weights are whole
     // numbers, so frequencies are too, and 16 bits hold any real one exactly.
@@ -84,7 +84,7 @@ export class TextIndexBuilder {
     for (const flat of this.postings) {
       total += flat.length / 2;
       for (let j = 1; j < flat.length && packable; j += 2) {
-        const f = flat[j] as number;
+        const f = flat[j]!;
         if (!(Number.isInteger(f) && f >= 0 && f < PACK)) packable = false;
       }
     }
@@ -94,7 +94,7 @@ export class TextIndexBuilder {
     let at = 0;
     const put = (t: number, o: number, f: number): void => {
       // A row's postings of one term from several columns become one.
-      if (at > (starts[t] as number) && ords[at - 1] === o) sums[at - 1] = (sums[at - 1] as number) + f;
+      if (at > starts[t]! && ords[at - 1] === o) sums[at - 1] = sums[at - 1]! + f;
       else {
         ords[at] = o;
         sums[at] = f;
@@ -103,25 +103,25 @@ export class TextIndexBuilder {
     };
     order.forEach((i, t) => {
       starts[t] = at;
-      const flat = this.postings[i] as number[];
+      const flat = this.postings[i]!;
       if (packable) {
         const keyed = new Float64Array(flat.length / 2);
         let n = 0;
         for (let j = 0; j < flat.length; j += 2) {
-          const o = ordinalOf(flat[j] as number);
-          if (o !== undefined) keyed[n++] = o * PACK + (flat[j + 1] as number);
+          const o = ordinalOf(flat[j]!);
+          if (o !== undefined) keyed[n++] = o * PACK + flat[j + 1]!;
         }
         const sorted = keyed.subarray(0, n).sort();
         for (let j = 0; j < n; j++) {
-          const k = sorted[j] as number;
+          const k = sorted[j]!;
           const o = Math.floor(k / PACK);
           put(t, o, k - o * PACK);
         }
       } else {
         const list: [number, number][] = [];
         for (let j = 0; j < flat.length; j += 2) {
-          const o = ordinalOf(flat[j] as number);
-          if (o !== undefined) list.push([o, flat[j + 1] as number]);
+          const o = ordinalOf(flat[j]!);
+          if (o !== undefined) list.push([o, flat[j + 1]!]);
         }
         list.sort((a, b) => a[0] - b[0]);
         for (const [o, f] of list) put(t, o, f);
@@ -130,7 +130,7 @@ export class TextIndexBuilder {
     });
     starts[terms.length] = at;
     let maxFreq = 0;
-    for (let j = 0; j < at; j++) maxFreq = Math.max(maxFreq, sums[j] as number);
+    for (let j = 0; j < at; j++) maxFreq = Math.max(maxFreq, sums[j]!);
     const freqs = packable && maxFreq <= 0xffff ? Uint16Array.from(sums.subarray(0, at)) : Float64Array.from(sums.subarray(0, at));
     const lengths = new Uint32Array(rows);
     let tokens = 0;
@@ -167,7 +167,7 @@ export class TextIndex {
     totalTokens: number,
   ) {
     const { starts } = postings;
-    const entries: VocabularyEntry[] = terms.map((term, i) => ({ term, docs: (starts[i + 1] as number) - (starts[i] as number) }));
+    const entries: VocabularyEntry[] = terms.map((term, i) => ({ term, docs: starts[i + 1]! - starts[i]! }));
     this.vocabulary = new IndexVocabulary(entries);
     this.avgdl = totalTokens / rows;
   }
@@ -175,8 +175,8 @@ export class TextIndex {
   /** The postings of term number `t`. */
   private postingsOf(t: number): { ords: Uint32Array; freqs: Uint16Array | Float64Array } {
     const { starts, ords, freqs } = this.postings;
-    const from = starts[t] as number;
-    const to = starts[t + 1] as number;
+    const from = starts[t]!;
+    const to = starts[t + 1]!;
     return { ords: ords.subarray(from, to), freqs: freqs.subarray(from, to) };
   }
 
@@ -188,7 +188,7 @@ export class TextIndex {
 
   /** One phrase's bm25 part for row `o`, where it has weighted frequency `f`. */
   private termScore(idf: number, f: number, o: number): number {
-    const d = this.lengths[o] as number;
+    const d = this.lengths[o]!;
     return idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d) / this.avgdl)));
   }
 
@@ -198,7 +198,7 @@ export class TextIndex {
     let hi = this.terms.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compareIds(this.terms[mid] as string, t) < 0) lo = mid + 1;
+      if (compareIds(this.terms[mid]!, t) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -255,20 +255,20 @@ export class TextIndex {
     for (let t = start; t < end; t++) {
       const posting = this.postingsOf(t);
       for (let j = 0; j < posting.ords.length; j++) {
-        const o = posting.ords[j] as number;
-        if (((s.flags[o] as number) & PREFIX) === 0) {
-          s.flags[o] = (s.flags[o] as number) | PREFIX;
+        const o = posting.ords[j]!;
+        if ((s.flags[o]! & PREFIX) === 0) {
+          s.flags[o] = s.flags[o]! | PREFIX;
           ords.push(o);
         }
-        sum[o] = (sum[o] as number) + (posting.freqs[j] as number);
+        sum[o] = sum[o]! + posting.freqs[j]!;
       }
     }
     const freqs = new Float64Array(ords.length);
     for (let j = 0; j < ords.length; j++) {
-      const o = ords[j] as number;
-      freqs[j] = sum[o] as number;
+      const o = ords[j]!;
+      freqs[j] = sum[o]!;
       sum[o] = 0;
-      s.flags[o] = (s.flags[o] as number) & ~PREFIX;
+      s.flags[o] = s.flags[o]! & ~PREFIX;
     }
     return { ords, freqs };
   }
@@ -286,12 +286,12 @@ export class TextIndex {
       if (count === 0) continue;
       const idf = this.idf(count);
       for (let j = 0; j < count; j++) {
-        const o = hits.ords[j] as number;
-        const part = this.termScore(idf, hits.freqs[j] as number, o);
-        const was = flags[o] as number;
+        const o = hits.ords[j]!;
+        const part = this.termScore(idf, hits.freqs[j]!, o);
+        const was = flags[o]!;
         if ((was & (STRICT | FUZZY)) === 0) touched.push(o);
         flags[o] = was | bit;
-        acc[o] = (acc[o] as number) + part;
+        acc[o] = acc[o]! + part;
       }
     }
   }
@@ -315,13 +315,13 @@ export class TextIndex {
         ords = new Uint32Array(touched.length);
         let w = 0;
         const flags = s.flags;
-        for (let o = 0; o < this.rows; o++) if (((flags[o] as number) & (STRICT | FUZZY)) !== 0) ords[w++] = o;
+        for (let o = 0; o < this.rows; o++) if ((flags[o]! & (STRICT | FUZZY)) !== 0) ords[w++] = o;
       } else ords = Uint32Array.from(touched).sort();
       const scores = new Float64Array(ords.length);
       for (let i = 0; i < ords.length; i++) {
-        const o = ords[i] as number;
-        const f = s.flags[o] as number;
-        scores[i] = relevance((f & STRICT) === 0 ? null : (s.strict[o] as number), (f & FUZZY) === 0 ? null : (s.fuzzy[o] as number));
+        const o = ords[i]!;
+        const f = s.flags[o]!;
+        scores[i] = relevance((f & STRICT) === 0 ? null : s.strict[o]!, (f & FUZZY) === 0 ? null : s.fuzzy[o]!);
       }
       return { ords, scores };
     } finally {
@@ -338,7 +338,7 @@ export class TextIndex {
 
   private rowsHit(p: Phrase, range: [number, number], s: Scratch): number {
     const { starts } = this.postings;
-    if (range[1] - range[0] <= 1) return range[1] === range[0] ? 0 : (starts[range[0] + 1] as number) - (starts[range[0]] as number);
+    if (range[1] - range[0] <= 1) return range[1] === range[0] ? 0 : starts[range[0] + 1]! - starts[range[0]]!;
     let n = this.prefixRows.get(p.term);
     if (n === undefined) {
       n = this.phraseHits(p, s)?.ords.length ?? 0;
@@ -370,7 +370,7 @@ export class TextIndex {
     let postings = 0;
     let lists = 0;
     for (const { range } of [...strictPlan, ...fuzzyPlan]) {
-      postings += (starts[range[1]] as number) - (starts[range[0]] as number);
+      postings += starts[range[1]]! - starts[range[0]]!;
       lists += range[1] - range[0];
     }
     // A binary search per (row, term) costs about log2 of a list; a scan of all postings one step each.
@@ -382,9 +382,9 @@ export class TextIndex {
         let f = 0;
         let hit = false;
         for (let t = range[0]; t < range[1]; t++) {
-          const j = binarySearch(ords, starts[t] as number, starts[t + 1] as number, o);
+          const j = binarySearch(ords, starts[t]!, starts[t + 1]!, o);
           if (j < 0) continue;
-          f += freqs[j] as number;
+          f += freqs[j]!;
           hit = true;
         }
         if (!hit) continue;
@@ -395,7 +395,7 @@ export class TextIndex {
     const outOrds: number[] = [];
     const outScores: number[] = [];
     for (let i = 0; i < rows.length; i++) {
-      const o = rows[i] as number;
+      const o = rows[i]!;
       const strictScore = score(o, strictPlan);
       const fuzzyScore = fuzzyPlan.length > 0 ? score(o, fuzzyPlan) : null;
       if (strictScore === null && fuzzyScore === null) continue;
@@ -422,7 +422,7 @@ function binarySearch(a: Uint32Array, from: number, to: number, o: number): numb
   let hi = to;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((a[mid] as number) < o) lo = mid + 1;
+    if (a[mid]! < o) lo = mid + 1;
     else hi = mid;
   }
   return lo < to && a[lo] === o ? lo : -1;
@@ -434,13 +434,13 @@ function intersect(hits: TextHits, rows: Uint32Array): TextHits {
   const scores: number[] = [];
   let j = 0;
   for (let i = 0; i < hits.ords.length && j < rows.length;) {
-    const a = hits.ords[i] as number;
-    const b = rows[j] as number;
+    const a = hits.ords[i]!;
+    const b = rows[j]!;
     if (a < b) i++;
     else if (b < a) j++;
     else {
       ords.push(a);
-      scores.push(hits.scores[i] as number);
+      scores.push(hits.scores[i]!);
       i++;
       j++;
     }

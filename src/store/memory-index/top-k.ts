@@ -16,8 +16,8 @@ export function topK(rows: ArrayLike<number>, scores: ArrayLike<number>, k: numb
   const n = rows.length;
   if (k <= 0 || n === 0) return [];
   const heap: number[] = [];
-  const sc = (p: number): number => scores[p] as number;
-  const ord = (p: number): number => rows[p] as number;
+  const sc = (p: number): number => scores[p]!;
+  const ord = (p: number): number => rows[p]!;
   const below = (a: number, b: number): boolean => worse(sc(a), ord(a), sc(b), ord(b));
   const siftDown = (from: number): void => {
     let i = from;
@@ -25,11 +25,11 @@ export function topK(rows: ArrayLike<number>, scores: ArrayLike<number>, k: numb
       const l = 2 * i + 1;
       const r = l + 1;
       let w = i;
-      if (l < heap.length && below(heap[l] as number, heap[w] as number)) w = l;
-      if (r < heap.length && below(heap[r] as number, heap[w] as number)) w = r;
+      if (l < heap.length && below(heap[l]!, heap[w]!)) w = l;
+      if (r < heap.length && below(heap[r]!, heap[w]!)) w = r;
       if (w === i) return;
-      const t = heap[i] as number;
-      heap[i] = heap[w] as number;
+      const t = heap[i]!;
+      heap[i] = heap[w]!;
       heap[w] = t;
       i = w;
     }
@@ -40,13 +40,13 @@ export function topK(rows: ArrayLike<number>, scores: ArrayLike<number>, k: numb
       let i = heap.length - 1;
       while (i > 0) {
         const parent = (i - 1) >> 1;
-        if (!below(heap[i] as number, heap[parent] as number)) break;
-        const t = heap[i] as number;
-        heap[i] = heap[parent] as number;
+        if (!below(heap[i]!, heap[parent]!)) break;
+        const t = heap[i]!;
+        heap[i] = heap[parent]!;
         heap[parent] = t;
         i = parent;
       }
-    } else if (below(heap[0] as number, p)) {
+    } else if (below(heap[0]!, p)) {
       heap[0] = p;
       siftDown(0);
     }

@@ -131,7 +131,7 @@ export class McpHttpEndpoint {
       const answer = await this.#dispatch(req, element, ctx);
       failures.push(...answer.failures);
       if (answer.bytes.length === 0) continue; // a notification (or a response sent to us): nothing to answer
-      answers.push(JSON.parse(typeof answer.bytes === 'string' ? answer.bytes : answer.bytes.toString('utf8')) as unknown);
+      answers.push(JSON.parse(typeof answer.bytes === 'string' ? answer.bytes : answer.bytes.toString('utf8')));
     }
     if (answers.length === 0) {
       res.statusCode = 202;

@@ -6,7 +6,7 @@
  * follow RFC 8941 exactly.
  */
 import { parseDictionary } from 'structured-headers';
-import { UcpNegotiationError } from '../../errors.js';
+import { causeMessage, UcpNegotiationError } from '../../errors.js';
 
 /**
  * The profile URL, or a UcpNegotiationError `invalid_profile_url` (REST 400) saying what to fix.
@@ -25,7 +25,7 @@ export function parseUcpAgent(header: string | string[] | undefined, exampleUrl 
   } catch (cause) {
     throw new UcpNegotiationError(
       'invalid_profile_url',
-      `The UCP-Agent header is not an RFC 8941 dictionary (${(cause as Error).message}); send ${EXAMPLE}.`,
+      `The UCP-Agent header is not an RFC 8941 dictionary (${causeMessage(cause)}); send ${EXAMPLE}.`,
       { cause },
     );
   }

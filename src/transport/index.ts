@@ -1,0 +1,13 @@
+/**
+ * The transports' public face inside the package: what the composition root (server.ts) needs to
+ * start the HTTP and stdio servers. Everything else under transport/ is internal to it (the
+ * architecture test holds other layers to this file).
+ */
+export { buildUcpApp, listenUcpHttp, normaliseBaseUrl } from './app.js';
+export type { UcpAppParts } from './app.js';
+export { isLoopbackHost } from './http.js';
+export type { Readiness } from './http.js';
+export { serveStdio } from './mcp/stdio.js';
+export type { CallerGuidance } from './mcp/tools.js';
+export type { LocationOperations, RequestValidators } from './operations.js';
+export { BudgetLimiter, UNLIMITED } from './rate-limits.js';
