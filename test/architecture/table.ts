@@ -147,7 +147,8 @@ export interface Externals {
 export const EXTERNALS: Readonly<Record<string, Externals>> = {
   errors: {},
   logging: { node: ['node:async_hooks'], packages: ['pino'] },
-  protocol: { packages: ['ajv', 'ajv-formats', 'ipaddr.js'] },
+  // node:crypto computes (budget keys are digests); it does no I/O.
+  protocol: { node: ['node:crypto'], packages: ['ajv', 'ajv-formats', 'ipaddr.js'] },
   domain: { node: ['node:crypto'], packages: ['luxon', 'geographiclib-geodesic', 'iso-3166'] },
   store: {},
   'store/sqlite': { node: ['node:fs', 'node:os', 'node:path'], packages: ['better-sqlite3'] },
@@ -160,7 +161,7 @@ export const EXTERNALS: Readonly<Record<string, Externals>> = {
   },
   'shared-state': { node: ['node:crypto'], packages: ['ioredis'] },
   config: { node: ['node:fs/promises', 'node:path'], packages: ['zod'] },
-  'trusted-profiles': { node: ['node:crypto', 'node:fs/promises'] },
+  'trusted-profiles': { node: ['node:crypto', 'node:fs', 'node:fs/promises'] },
   transport: { node: ['node:crypto', 'node:http', 'node:net', 'node:perf_hooks', 'node:stream'], packages: ['structured-headers'] },
   'transport/mcp': { node: ['node:crypto', 'node:http', 'node:perf_hooks', 'node:stream'], packages: ['@modelcontextprotocol/sdk'] },
   server: { node: ['node:crypto', 'node:fs', 'node:stream', 'node:url'] },
@@ -211,6 +212,11 @@ export const FILE_EXCEPTIONS: readonly FileException[] = [
     node: ['node:dns/promises'],
     packages: ['undici'],
     reason: 'the HTTP agent that connects only to the address it resolved and checked',
+  },
+  {
+    file: 'protocol/network-resolver.ts',
+    node: ['node:dns/promises'],
+    reason: 'resolves Platform host names with DNS queries over the network (c-ares), not on the thread pool the store needs',
   },
   {
     file: 'protocol/pinned-schemas.ts',
