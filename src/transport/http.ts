@@ -36,8 +36,7 @@ import type { RequestLimiter } from './rate-limits.js';
 import { clientKey } from './client-key.js';
 import { RateLimitedError } from '../errors.js';
 import { writeJson } from './rest/routes.js';
-import type { RpcErrorObject, RpcId } from './mcp/jsonrpc.js';
-import { readBodyPrefix, scanIds } from './rpc-ids.js';
+import { refuseMcp } from './rpc-ids.js';
 
 export interface HttpApp {
   profile: PreparedProfile;
@@ -359,7 +358,13 @@ export class UcpHttpServer {
   #lastShedWarning = 0;
 
   /** Answers 503 + Retry-After without doing the work: the turn queue is full. */
-  async #shed(app: HttpApp, req: IncomingMessage, res: ServerResponse, kind: 'mcp' | 'search' | 'lookup', requestId: string): Promise<void> {
+  async #shed(
+    app: HttpApp,
+    req: IncomingMessage,
+    res: ServerResponse,
+    kind: 'mcp' | 'search' | 'lookup',
+    requestId: string,
+  ): Promise<void> {
     const now = Date.now();
     if (now - this.#lastShedWarning >= SHED_WARNING_INTERVAL_MS) {
       this.#lastShedWarning = now;
@@ -374,19 +379,6 @@ export class UcpHttpServer {
       writeJson(res, 503, restError(503, 'service_unavailable', message, 'recoverable').body);
     }
   }
-}
-
-/**
- * A JSON-RPC refusal written before the body was parsed, echoing the request's id (or, for a
- * batch, one refusal per element with its id), read from the start of the body (R-J1).
- */
-async function refuseMcp(req: IncomingMessage, res: ServerResponse, status: number, error: RpcErrorObject['error']): Promise<void> {
-  const ids = scanIds(await readBodyPrefix(req));
-  const one = (id: RpcId): RpcErrorObject => ({ jsonrpc: '2.0', id, error });
-  // A batch element seen whole without an id is a notification (or no request at all): no answer.
-  const elements = ids?.kind === 'batch' ? ids.elements.filter((e) => !e.whole || e.id !== null) : [];
-  if (elements.length > 0) writeJson(res, status, elements.map((e) => one(e.id)));
-  else writeJson(res, status, one(ids?.kind === 'single' ? ids.id : null));
 }
 
 /** Retry-After (s) when the request queue is full: the queue drains in well under a second. */

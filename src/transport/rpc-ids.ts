@@ -7,8 +7,9 @@
  * does not need: it counts nesting (no recursion, whatever the depth) and only reads the `id`
  * members of the top-level object, or of each top-level element of a batch.
  */
-import type { IncomingMessage } from 'node:http';
-import type { RpcId } from './mcp/jsonrpc.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RpcErrorObject, RpcId } from './mcp/jsonrpc.js';
+import { writeJson } from './rest/routes.js';
 
 /** How much of a body is read for its ids. */
 export const PREFIX_BYTES = 8 * 1024;
@@ -23,6 +24,24 @@ export type PrefixIds =
       /** Per element: its id (null when it had none), and whether the element was seen whole. */
       elements: { id: RpcId; whole: boolean }[];
     };
+
+/**
+ * A JSON-RPC refusal written before the body was parsed, echoing the request's id — or, for a
+ * batch, one refusal per element with its id — read from the start of the body (R-J1).
+ */
+export async function refuseMcp(req: IncomingMessage, res: ServerResponse, status: number, error: RpcErrorObject['error']): Promise<void> {
+  const ids = scanIds(await readBodyPrefix(req));
+  const one = (id: RpcId): RpcErrorObject => ({ jsonrpc: '2.0', id, error });
+  // A batch element seen whole without an id is a notification (or no request at all): no answer.
+  const elements = ids?.kind === 'batch' ? ids.elements.filter((e) => !e.whole || e.id !== null) : [];
+  if (elements.length > 0)
+    writeJson(
+      res,
+      status,
+      elements.map((e) => one(e.id)),
+    );
+  else writeJson(res, status, one(ids?.kind === 'single' ? ids.id : null));
+}
 
 /**
  * Reads up to PREFIX_BYTES of the request body (or what arrives within a short wait), then lets

@@ -21,8 +21,8 @@ interface PendingBatch {
 export class StdioBatches {
   readonly #pending: PendingBatch[] = [];
 
-  /** @param write sends one line (an array of responses) to the client. */
-  constructor(private readonly write: (answers: readonly unknown[]) => void) {}
+  /** @param write sends one line (an array of responses, or one refusal) to the client. */
+  constructor(private readonly write: (line: unknown) => void) {}
 
   /**
    * Takes a batch line's array; returns the messages to hand to the SDK one by one. Refusals and,
@@ -30,7 +30,7 @@ export class StdioBatches {
    */
   open(batch: readonly unknown[]): unknown[] {
     if (batch.length === 0) {
-      this.write([rpcError(null, ErrorCode.InvalidRequest, 'Invalid Request: an empty batch is not a JSON-RPC request.')]);
+      this.write(rpcError(null, ErrorCode.InvalidRequest, 'Invalid Request: an empty batch is not a JSON-RPC request.'));
       return [];
     }
     const pending: PendingBatch = { slots: [], awaiting: new Map() };

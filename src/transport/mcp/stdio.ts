@@ -38,7 +38,7 @@ export async function serveStdio(app: McpApp, options: StdioOptions): Promise<St
   const requestId = `stdio-${randomUUID()}`;
   const stdout = options.stdout ?? process.stdout;
   // A batch's answer is one array line, written beside the SDK's own lines (each write is a whole line).
-  const batches = new StdioBatches((answers) => void stdout.write(`${JSON.stringify(answers)}\n`));
+  const batches = new StdioBatches((line) => void stdout.write(`${JSON.stringify(line)}\n`));
   const gate = new JsonLineGate(
     options.maxLineBytes,
     (refused) => {
