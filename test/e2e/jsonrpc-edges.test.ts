@@ -196,6 +196,34 @@ describe('R-G7: a spent new-origin discovery budget is a rate limit (fails befor
   });
 });
 
+describe('R-J2: a cursor binds only the members that shaped the answer', () => {
+  it('page 1 warns that "near" was ignored; its cursor works with or without "near" (fails before: invalid_cursor without it)', async () => {
+    const server = await serve();
+    const search = (body: unknown): Promise<RawResponse> =>
+      rawRequest(`${server.url}/ucp/locations/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'ucp-agent': `profile="${DEMO_PLATFORM_PROFILE_URL}"` },
+        body: JSON.stringify(body),
+      });
+    type Page = { locations: { id: string }[]; pagination: { cursor?: string }; messages?: { code: string; content: string }[] };
+    const first = (await search({ pagination: { limit: 1 }, near: 'Los Angeles' })).json as Page;
+    expect(first.messages?.find((m) => m.code === 'unknown_field')?.content).toContain('Ignored "near"');
+    const cursor = first.pagination.cursor ?? '';
+    expect(cursor).not.toBe('');
+    const without = await search({ pagination: { limit: 1, cursor } });
+    expect(without.status).toBe(200);
+    const withIt = await search({ pagination: { limit: 1, cursor }, near: 'Somewhere else' });
+    expect(withIt.status).toBe(200);
+    const second = without.json as Page;
+    expect(second.locations.map((l) => l.id)).toEqual((withIt.json as Page).locations.map((l) => l.id));
+    expect(second.locations[0]?.id).not.toBe(first.locations[0]?.id);
+    // A member that did shape the answer still binds it.
+    const changed = await search({ pagination: { limit: 1, cursor }, query: 'grocery' });
+    expect(changed.status).toBe(400);
+    expect(JSON.stringify(changed.json)).toContain('invalid_cursor');
+  });
+});
+
 /** A stdio session in process: write lines, read answer lines as they come. */
 class StdioPeer {
   readonly stdin = new PassThrough();
