@@ -224,6 +224,45 @@ describe('R-J2: a cursor binds only the members that shaped the answer', () => {
   });
 });
 
+describe('messages that tell the truth', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await serve();
+  });
+  const rest = (path: 'search' | 'lookup', body: unknown): Promise<RawResponse> =>
+    rawRequest(`${server.url}/ucp/locations/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'ucp-agent': `profile="${DEMO_PLATFORM_PROFILE_URL}"` },
+      body: JSON.stringify(body),
+    });
+
+  it('R-L2: lookup says an id resolved but was filtered out, apart from an unknown id; the code stays not_found (fails before: "Unable to find" for both)', async () => {
+    const r = await rest('lookup', {
+      ids: ['loc_valley_grocers', 'no_such_id'],
+      distance: { center: { latitude: 0, longitude: 0 }, max: 1 },
+    });
+    expect(r.status).toBe(200);
+    const messages = (r.json as { messages: { code: string; content: string; path: string }[] }).messages;
+    expect(messages.map((m) => [m.code, m.path])).toEqual([
+      ['not_found', '$.ids[0]'],
+      ['not_found', '$.ids[1]'],
+    ]);
+    expect(messages[0]?.content).toBe(
+      'loc_valley_grocers resolved but was filtered out by distance: the Location exists, it does not match.',
+    );
+    expect(messages[1]?.content).toBe('Unable to find the location associated with no_such_id.');
+  });
+
+  it('docs/languages.md: a context.language that is not a string is a request error pointing at it', async () => {
+    const r = await rest('search', { context: { language: 42 } });
+    expect(r.status).toBe(400);
+    expect((r.json as { messages: { code: string; path?: string }[] }).messages[0]).toMatchObject({
+      code: 'invalid_request',
+      path: "$['context']['language']",
+    });
+  });
+});
+
 /** A stdio session in process: write lines, read answer lines as they come. */
 class StdioPeer {
   readonly stdin = new PassThrough();
