@@ -4,6 +4,7 @@
  */
 import type { Check } from './check.js';
 import { DISCOVERY_CHECKS } from './checks/discovery.js';
+import { EDGE_CHECKS } from './checks/edges.js';
 import { ENVELOPE_CHECKS } from './checks/envelope.js';
 import { JSONRPC_CHECKS } from './checks/jsonrpc.js';
 import { LOOKUP_CHECKS } from './checks/lookup.js';
@@ -24,6 +25,7 @@ export const CATALOGUE: readonly Check[] = [
   ...PAGINATION_CHECKS,
   ...LOOKUP_CHECKS,
   ...PRIVACY_CHECKS,
+  ...EDGE_CHECKS,
   ...RATE_LIMIT_CHECKS,
 ];
 
