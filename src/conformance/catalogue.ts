@@ -25,8 +25,9 @@ export const CATALOGUE: readonly Check[] = [
   ...PAGINATION_CHECKS,
   ...LOOKUP_CHECKS,
   ...PRIVACY_CHECKS,
-  ...EDGE_CHECKS,
   ...RATE_LIMIT_CHECKS,
+  // After the rate-limit probe: two of its audits judge the probe's refusals too.
+  ...EDGE_CHECKS,
 ];
 
 const RULE_PREFIX = /^R(?:-[A-Z](?:\d+)?)?$/;

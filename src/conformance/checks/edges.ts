@@ -34,8 +34,11 @@ function rpcTraffic(ctx: RunContext): RpcExchange[] {
   return [...ctx.rawRpc, ...ctx.calls.flatMap((c) => (c.rpc === undefined ? [] : [c.rpc]))];
 }
 
-/** Says "wait and retry" in words: a budget's refusal, whatever code it was sent with. */
-const RETRY_LATER = /rate[- ]?limit|retry (?:in|after) \d+ ?s\b|budget .*spent|too many .* recently/i;
+/**
+ * Names a spent budget in words: a rate limit's refusal, whatever code it was sent with. (A
+ * back-off after an origin's own failures also says "retry in N s", but is no budget: not matched.)
+ */
+const RETRY_LATER = /rate[- ]?limit|budget|too many .* recently/i;
 
 export const EDGE_CHECKS: readonly Check[] = [
   {
@@ -95,6 +98,8 @@ export const EDGE_CHECKS: readonly Check[] = [
     scope: 'run',
     needs: ['profile'],
     audit: true,
+    // After the rate-limit probe (also final, earlier in the catalogue), whose 429s it judges.
+    final: true,
     run: async (ctx) => {
       const refusals = rpcTraffic(ctx).filter((x) => x.sentId !== undefined && x.sentId !== null && isRecord(x.message?.['error']));
       const before = refusals.filter((x) => [429, 503, 403].includes(x.exchange.status ?? 0));
@@ -120,6 +125,7 @@ export const EDGE_CHECKS: readonly Check[] = [
     scope: 'run',
     needs: ['profile'],
     audit: true,
+    final: true,
     run: async (ctx) => {
       const problems: Evidence[] = [];
       for (const call of ctx.calls) {
