@@ -299,11 +299,20 @@ function makeCall(rng: Rng): Call {
       return call(text.slice(0, at + 1) + (closing === at + 1 ? dup.slice(0, -1) : dup) + text.slice(at + 1));
     }
     case 'batch': {
-      const size = rng.pick([0, 1, 2, 5, 20, 21]);
+      // Past the per-batch limit (20) too: each further request is refused on its own (R-J1).
+      const size = rng.pick([0, 1, 2, 5, 20, 21, 25, 40]);
       const items: Json[] = Array.from({ length: size }, (_, i) => {
-        const item = rng.chance(0.2)
+        const tool = rng.chance(0.5) ? 'search_locations' : 'lookup_locations';
+        const plain: { [key: string]: Json } = rng.chance(0.2)
           ? { jsonrpc: '2.0', method: 'notifications/initialized' }
-          : mcpCall(i, rng.chance(0.5) ? 'search_locations' : 'lookup_locations', structuredClone(rng.pick(SEARCHES)));
+          : {
+              jsonrpc: '2.0',
+              id: i,
+              method: 'tools/call',
+              params: { name: tool, arguments: { meta: META, location: structuredClone(rng.pick(SEARCHES)) } },
+            };
+        // Members JSON-RPC does not define are tolerated, and must stay harmless.
+        const item: Json = rng.chance(0.1) ? { ...plain, extra: rng.pick(ODD_VALUES) } : plain;
         return rng.chance(0.3) ? replaceRandomNode(rng, item, rng.pick(ODD_VALUES)) : item;
       });
       return { ...call(JSON.stringify(items)), path: '/ucp/mcp' };

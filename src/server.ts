@@ -26,7 +26,7 @@ import { withComingHolidays } from './data/demo-holidays.js';
 import { importFiles, readRecords } from './data/import.js';
 import { applyInventoryFile } from './data/inventory.js';
 import type { LocationRecord } from './domain/location.js';
-import { unknownRequestMembers } from './domain/request-members.js';
+import { unknownRequestMemberReport } from './domain/request-members.js';
 import { mcpToolSchemas, validateLookupRequest, validateSearchRequest, validateToolArguments } from './domain/request-validation.js';
 import { ConfigError } from './errors.js';
 import { createLogger } from './logging.js';
@@ -247,7 +247,7 @@ const VALIDATORS: RequestValidators = {
   lookup: validateLookupRequest,
   toolArguments: (tool, args) => validateToolArguments(tool, args),
   // This Business implements no extension, so a negotiated one (never, today) disables the check.
-  unknownMembers: (operation, request, extensions) => unknownRequestMembers(operation, request, extensions),
+  unknownMembers: (operation, request, extensions) => unknownRequestMemberReport(operation, request, extensions),
 };
 
 /** How many amenity ids the tool descriptions and schema examples may name. */

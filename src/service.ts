@@ -219,7 +219,7 @@ export class LocationService {
 
     // R-C5: the Locations as they stand at the request instant, with the draft's closure warnings;
     // then in the buyer's language (after, so Content-Language names only strings still present).
-    const { locations, warnings } = presentAt(await store.getLocations(page.items.map((r) => r.key)), this.now());
+    const { locations, warnings } = presentAt(await store.getLocations(page.items.map((r) => r.key)), this.now(), plan.openAtMs);
     const localized = await this.localize(store, locations, page.items, request, presentation);
     const last = page.items[page.items.length - 1];
     const result: SearchResult = {
@@ -389,11 +389,20 @@ export class LocationService {
       locations.push({ ...doc, inputs: inputs.map((i) => ({ id: i.id })) });
       for (const i of inputs) answered.add(i.id);
     }
-    const presented = presentAt(locations, this.now());
+    const presented = presentAt(locations, this.now(), plan.openAtMs);
     messages.push(...presented.warnings);
+    // Resolved but refined away (R-L2) is not "no such id": say which predicates did it (code unchanged).
+    const resolvedIds = new Set([...inputsByKey.values()].flatMap((inputs) => inputs.map((i) => i.id)));
+    const predicates = predicateNames(plan);
     for (const id of processed) {
       if (answered.has(id)) continue;
-      messages.push(info('not_found', `Unable to find the location associated with ${id}.`, `$.ids[${firstIndex.get(id) ?? 0}]`));
+      const path = `$.ids[${firstIndex.get(id) ?? 0}]`;
+      if (resolvedIds.has(id) && predicates.length > 0) {
+        const by = predicates.length === 1 ? `by ${predicates[0] ?? ''}` : `by one of ${predicates.join(', ')}`;
+        messages.push(info('not_found', `${id} resolved but was filtered out ${by}: the Location exists, it does not match.`, path));
+      } else {
+        messages.push(info('not_found', `Unable to find the location associated with ${id}.`, path));
+      }
     }
     const result: LookupResult = { locations: presented.locations };
     if (messages.length > 0) result.messages = messages;
@@ -586,4 +595,16 @@ export class LocationService {
     }
     return cov;
   }
+}
+
+/** The request members that refine a lookup (R-L2), as named in the request. */
+function predicateNames(plan: PredicatePlan): string[] {
+  const names: string[] = [];
+  if (plan.distance !== null) names.push('distance');
+  if (plan.servesPoint !== null) names.push('serves.point');
+  if (plan.servesAddress !== null) names.push('serves.address');
+  if (plan.openAtMs !== null) names.push('filters.hours.open_at');
+  if (plan.amenities.length > 0) names.push('filters.amenities');
+  if (plan.items.length > 0) names.push('filters.items');
+  return names;
 }

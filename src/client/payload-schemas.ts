@@ -62,9 +62,24 @@ export class PayloadSchemas {
       const plan = operationSchemas(decision, op);
       return plan === undefined ? [] : [{ op, plan }];
     });
-    const needsThirdParty = plans.some((p) => p.plan.extensions.length > 0);
-    // Without extensions every validator comes from pinned documents: share the process-wide registry.
-    const registry = needsThirdParty ? new SchemaRegistry({ loader: (url) => loadSchema(options.fetcher, url) }) : pinnedSchemaRegistry();
+    // A business may declare a root schema we do not pin (another document bound to ucp.dev): it is
+    // fetched like an extension's (seed 002: the platform fetches and composes what is declared).
+    const pinned = pinnedSchemaRegistry();
+    const needsThirdParty = plans.some((p) => p.plan.extensions.length > 0 || !pinned.has(p.plan.root.schema));
+    // What was fetched and how it went, so a drop can say what was tried.
+    const tried = new Map<string, string>();
+    const load = async (url: string): Promise<object> => {
+      try {
+        const document = await loadSchema(options.fetcher, url);
+        tried.set(url, 'fetched');
+        return document;
+      } catch (error) {
+        tried.set(url, `failed: ${reasonOf(error)}`);
+        throw error;
+      }
+    };
+    // Without them every validator comes from pinned documents: share the process-wide registry.
+    const registry = needsThirdParty ? new SchemaRegistry({ loader: load }) : pinned;
     if (needsThirdParty) {
       for (const [url, doc] of Object.entries(options.preApprovedSchemas ?? {})) registry.addSchema(url, doc);
     }
@@ -114,7 +129,7 @@ export class PayloadSchemas {
       dropped: [...dropped].map(([name, d]) => ({
         name,
         reason: 'schema_unavailable' as const,
-        detail: `its schema ${d.schema} cannot be had, so it is treated as absent: ${reasonOf(d.error)}`,
+        detail: `its schema ${d.schema} cannot be had, so it is treated as absent: ${reasonOf(d.error)} (${triedText(d.schema, tried)})`,
       })),
     };
   }
@@ -232,6 +247,13 @@ async function attemptSchemas<T>(work: () => Promise<T>): Promise<Attempt<T>> {
     if (error instanceof DiscoveryError) return { ok: false, error };
     throw error;
   }
+}
+
+/** What was tried for a dropped capability's schema: pinned, fetched (and how each fetch went). */
+function triedText(schema: string, tried: ReadonlyMap<string, string>): string {
+  const fetches = [...tried].map(([url, outcome]) => `GET ${url}: ${outcome}`);
+  if (fetches.length > 0) return `tried: ${fetches.join('; ')}`;
+  return pinnedSchemaRegistry().has(schema) ? 'tried: the pinned copy; nothing was fetched' : 'tried: nothing could be fetched';
 }
 
 function reasonOf(error: unknown): string {

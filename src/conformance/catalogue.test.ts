@@ -9,7 +9,7 @@ describe('check catalogue', () => {
     for (const check of CATALOGUE) {
       expect(check.id.startsWith(`${check.area}.`), check.id).toBe(true);
       expect(AREAS).toContain(check.area);
-      expect(check.rule, check.id).toMatch(/^R-[DNGMSLHP]\d+$/);
+      expect(check.rule, check.id).toMatch(/^R-[DNGMSLHPJ]\d+$/);
       expect(check.title.length).toBeGreaterThan(10);
     }
   });

@@ -4,6 +4,7 @@
  */
 import type { Check } from './check.js';
 import { DISCOVERY_CHECKS } from './checks/discovery.js';
+import { EDGE_CHECKS } from './checks/edges.js';
 import { ENVELOPE_CHECKS } from './checks/envelope.js';
 import { JSONRPC_CHECKS } from './checks/jsonrpc.js';
 import { LOOKUP_CHECKS } from './checks/lookup.js';
@@ -25,6 +26,8 @@ export const CATALOGUE: readonly Check[] = [
   ...LOOKUP_CHECKS,
   ...PRIVACY_CHECKS,
   ...RATE_LIMIT_CHECKS,
+  // After the rate-limit probe: two of its audits judge the probe's refusals too.
+  ...EDGE_CHECKS,
 ];
 
 const RULE_PREFIX = /^R(?:-[A-Z](?:\d+)?)?$/;

@@ -101,4 +101,17 @@ describe('closures from data (R-C5)', () => {
     const loc = { ...base, exception_hours: [{ valid_from: '2026-07-14', valid_through: '2026-07-14' }] };
     expect(withoutSpentExceptions(loc, at)).toBe(loc);
   });
+
+  it('R-S6: an exception governing a past open_at stays in the answer; other spent ones still go (fails before: omitted, so the schedule said "closed" at the matched instant)', () => {
+    const holiday = { valid_from: '2026-07-04', valid_through: '2026-07-04', opens: '10:00', closes: '14:00' };
+    const overnight = { valid_from: '2026-07-01', valid_through: '2026-07-01', opens: '22:00', closes: '02:00' };
+    const other = { valid_from: '2026-06-01', valid_through: '2026-06-02' };
+    const loc = { ...base, timezone: 'UTC', exception_hours: [other, overnight, holiday] };
+    const now = Date.UTC(2026, 6, 14, 12);
+    expect(withoutSpentExceptions(loc, now).exception_hours).toBeUndefined();
+    expect(withoutSpentExceptions(loc, now, Date.UTC(2026, 6, 4, 11)).exception_hours).toEqual([holiday]);
+    // Past midnight of the next date, the overnight interval still governs (no exception covers that date).
+    expect(withoutSpentExceptions(loc, now, Date.UTC(2026, 6, 2, 1)).exception_hours).toEqual([overnight]);
+    expect(withoutSpentExceptions(loc, now, Date.UTC(2026, 6, 10, 11)).exception_hours).toBeUndefined();
+  });
 });

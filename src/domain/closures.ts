@@ -5,7 +5,7 @@
  *  - `exception_hours` entries that can no longer affect the schedule — their dates are over in
  *    the Location's own zone — are left out of the returned Location. Only the *returned* copy:
  *    opening-hours evaluation (`filters.hours.open_at`, past instants included) compiles the stored
- *    schedule with every exception.
+ *    schedule with every exception, and an exception governing that instant stays in the answer.
  *  - A closure known from the data produces the draft's warning codes, pointing at the Location
  *    (which is still returned): `temporary_closure` when a full-closure exception (no `opens` /
  *    `closes`) covers the request's local date, `permanently_closed` when that exception is open
@@ -73,13 +73,29 @@ export function exceptionStillApplies(e: ExceptionHour, now: { date: string; tim
   return now.time < (e.closes as string) && !all.some((other) => covers(other, now.date));
 }
 
-/** The Location as returned at `nowMs`: spent `exception_hours` left out (the same object when none is). */
-export function withoutSpentExceptions<T extends Location>(loc: T, nowMs: number): T {
+/**
+ * Whether an exception governs the schedule at a local date and time: it covers the date, or it
+ * ended the day before with an interval still running past midnight and no other exception
+ * covers the date.
+ */
+export function exceptionGoverns(e: ExceptionHour, at: { date: string; time: string }, all: readonly ExceptionHour[]): boolean {
+  if (covers(e, at.date)) return true;
+  if (!runsPastMidnight(e) || e.valid_through !== dayBefore(at.date)) return false;
+  return at.time < (e.closes as string) && !all.some((other) => covers(other, at.date));
+}
+
+/**
+ * The Location as returned at `nowMs`: spent `exception_hours` left out (the same object when none
+ * is) — except one that governs the schedule at `keptAtMs` (a past `filters.hours.open_at`): it
+ * decided that match, so the answer shows it rather than a schedule saying "closed" then.
+ */
+export function withoutSpentExceptions<T extends Location>(loc: T, nowMs: number, keptAtMs: number | null = null): T {
   const list = loc.exception_hours;
   if (list === undefined || list.length === 0 || loc.timezone === undefined) return loc;
   const now = localNow(nowMs, loc.timezone);
   if (now === null) return loc;
-  const kept = list.filter((e) => exceptionStillApplies(e, now, list));
+  const at = keptAtMs === null ? null : localNow(keptAtMs, loc.timezone);
+  const kept = list.filter((e) => exceptionStillApplies(e, now, list) || (at !== null && exceptionGoverns(e, at, list)));
   if (kept.length === list.length) return loc;
   const copy = { ...loc };
   if (kept.length > 0) copy.exception_hours = kept;
@@ -126,15 +142,20 @@ export function closureWarning(loc: Location, closure: Closure, path: string): M
 }
 
 /**
- * The returned Locations at `nowMs` (spent exceptions left out) and a warning for each one closed
- * by its data, pointing at `$.locations[i]`. Closures are judged on the full stored list.
+ * The returned Locations at `nowMs` (spent exceptions left out, but those governing `openAtMs`, the
+ * request's `filters.hours.open_at`, kept) and a warning for each one closed by its data, pointing
+ * at `$.locations[i]`. Closures are judged on the full stored list.
  */
-export function presentAt<T extends Location>(locations: readonly T[], nowMs: number): { locations: T[]; warnings: Message[] } {
+export function presentAt<T extends Location>(
+  locations: readonly T[],
+  nowMs: number,
+  openAtMs: number | null = null,
+): { locations: T[]; warnings: Message[] } {
   const warnings: Message[] = [];
   const out = locations.map((loc, i) => {
     const closure = closureAt(loc, nowMs);
     if (closure !== null) warnings.push(closureWarning(loc, closure, `$.locations[${i}]`));
-    return withoutSpentExceptions(loc, nowMs);
+    return withoutSpentExceptions(loc, nowMs, openAtMs);
   });
   return { locations: out, warnings };
 }

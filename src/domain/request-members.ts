@@ -53,6 +53,15 @@ export interface ExtensionSchemaDocument {
 /** Checks one validated request; `activeExtensions` are the negotiated extension names. */
 export type UnknownMemberCheck = (operation: RequestOperation, request: unknown, activeExtensions: readonly string[]) => Message[];
 
+/** The warnings, and the path of every ignored member (all of them, not only those warned about). */
+export interface UnknownMembers {
+  warnings: Message[];
+  ignored: (readonly string[])[];
+}
+
+/** As UnknownMemberCheck, also naming the ignored members (so they can be kept out of a cursor, R-J2). */
+export type UnknownMemberReport = (operation: RequestOperation, request: unknown, activeExtensions: readonly string[]) => UnknownMembers;
+
 /**
  * At most this many warnings per answer; the last one says how many more were ignored. The body
  * limit bounds a request's keys, not the size of an answer listing each of them.
@@ -106,16 +115,23 @@ interface MemberTree {
  * per operation and set of active extensions.
  */
 export function createUnknownMemberCheck(extensions: readonly ExtensionSchemaDocument[] = []): UnknownMemberCheck {
+  const report = createUnknownMemberReport(extensions);
+  return (operation, request, activeExtensions) => report(operation, request, activeExtensions).warnings;
+}
+
+/** The report for a Business implementing these extensions (none by default). */
+export function createUnknownMemberReport(extensions: readonly ExtensionSchemaDocument[] = []): UnknownMemberReport {
   const documents = new Map(extensions.map((e) => [e.name, e]));
   let registry: SchemaRegistry | undefined;
   const trees = new Map<string, MemberTree>();
+  const nothing = (): UnknownMembers => ({ warnings: [], ignored: [] });
   return (operation, request, activeExtensions) => {
-    if (!isRecord(request)) return [];
+    if (!isRecord(request)) return nothing();
     const active = [...new Set(activeExtensions)].sort();
     const docs: ExtensionSchemaDocument[] = [];
     for (const name of active) {
       const doc = documents.get(name);
-      if (doc === undefined) return []; // cannot know what it adds (see the module comment)
+      if (doc === undefined) return nothing(); // cannot know what it adds (see the module comment)
       docs.push(doc);
     }
     const key = JSON.stringify([operation, active]);
@@ -134,6 +150,24 @@ export function createUnknownMemberCheck(extensions: readonly ExtensionSchemaDoc
 
 /** The check for the bare pinned schemas: what a Business without extensions uses. */
 export const unknownRequestMembers: UnknownMemberCheck = createUnknownMemberCheck();
+/** The same, as a report naming the ignored members. */
+export const unknownRequestMemberReport: UnknownMemberReport = createUnknownMemberReport();
+
+/**
+ * A copy of the request without the given members (the input is left alone): what shaped the
+ * answer, and so all a cursor binds (R-J2). Only requests that carry ignored members pay the copy.
+ */
+export function withoutMembers<T extends object>(request: T, paths: readonly (readonly string[])[]): T {
+  if (paths.length === 0) return request;
+  const copy = structuredClone(request);
+  for (const path of paths) {
+    let node: unknown = copy;
+    for (const name of path.slice(0, -1)) node = isRecord(node) ? node[name] : undefined;
+    const last = path[path.length - 1];
+    if (isRecord(node) && last !== undefined) Reflect.deleteProperty(node, last);
+  }
+  return copy;
+}
 
 function buildTree(
   operation: RequestOperation,
@@ -226,9 +260,13 @@ interface Unknown {
   known: readonly string[];
 }
 
-function warningsFor(operation: RequestOperation, request: Record<string, unknown>, tree: MemberTree): Message[] {
+function warningsFor(operation: RequestOperation, request: Record<string, unknown>, tree: MemberTree): UnknownMembers {
   const found: Unknown[] = [];
   collect(request, tree.root, [], found);
+  return { warnings: foundWarnings(operation, found, tree), ignored: found.map((u) => u.path) };
+}
+
+function foundWarnings(operation: RequestOperation, found: readonly Unknown[], tree: MemberTree): Message[] {
   if (found.length === 0) return [];
   const shown = found.length > MAX_WARNINGS ? found.slice(0, MAX_WARNINGS - 1) : found;
   const messages = shown.map((u) => warning(operation, u, tree));

@@ -11,7 +11,7 @@
  * and a message meant for the remote caller: it may repeat the URL the caller
  * sent, but never what we resolved it to (no internal addresses leak).
  */
-import { ConfigError, UcpNegotiationError } from '../errors.js';
+import { ConfigError, RateLimitedError, UcpNegotiationError } from '../errors.js';
 import { MAX_JSON_DEPTH } from './json-depth.js';
 import { validateProfile, type ProfileIssue, type ProfileValidation, type RejectedEntity } from './profile.js';
 import {
@@ -130,7 +130,7 @@ export class PlatformProfileResolver {
     try {
       document = await this.#fetcher.get(profileUrl, context);
     } catch (error) {
-      if (error instanceof SafeFetchError) throw toNegotiationError(profileUrl, error);
+      if (error instanceof SafeFetchError) throw discoveryFailure(profileUrl, error);
       throw error;
     }
     const result = this.#validate(document.body);
@@ -190,6 +190,17 @@ export function toNegotiationError(profileUrl: string, error: SafeFetchError): U
     too_deep: `The platform profile at ${url} nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep; no profile needs that many.`,
   };
   return new UcpNegotiationError(error.ucpCode, messages[error.reason], { cause: error });
+}
+
+/**
+ * A spent discovery budget (global or the caller's share) is a rate limit like any other budget
+ * (R-G7): 429 with Retry-After, so a Platform waits and retries instead of giving up on a profile
+ * it believes unreachable. Every other fetch failure is a discovery error (R-G5, -32001).
+ */
+export function discoveryFailure(profileUrl: string, error: SafeFetchError): UcpNegotiationError | RateLimitedError {
+  const negotiation = toNegotiationError(profileUrl, error);
+  if (error.reason !== 'rate_limited' && error.reason !== 'client_rate_limited') return negotiation;
+  return new RateLimitedError(Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000)), negotiation.message);
 }
 
 function isReservedInvalidHost(url: string): boolean {

@@ -97,6 +97,29 @@ describe('slidingWindowStep: a sliding window, not a clock-aligned one (R-P2)', 
     }
   });
 
+  it('R-G7: a refusal never asks to wait longer than the window, and a burst is admitted again exactly windowMs after it (fails before: 62–66 s for 60 s)', () => {
+    const windowMs = 60_000;
+    const rule = { kind: 'sliding-window', limit: 5, windowMs } as const;
+    for (const burst of [1_700_000_040_000, 1_700_000_045_999, 1_700_000_041_000]) {
+      let state: SlidingWindowState | undefined;
+      for (let i = 0; i < 5; i += 1) state = slidingWindowStep(state, rule, burst).state;
+      const refused = slidingWindowStep(state, rule, burst);
+      expect(refused.decision.retryAfterMs).toBe(windowMs);
+      expect(slidingWindowStep(state, rule, burst + windowMs).decision.allowed).toBe(true);
+    }
+    fc.assert(
+      fc.property(times, fc.integer({ min: 1, max: 10 }), fc.integer({ min: 100, max: 20_000 }), (ts, limit, w) => {
+        const r = { kind: 'sliding-window', limit, windowMs: w } as const;
+        let state: SlidingWindowState | undefined;
+        for (const t of ts) {
+          const step = slidingWindowStep(state, r, t);
+          state = step.state;
+          if (!step.decision.allowed) expect(step.decision.retryAfterMs).toBeLessThanOrEqual(w);
+        }
+      }),
+    );
+  });
+
   it('a clock stepping backwards forgets no events', () => {
     const rule = { kind: 'sliding-window', limit: 2, windowMs: 1_000 } as const;
     let state = slidingWindowStep(undefined, rule, 10_000).state;

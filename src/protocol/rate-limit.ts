@@ -20,9 +20,11 @@ export interface TokenBucketRule {
 /**
  * At most `limit` events in any span of `windowMs`, wherever that span starts: a true sliding
  * window, not one aligned to the clock. Counts are kept in `SLIDING_BUCKETS` buckets per window
- * (constant memory per key) and every bucket that overlaps the window counts in full, so the
- * limit is never exceeded and a key that spent its budget is admitted again between `windowMs`
- * and `windowMs` plus one bucket (a tenth of the window) after its events.
+ * (constant memory per key), each with the time of its latest event; a bucket counts in full while
+ * that latest event is inside the window, so the limit is never exceeded, and a refusal's retry
+ * time (the moment the bucket's latest event leaves the window) is never more than `windowMs`
+ * away: a burst is admitted again exactly `windowMs` after it (R-G7: Retry-After is the time until
+ * the window admits the call).
  */
 export interface SlidingWindowRule {
   kind: 'sliding-window';
@@ -51,10 +53,11 @@ export interface TokenBucketState {
 
 export interface SlidingWindowState {
   /**
-   * Events per bucket, oldest first: `[bucket index, count]`, where bucket `i` spans
-   * `[i, i + 1) × windowMs / SLIDING_BUCKETS` ms since the epoch.
+   * Events per bucket, oldest first: `[bucket index, count, latest event ms]`, where bucket `i`
+   * spans `[i, i + 1) × windowMs / SLIDING_BUCKETS` ms since the epoch. A state written before the
+   * third member existed has none: its bucket then counts until the bucket's end.
    */
-  buckets: [number, number][];
+  buckets: ([number, number, number] | [number, number])[];
 }
 
 export function tokenBucketStep(
@@ -95,13 +98,16 @@ export function slidingWindowStep(
     bucket = newest;
     now = Math.max(now, (bucket * w) / n);
   }
-  // The window (now − windowMs, now] touches buckets bucket − n … bucket; each counts in full.
-  const kept = stored.filter(([index]) => index >= bucket - n);
+  // The window (now − windowMs, now] holds every bucket whose latest event is later than now − windowMs.
+  const latest = (b: readonly number[]): number => b[2] ?? ((b[0] ?? 0) + 1) * (w / n);
+  const kept = stored.filter((b) => b[0] >= bucket - n && latest(b) > now - w);
   const total = kept.reduce((sum, [, count]) => sum + count, 0);
   if (total + cost <= rule.limit) {
     const last = kept[kept.length - 1];
-    const buckets: [number, number][] =
-      last !== undefined && last[0] === bucket ? [...kept.slice(0, -1), [bucket, last[1] + cost]] : [...kept, [bucket, cost]];
+    const at = Math.max(now, last === undefined ? now : latest(last));
+    const buckets: [number, number, number][] = kept.map((b) => [b[0], b[1], latest(b)]);
+    if (last !== undefined && last[0] === bucket) buckets[buckets.length - 1] = [bucket, last[1] + cost, at];
+    else buckets.push([bucket, cost, at]);
     return {
       state: { buckets },
       decision: { allowed: true, remaining: Math.max(0, Math.floor(rule.limit - total - cost)), retryAfterMs: 0 },
@@ -110,10 +116,10 @@ export function slidingWindowStep(
   // Earliest moment enough old buckets have left the window; never, for a cost above the limit.
   let retryAfterMs = Number.POSITIVE_INFINITY;
   let left = total;
-  for (const [index, count] of kept) {
-    left -= count;
+  for (const b of kept) {
+    left -= b[1];
     if (left + cost <= rule.limit) {
-      retryAfterMs = Math.max(1, Math.ceil(((index + n + 1) * w) / n - now));
+      retryAfterMs = Math.max(1, Math.ceil(latest(b) + w - now));
       break;
     }
   }

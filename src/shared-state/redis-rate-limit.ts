@@ -23,8 +23,9 @@ import {
 import type { RedisLink } from './redis-link.js';
 
 /**
- * Mirrors slidingWindowStep: the hash maps bucket index → events. Numbers are returned as strings
- * because Redis truncates Lua numbers to integers.
+ * Mirrors slidingWindowStep: the hash maps bucket index → events, and `t<index>` → the time of the
+ * bucket's latest event (absent in state written before it existed: the bucket's end is used).
+ * Numbers are returned as strings because Redis truncates Lua numbers to integers.
  * KEYS[1] state; ARGV limit, windowMs, nowMs, cost, buckets per window.
  */
 const SLIDING_WINDOW_LUA = `
@@ -35,12 +36,18 @@ local cost = tonumber(ARGV[4])
 local n = tonumber(ARGV[5])
 local bucket = math.floor((now * n) / w)
 local flat = redis.call('HGETALL', KEYS[1])
-local stored = {}
+local counts = {}
+local latestOf = {}
 local newest = nil
 for i = 1, #flat, 2 do
-  local index = tonumber(flat[i])
-  stored[#stored + 1] = {index, tonumber(flat[i + 1])}
-  if newest == nil or index > newest then newest = index end
+  local field = flat[i]
+  if string.sub(field, 1, 1) == 't' then
+    latestOf[tonumber(string.sub(field, 2))] = tonumber(flat[i + 1])
+  else
+    local index = tonumber(field)
+    counts[index] = tonumber(flat[i + 1])
+    if newest == nil or index > newest then newest = index end
+  end
 end
 -- A clock that went backwards: decide as of the newest bucket (keeps the counts).
 if newest ~= nil and newest > bucket then
@@ -49,19 +56,23 @@ if newest ~= nil and newest > bucket then
 end
 local kept = {}
 local total = 0
-for _, entry in ipairs(stored) do
-  if entry[1] >= bucket - n then
-    kept[#kept + 1] = entry
-    total = total + entry[2]
+for index, count in pairs(counts) do
+  local latest = latestOf[index] or ((index + 1) * w) / n
+  if index >= bucket - n and latest > now - w then
+    kept[#kept + 1] = {index, count, latest}
+    total = total + count
   else
-    redis.call('HDEL', KEYS[1], string.format('%d', entry[1]))
+    redis.call('HDEL', KEYS[1], string.format('%d', index), 't' .. string.format('%d', index))
   end
 end
 table.sort(kept, function(a, b) return a[1] < b[1] end)
 local fmt = function(x) return string.format('%.17g', x) end
 local ttl = math.ceil((w * (n + 2)) / n)
 if total + cost <= limit then
+  local at = now
+  if #kept > 0 then at = math.max(now, kept[#kept][3]) end
   redis.call('HINCRBY', KEYS[1], string.format('%d', bucket), cost)
+  redis.call('HSET', KEYS[1], 't' .. string.format('%d', bucket), fmt(at))
   redis.call('PEXPIRE', KEYS[1], ttl)
   return {'1', fmt(math.max(0, math.floor(limit - total - cost))), '0'}
 end
@@ -70,7 +81,7 @@ local left = total
 for _, entry in ipairs(kept) do
   left = left - entry[2]
   if left + cost <= limit then
-    return {'0', '0', fmt(math.max(1, math.ceil(((entry[1] + n + 1) * w) / n - now)))}
+    return {'0', '0', fmt(math.max(1, math.ceil(entry[3] + w - now)))}
   end
 end
 return {'0', '0', 'inf'}

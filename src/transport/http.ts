@@ -36,6 +36,7 @@ import type { RequestLimiter } from './rate-limits.js';
 import { clientKey } from './client-key.js';
 import { RateLimitedError } from '../errors.js';
 import { writeJson } from './rest/routes.js';
+import { refuseMcp } from './rpc-ids.js';
 
 export interface HttpApp {
   profile: PreparedProfile;
@@ -256,9 +257,11 @@ export class UcpHttpServer {
     const refusal = this.#guard?.check(req);
     if (refusal !== undefined) {
       app.logger.warn({ requestId, host: req.headers.host, origin: req.headers.origin }, 'refused by Host/Origin guard');
-      req.resume();
-      if (path === MCP_PATH) writeJson(res, 403, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Forbidden: ${refusal}` } });
-      else writeRest(res, toRestError(new ForbiddenError(refusal), requestId));
+      if (path === MCP_PATH) await refuseMcp(req, res, 403, { code: -32000, message: `Forbidden: ${refusal}` });
+      else {
+        req.resume();
+        writeRest(res, toRestError(new ForbiddenError(refusal), requestId));
+      }
       return;
     }
     applyCors(req, res, app.cors);
@@ -267,10 +270,12 @@ export class UcpHttpServer {
     const transports = app.transports ?? BINDINGS;
     const binding = route === undefined ? undefined : bindingOf(route.kind);
     if (binding !== undefined && !transports.includes(binding)) {
-      req.resume();
       const message = bindingOffMessage(binding, app);
-      if (binding === 'mcp') writeJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32000, message } });
-      else writeRest(res, restError(404, 'not_found', message, 'unrecoverable'));
+      if (binding === 'mcp') await refuseMcp(req, res, 404, { code: -32000, message });
+      else {
+        req.resume();
+        writeRest(res, restError(404, 'not_found', message, 'unrecoverable'));
+      }
       return;
     }
     if (
@@ -317,7 +322,7 @@ export class UcpHttpServer {
         // any profile fetch, so invalid requests are paid for by whoever sends them.
         if (!(await this.#chargeClient(app, req, res, route.kind, clientIp, requestId))) return;
         if (!(await this.#turns.turn())) {
-          this.#shed(app, req, res, route.kind, requestId);
+          await this.#shed(app, req, res, route.kind, requestId);
           return;
         }
         // The client gave up while the request waited: nobody would read the answer.
@@ -345,15 +350,11 @@ export class UcpHttpServer {
       if (!(err instanceof RateLimitedError)) throw err;
       // debug, not info: a flood of refusals must not turn into a flood of log lines.
       app.logger.debug({ requestId, status: 429, binding: kind === 'mcp' ? 'mcp' : 'rest' }, 'refused before reading: client budget spent');
-      req.resume();
       res.setHeader('Retry-After', String(err.retryAfterSeconds));
       if (kind === 'mcp') {
-        writeJson(res, 429, {
-          jsonrpc: '2.0',
-          id: null,
-          error: { code: -32000, message: err.message, data: { retry_after: err.retryAfterSeconds } },
-        });
+        await refuseMcp(req, res, 429, { code: -32000, message: err.message, data: { retry_after: err.retryAfterSeconds } });
       } else {
+        req.resume();
         writeRest(res, toRestError(err, requestId));
       }
       return false;
@@ -364,18 +365,24 @@ export class UcpHttpServer {
   #lastShedWarning = 0;
 
   /** Answers 503 + Retry-After without doing the work: the turn queue is full. */
-  #shed(app: HttpApp, req: IncomingMessage, res: ServerResponse, kind: 'mcp' | 'search' | 'lookup', requestId: string): void {
+  async #shed(
+    app: HttpApp,
+    req: IncomingMessage,
+    res: ServerResponse,
+    kind: 'mcp' | 'search' | 'lookup',
+    requestId: string,
+  ): Promise<void> {
     const now = Date.now();
     if (now - this.#lastShedWarning >= SHED_WARNING_INTERVAL_MS) {
       this.#lastShedWarning = now;
       app.logger.warn({ requestId, queued: this.#turns.queued }, 'overloaded: request queue full, answering 503 with Retry-After');
     }
-    req.resume();
     const message = 'The server is overloaded; retry after the time given in Retry-After.';
     res.setHeader('Retry-After', String(SHED_RETRY_AFTER_SECONDS));
     if (kind === 'mcp') {
-      writeJson(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message, data: { retry_after: SHED_RETRY_AFTER_SECONDS } } });
+      await refuseMcp(req, res, 503, { code: -32000, message, data: { retry_after: SHED_RETRY_AFTER_SECONDS } });
     } else {
+      req.resume();
       writeJson(res, 503, restError(503, 'service_unavailable', message, 'recoverable').body);
     }
   }

@@ -3,6 +3,7 @@ import { UcpNegotiationError } from '../errors.js';
 import type { CapabilityEntity, UcpProfile } from '../protocol/types.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from '../protocol/types.js';
 import { buildBusinessProfile } from './business-profile.js';
+import { validateProfile } from '../protocol/profile.js';
 import { decide, ProfileNegotiator } from './negotiate-request.js';
 
 const V = '2026-08-25';
@@ -83,5 +84,42 @@ describe('ProfileNegotiator', () => {
     const failure = new UcpNegotiationError('profile_unreachable', 'down');
     const negotiator = new ProfileNegotiator({ resolve: () => Promise.reject(failure) }, business);
     await expect(negotiator.negotiate('https://p.example/a.json', SEARCH_CAPABILITY)).rejects.toBe(failure);
+  });
+});
+
+describe('capabilities_incompatible says why each capability was dropped', () => {
+  const content = (outcome: ReturnType<typeof decide>): string => (outcome.compatible ? '' : (outcome.response.messages[0]?.content ?? ''));
+
+  it('a capability the platform lists but whose entry failed validation (authority binding, version) is reported with that reason, not as unlisted (fails before: "does not list")', () => {
+    const document = platform({
+      ...entry(SEARCH_CAPABILITY, V, { spec: 'https://evil.example/spec', schema: 'https://evil.example/schema.json' }),
+      ...entry(LOOKUP_CAPABILITY, '2026-01-11'),
+    });
+    const validation = validateProfile(document, 'platform');
+    if (!validation.ok) throw new Error('the document itself must be valid');
+    expect(validation.rejected.map((r) => r.name)).toEqual([SEARCH_CAPABILITY, LOOKUP_CAPABILITY]);
+    const text = content(decide(business, validation.profile, SEARCH_CAPABILITY, validation.rejected));
+    expect(text).toContain(`the platform profile lists ${SEARCH_CAPABILITY}, but its entry was dropped: /ucp/capabilities/`);
+    expect(text).toContain(validation.rejected[0]?.reason ?? '?');
+    expect(text).not.toContain('does not list');
+    expect(text).toContain('authority binding failed');
+    // Every other dropped capability is named with its own reason (here: a version that is not the profile's).
+    expect(text).toContain(
+      `Also dropped: ${LOOKUP_CAPABILITY} (the platform profile lists ${LOOKUP_CAPABILITY}, but its entry was dropped`,
+    );
+    expect(text).toContain('declares version "2026-01-11"');
+  });
+
+  it('ProfileNegotiator hands the resolver’s rejected entries to the decision', async () => {
+    const rejected = [
+      { pointer: '/ucp/capabilities/x/0', registry: 'capabilities' as const, name: SEARCH_CAPABILITY, index: 0, reason: 'bad' },
+    ];
+    const p = platform(entry(LOOKUP_CAPABILITY));
+    const negotiator = new ProfileNegotiator(
+      { resolve: () => Promise.resolve(p), resolveWithReport: () => Promise.resolve({ profile: p, rejected }) },
+      business,
+    );
+    const outcome = await negotiator.negotiate('https://p.example/a.json', SEARCH_CAPABILITY);
+    expect(content(outcome)).toContain('its entry was dropped: /ucp/capabilities/x/0: bad');
   });
 });

@@ -4,7 +4,7 @@
  * check is the real one over the real schemas.
  */
 import { describe, expect, it } from 'vitest';
-import { createUnknownMemberCheck } from '../domain/request-members.js';
+import { createUnknownMemberReport } from '../domain/request-members.js';
 import type { SearchRequest } from '../domain/requests.js';
 import { SEARCH_CAPABILITY, UCP_VERSION } from '../protocol/types.js';
 import type { NegotiationOutcome, RequestNegotiator } from './negotiate-request.js';
@@ -16,7 +16,7 @@ import { fakeValidators, ScriptedService } from './test-support/fake-parts.js';
 const EXTENSION = 'com.example.location.parking';
 const EXTENSION_URL = 'https://example.com/ucp/parking.json';
 
-const check = createUnknownMemberCheck([
+const check = createUnknownMemberReport([
   {
     name: EXTENSION,
     url: EXTENSION_URL,
@@ -64,6 +64,14 @@ describe('unknown request members in an operation', () => {
     const result = await executeOperation(deps(negotiatingTo([SEARCH_CAPABILITY, EXTENSION])), call);
     const messages = (result.payload['messages'] ?? []) as { path: string }[];
     expect(messages.map((m) => m.path)).toEqual(["$['near']"]);
+  });
+
+  it('R-J2: the use case sees the request without the members it ignores, so a cursor never binds them (fails before: it saw them)', async () => {
+    const d = deps(negotiatingTo([SEARCH_CAPABILITY]));
+    await executeOperation(d, { ...call, request: { ...request, pagination: { limit: 1 } } });
+    const service = d.service as ScriptedService;
+    expect(service.calls.map((c) => c.request)).toEqual([{ query: 'garage', pagination: { limit: 1 } }]);
+    expect(request).toHaveProperty('near', 'Oakland'); // the caller's object is left alone
   });
 
   it('leaves the payload alone when every member is known', async () => {

@@ -9,7 +9,8 @@
  * negotiate with the Platform profile (R-G1…R-G4) → run the use case → wrap in the `ucp` envelope
  * holding only this operation's capability (R-G6).
  */
-import type { LookupRequest, LookupResult, Message, PresentationOptions, SearchRequest, SearchResult } from '../domain/requests.js';
+import { withoutMembers, type UnknownMembers } from '../domain/request-members.js';
+import type { LookupRequest, LookupResult, PresentationOptions, SearchRequest, SearchResult } from '../domain/requests.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from '../protocol/types.js';
 import { checkProfileUrlSize } from '../protocol/profile-resolver.js';
 import type { LocationCapability } from './business-profile.js';
@@ -44,9 +45,10 @@ export interface RequestValidators {
   /**
    * Warnings (`unknown_field`) for members of the validated request that neither the operation's
    * schema nor a negotiated extension declares: the schemas are open, so without them such a
-   * member would be ignored silently. Absent: nothing is reported.
+   * member would be ignored silently. `ignored` names them all: they are kept out of the request
+   * the use case sees, so a cursor never binds them (R-J2). Absent: nothing is reported.
    */
-  unknownMembers?(operation: Operation, request: SearchRequest | LookupRequest, activeExtensions: readonly string[]): Message[];
+  unknownMembers?(operation: Operation, request: SearchRequest | LookupRequest, activeExtensions: readonly string[]): UnknownMembers;
 }
 
 export interface OperationDeps {
@@ -101,14 +103,17 @@ export async function executeOperation(deps: OperationDeps, call: OperationCall)
     return { outcome: 'capabilities_incompatible', payload, resultCount: 0 };
   }
 
+  // Judged after negotiation: a member a negotiated extension declares is not unknown. Ignored
+  // members shape nothing, so the use case (and the cursor it binds, R-J2) never sees them.
+  const extensions = Object.keys(negotiated.ucp.capabilities ?? {}).filter((name) => name !== capability);
+  const unknown = deps.validate.unknownMembers?.(call.operation, request, extensions);
+  const warnings = unknown?.warnings ?? [];
+  const shaped = unknown === undefined ? request : withoutMembers(request, unknown.ignored);
   const presentation = call.presentation ?? {};
   const { contentLanguage, ...result } =
     call.operation === 'search'
-      ? await deps.service.search(request, presentation)
-      : await deps.service.lookup(request as LookupRequest, presentation);
-  // Judged after negotiation: a member a negotiated extension declares is not unknown.
-  const extensions = Object.keys(negotiated.ucp.capabilities ?? {}).filter((name) => name !== capability);
-  const warnings = deps.validate.unknownMembers?.(call.operation, request, extensions) ?? [];
+      ? await deps.service.search(shaped, presentation)
+      : await deps.service.lookup(shaped as LookupRequest, presentation);
   // Warnings about the request itself come first: they may explain everything after them.
   const messages = warnings.length === 0 ? result.messages : [...warnings, ...(result.messages ?? [])];
   // `ucp` first: it is what a reader (and a streaming parser) wants to see before the data.

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseValidationError, UcpLocationClient, buildPlatformProfile, type DiscoverOptions } from '../../src/client/index.js';
 import type { Resolver } from '../../src/protocol/safe-fetch.js';
+import { LOCATION_SEARCH_SCHEMA_URL, pinnedSchemaRegistry } from '../../src/protocol/schemas.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION, type CapabilityEntity } from '../../src/protocol/types.js';
 import { buildBusinessProfile } from '../../src/transport/business-profile.js';
 import { json, startTestServer, type TestServer } from '../support/http-server.js';
@@ -206,8 +207,58 @@ describe('standard capabilities by normalized schema URL (R-N2, R-N3)', () => {
       const dropped = client.negotiated.dropped.find((d) => d.name === LOOKUP_CAPABILITY);
       expect(dropped).toMatchObject({ reason: 'schema_unavailable' });
       expect(dropped?.detail).toContain(unknown);
+      // It was tried, under the fetch rules, and the drop says so (fails before: never fetched).
+      expect(dropped?.detail).toContain(`tried: GET ${unknown}: failed:`);
     } finally {
       await client.close();
+    }
+  });
+
+  it('fetches a root capability schema the business declares but the SDK does not pin, and validates with it (seed 002; fails before: dropped untried)', async () => {
+    const ucpDev = await startTestServer({ tls: pki.issue(['ucp.dev']) });
+    const business = await startFakeBusiness();
+    try {
+      const url = `${ucpDev.origin('ucp.dev')}/${UCP_VERSION}/schemas/common/location_search_v2.json`;
+      // The pinned search schema, published under another URL: its relative references made
+      // absolute (to the pinned documents they name), its $id the new URL.
+      const original = pinnedSchemaRegistry().getSchema(LOCATION_SEARCH_SCHEMA_URL) ?? {};
+      const absolute = (value: unknown): unknown => {
+        if (Array.isArray(value)) return value.map(absolute);
+        if (typeof value !== 'object' || value === null) return value;
+        return Object.fromEntries(
+          Object.entries(value).map(([k, v]) => [
+            k,
+            k === '$ref' && typeof v === 'string' && !v.startsWith('#') ? new URL(v, LOCATION_SEARCH_SCHEMA_URL).href : absolute(v),
+          ]),
+        );
+      };
+      ucpDev.route('/' + url.split('/').slice(3).join('/'), json({ ...(absolute(original) as object), $id: url }, CACHEABLE));
+      const profile = buildBusinessProfile(business.url, [SEARCH_CAPABILITY]);
+      profile.ucp.capabilities = {
+        [SEARCH_CAPABILITY]: (profile.ucp.capabilities?.[SEARCH_CAPABILITY] ?? []).map((e) => ({ ...e, schema: url })),
+      };
+      business.server.route('/.well-known/ucp', json(profile, CACHEABLE));
+      const both: Resolver = (hostname) =>
+        hostname === 'ucp.dev' ? Promise.resolve([{ address: '127.0.0.1', family: 4 }]) : resolve(hostname);
+      const client = await UcpLocationClient.discover(business.url, {
+        ...options(),
+        platformProfile: buildPlatformProfile(),
+        fetch: { allowLoopback: true, resolve: both, ca: pki.ca },
+      });
+      try {
+        expect(client.negotiated.dropped).toEqual([]);
+        expect(client.supports('search')).toBe(true);
+        expect(ucpDev.requests.map((r) => r.path)).toEqual([new URL(url).pathname]);
+        business.respondWith({
+          ucp: { version: UCP_VERSION, capabilities: { [SEARCH_CAPABILITY]: [{ version: UCP_VERSION }] } },
+          locations: [{ id: 'loc_1', name: 'Shop' }],
+        });
+        expect((await client.search({})).locations.map((l) => l.id)).toEqual(['loc_1']);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await Promise.all([business.close(), ucpDev.close()]);
     }
   });
 });

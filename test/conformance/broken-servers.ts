@@ -35,6 +35,8 @@ export interface Shim {
   refuse?(operation: Operation, request: Json): { pointer: string; message: string } | undefined;
   /** Rewrite the Platform profile URL of a call (MCP `meta["ucp-agent"].profile`, REST `UCP-Agent`). */
   agentProfile?: (url: string) => string;
+  /** Answer a parsed `/ucp/mcp` body (message or batch) itself; undefined forwards it. */
+  rpc?(message: unknown): { status: number; body: unknown } | undefined;
 }
 
 export interface BrokenServer {
@@ -127,6 +129,13 @@ export async function startBrokenServer(shim: Shim, options: BrokenServerOptions
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       const raw = await readBody(req);
       const message = parse(raw);
+      const own = path === '/ucp/mcp' ? shim.rpc?.(message) : undefined;
+      if (own !== undefined) {
+        const out = Buffer.from(JSON.stringify(own.body));
+        res.writeHead(own.status, { 'content-type': 'application/json', 'content-length': String(out.length) });
+        res.end(out);
+        return;
+      }
       const domain = domainOf(path, message);
       const sent = domain === undefined ? undefined : structuredClone(domain.request);
       const refused = domain === undefined ? undefined : shim.refuse?.(domain.operation, structuredClone(domain.request));
@@ -475,3 +484,68 @@ export function exportingDirectory(): BrokenServerOptions {
     },
   };
 }
+
+const RPC_MEMBERS = ['jsonrpc', 'id', 'method', 'params', 'result', 'error'];
+const idOf = (m: unknown): unknown => (isRecord(m) ? (m['id'] ?? null) : null);
+const isToolCall = (m: unknown): boolean => isRecord(m) && m['method'] === 'tools/call';
+
+/** Refuses a batch longer than 20 messages with one -32600 object (R-J1: an array, per element). */
+export const refusesLongBatches: Shim = {
+  rpc: (message) =>
+    Array.isArray(message) && message.length > 20
+      ? {
+          status: 400,
+          body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a batch may hold at most 20 messages.' } },
+        }
+      : undefined,
+};
+
+/** Refuses a message with a member JSON-RPC does not define (R-J1: tolerated). */
+export const refusesExtraMembers: Shim = {
+  rpc: (message) =>
+    isRecord(message) && Object.keys(message).some((k) => !RPC_MEMBERS.includes(k))
+      ? {
+          status: 400,
+          body: {
+            jsonrpc: '2.0',
+            id: idOf(message),
+            error: { code: -32600, message: 'Invalid Request: a request needs "id" and "method".' },
+          },
+        }
+      : undefined,
+};
+
+/** After 30 tool calls, refuses each with a well-shaped 429 whose id is null (R-J1: it echoes the id). */
+export function nullIdOn429(): Shim {
+  let calls = 0;
+  return {
+    rpc: (message) => {
+      if (!isToolCall(message) || ++calls <= 30) return undefined;
+      const error = { code: -32000, message: 'Rate limit exceeded; retry after 60 s', data: { retry_after: 60 } };
+      return { status: 429, body: { jsonrpc: '2.0', id: null, error } };
+    },
+  };
+}
+
+/** After 10 tool calls, refuses each as a discovery failure that asks to retry later (R-G7: a rate limit). */
+export function discoveryBudgetAsUnreachable(): Shim {
+  let calls = 0;
+  return {
+    rpc: (message) => {
+      if (!isToolCall(message) || ++calls <= 10) return undefined;
+      const content = 'Platform profile discovery is temporarily rate-limited; retry in 2 s.';
+      const error = { code: -32001, message: `UCP discovery failed: ${content}`, data: { code: 'profile_unreachable', content } };
+      return { status: 200, body: { jsonrpc: '2.0', id: idOf(message), error } };
+    },
+  };
+}
+
+/** Binds a search cursor to a member its answer reported as ignored (R-J2): leaving it out breaks the cursor. */
+export const cursorBindsIgnoredMembers: Shim = {
+  refuse: (operation, request) => {
+    const pagination = request['pagination'];
+    if (operation !== 'search' || !isRecord(pagination) || typeof pagination['cursor'] !== 'string') return undefined;
+    if (Object.keys(request).some((k) => k.startsWith('conformance_'))) return undefined;
+    return { pointer: '/pagination/cursor', message: 'invalid_cursor: it was issued for a different query' };
+  },
+};

@@ -114,7 +114,12 @@ describe('R-P2: invalid requests are charged to the caller’s address before an
     const from = '127.0.0.14';
     const batch = Array.from({ length: 5 }, (_, i) => toolCall(DEMO_PLATFORM_PROFILE_URL, i));
     expect((await mcp(server, batch, from)).status).toBe(200); // 5 of 6
-    expectMcp429(await mcp(server, batch, from)); // 1 more fits, 5 do not
+    // 1 more fits, 5 do not: refused as a whole, each element with its own id (R-J1).
+    const refused = await mcp(server, batch, from);
+    expect(refused.status).toBe(429);
+    expect((refused.json as { id: unknown; error: { code: number } }[]).map((a) => [a.id, a.error.code])).toEqual(
+      batch.map((_, i) => [i, -32000]),
+    );
   });
 });
 
@@ -146,7 +151,7 @@ describe('R-P2: a third party cannot spend a Platform’s per-profile budget (fa
 });
 
 describe('R-G2: each client spends only its share of the new-origin discovery budget', () => {
-  it('one address asking for many new Platform origins is refused (-32001) while another address still reaches a new one', async () => {
+  it('one address asking for many new Platform origins is refused (429, -32000: a rate limit, R-G7) while another address still reaches a new one', async () => {
     const server = await serve({});
     const greedy = '127.0.0.31';
     const statuses: unknown[] = [];
@@ -155,9 +160,9 @@ describe('R-G2: each client spends only its share of the new-origin discovery bu
       const r = await mcp(server, toolCall(freshProfile(`greedy${i}`)), greedy);
       statuses.push((r.json as { error?: { code: number }; result?: unknown }).error?.code ?? 'ok');
     }
-    expect(statuses).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', -32001]);
+    expect(statuses).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', -32000]);
     const refused = await mcp(server, toolCall(freshProfile('greedy9')), greedy);
-    expect(refused.json).toMatchObject({ error: { code: -32001, data: { code: 'profile_unreachable' } } });
+    expectMcp429(refused);
     expect((refused.json as { error: { message: string } }).error.message).toMatch(/too many platform profiles on new hosts/);
     expect((await mcp(server, toolCall(freshProfile('polite')), '127.0.0.32')).json).toMatchObject({ result: {} });
   });

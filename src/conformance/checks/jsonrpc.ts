@@ -30,9 +30,9 @@ function observedRpc(x: RpcExchange): string {
 }
 
 /**
- * A rate-limit refusal answered before the request was read (HTTP 429 with a JSON-RPC error): the
- * Business could not know the id, and JSON-RPC 2.0 §5 then asks for `"id": null`. Only a 429 gets
- * this allowance; a null id on any other answer to a readable request is still wrong.
+ * A rate-limit refusal (HTTP 429 with a JSON-RPC error): its id is judged by R-J1
+ * (`jsonrpc.refusal-id`, edges.ts), so this R-M1 audit leaves a null id on it alone. A null id on
+ * any other answer to a readable request is wrong here.
  */
 export function isUnreadRefusal(x: RpcExchange): boolean {
   return x.exchange.status === 429 && isRecord(x.message?.['error']);

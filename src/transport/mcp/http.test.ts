@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { checkJsonRpcShape, TransportRequests } from './http.js';
+import { TransportRequests } from './http.js';
+import { checkJsonRpcShape } from './jsonrpc.js';
 
 describe('checkJsonRpcShape (R-M1: -32600 for anything that is not JSON-RPC 2.0)', () => {
   it('accepts requests, notifications and small batches', () => {

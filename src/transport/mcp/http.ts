@@ -29,12 +29,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ErrorCode, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { readJsonBody } from '../http-body.js';
 import { RateLimitedError } from '../../errors.js';
 import { UCP_PROTOCOL_ERROR, type MappedMcpError } from './errors.js';
 import { answerToolsCall, plainToolsCall, type PlainToolsCall } from './http-tools-call.js';
+import { checkJsonRpcShape, isRequest, idOf, planBatch, rpcError, withoutExtraMembers, type RpcId } from './jsonrpc.js';
 import { connectGuarded, createMcpServer } from './server.js';
 import type { McpApp } from './server.js';
 
@@ -42,9 +43,6 @@ export interface McpHttpContext {
   requestId: string;
   clientIp: string | undefined;
 }
-
-/** Largest JSON-RPC batch accepted (MCP 2025-06-18 dropped batching; JSON-RPC 2.0 clients may still send one). */
-const MAX_BATCH = 20;
 
 const EMPTY = Buffer.alloc(0);
 
@@ -78,7 +76,7 @@ export class McpHttpEndpoint {
       writeRpcError(res, 400, shapeError.id, ErrorCode.InvalidRequest, `Invalid Request: ${shapeError.message}`);
       return;
     }
-    const answer = await this.#dispatch(req, body.value, ctx);
+    const answer = await this.#dispatch(req, withoutExtraMembers(body.value), ctx);
     const failure = mostSevere(answer.failures);
     let status = answer.status;
     if (failure !== undefined && status === 200) status = failure.httpStatus;
@@ -90,23 +88,22 @@ export class McpHttpEndpoint {
   }
 
   /**
-   * A JSON-RPC 2.0 batch, answered as JSON-RPC 2.0 §6 says: an array holding one response per
-   * request (in any order; we keep the batch's), an Invalid Request error for each element that is
-   * not a request, nothing for notifications — and no body at all (202, as for a single
+   * A JSON-RPC 2.0 batch, answered as JSON-RPC 2.0 §6 says (R-J1): an array holding one response
+   * per request (in any order; we keep the batch's), an Invalid Request error for each element that
+   * is not a request, nothing for notifications — and no body at all (202, as for a single
    * notification) when nothing is left to answer. An empty array is not a batch: one -32600 object.
+   * A batch may be of any length: the first MAX_BATCH messages are carried out, each further
+   * request is refused on its own, with its id (jsonrpc.ts `planBatch`).
    *
    * MCP 2025-06-18 removed batching from MCP, but this endpoint is bound by the UCP seed to
-   * JSON-RPC 2.0, whose batches a Platform may still send; the SDK transport, given an array,
-   * answers a one-element batch with a bare object. So each element is dispatched on its own (a
-   * fresh stateless Server each, like a single request) and the array is assembled here.
+   * JSON-RPC 2.0, whose batches a Platform may still send whatever protocol version it negotiated;
+   * the SDK transport, given an array, answers a one-element batch with a bare object. So each
+   * element is dispatched on its own (a fresh stateless Server each, like a single request) and
+   * the array is assembled here.
    */
   async #batch(req: IncomingMessage, res: ServerResponse, batch: readonly unknown[], ctx: McpHttpContext): Promise<void> {
     if (batch.length === 0) {
       writeRpcError(res, 400, null, ErrorCode.InvalidRequest, 'Invalid Request: an empty batch is not a JSON-RPC request.');
-      return;
-    }
-    if (batch.length > MAX_BATCH) {
-      writeRpcError(res, 400, null, ErrorCode.InvalidRequest, `Invalid Request: a batch may hold at most ${MAX_BATCH} messages.`);
       return;
     }
     // The request itself was charged before its body was read; each further message counts too.
@@ -114,21 +111,24 @@ export class McpHttpEndpoint {
       await this.app.operations.limiter.admitClient(ctx.clientIp, batch.length - 1);
     } catch (err) {
       if (!(err instanceof RateLimitedError)) throw err;
+      // Refused as a whole: each request gets the refusal, with its own id (R-J1).
+      const data = { retry_after: err.retryAfterSeconds };
+      const answers = batch.filter(isRequest).map((m) => rpcError(idOf(m), UCP_PROTOCOL_ERROR, err.message, data));
       res.setHeader('Retry-After', String(err.retryAfterSeconds));
-      writeRpcError(res, 429, null, UCP_PROTOCOL_ERROR, err.message, { retry_after: err.retryAfterSeconds });
+      if (answers.length === 0) writeRpcError(res, 429, null, UCP_PROTOCOL_ERROR, err.message, data);
+      else writeJsonText(res, 429, JSON.stringify(answers));
       return;
     }
     const answers: unknown[] = [];
     const failures: MappedMcpError[] = [];
     let invalid = 0;
-    for (const element of batch) {
-      const problem = checkMessageShape(element);
-      if (problem !== undefined) {
+    for (const step of planBatch(batch)) {
+      if (step.kind === 'refused') {
         invalid++;
-        answers.push(rpcError(problem.id, ErrorCode.InvalidRequest, `Invalid Request: ${problem.message}`));
+        answers.push(step.answer);
         continue;
       }
-      const answer = await this.#dispatch(req, element, ctx);
+      const answer = await this.#dispatch(req, step.message, ctx);
       failures.push(...answer.failures);
       if (answer.bytes.length === 0) continue; // a notification (or a response sent to us): nothing to answer
       answers.push(JSON.parse(typeof answer.bytes === 'string' ? answer.bytes : answer.bytes.toString('utf8')));
@@ -140,12 +140,9 @@ export class McpHttpEndpoint {
     }
     const failure = mostSevere(failures);
     if (failure?.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(failure.retryAfterSeconds));
-    // Only invalid elements: the batch as a whole was not JSON-RPC, like a single invalid request.
+    // Only refused elements: the batch as a whole was not JSON-RPC, like a single invalid request.
     const status = failure?.httpStatus ?? (invalid === answers.length ? 400 : 200);
-    const text = JSON.stringify(answers);
-    res.statusCode = status;
-    res.setHeader('Content-Type', 'application/json');
-    res.end(text);
+    writeJsonText(res, status, JSON.stringify(answers));
   }
 
   #plain(req: IncomingMessage, message: unknown): PlainToolsCall | undefined {
@@ -254,54 +251,10 @@ function mostSevere(failures: readonly MappedMcpError[]): MappedMcpError | undef
   return best;
 }
 
-type RpcId = string | number | null;
-
-/**
- * Returns what is wrong with a JSON-RPC 2.0 message (or batch), or undefined when it is well formed.
- * Not recursive: a batch's elements are checked as single messages, so a deeply nested array is
- * one invalid element, never a stack overflow.
- */
-export function checkJsonRpcShape(value: unknown): { id: RpcId; message: string } | undefined {
-  if (!Array.isArray(value)) return checkMessageShape(value);
-  if (value.length === 0) return { id: null, message: 'an empty batch is not a JSON-RPC request.' };
-  if (value.length > MAX_BATCH) return { id: null, message: `a batch may hold at most ${MAX_BATCH} messages.` };
-  for (const [i, item] of value.entries()) {
-    const problem = checkMessageShape(item);
-    if (problem !== undefined) return { id: null, message: `batch element ${i}: ${problem.message}` };
-  }
-  return undefined;
-}
-
-/** What is wrong with one JSON-RPC 2.0 message (an array is not one), or undefined. */
-function checkMessageShape(value: unknown): { id: RpcId; message: string } | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { id: null, message: 'expected a JSON-RPC 2.0 object {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {...}}.' };
-  }
-  const msg = value as Record<string, unknown>;
-  const id = typeof msg['id'] === 'string' || typeof msg['id'] === 'number' ? msg['id'] : null;
-  if (msg['jsonrpc'] !== '2.0') return { id, message: 'member "jsonrpc" must be exactly "2.0".' };
-  if ('method' in msg && (typeof msg['method'] !== 'string' || msg['method'].length === 0)) {
-    return { id, message: 'member "method" must be a non-empty string.' };
-  }
-  if ('id' in msg && msg['id'] !== null && typeof msg['id'] !== 'string' && !Number.isInteger(msg['id'])) {
-    return { id: null, message: 'member "id" must be a string or an integer.' };
-  }
-  if ('params' in msg && (msg['params'] === null || typeof msg['params'] !== 'object' || Array.isArray(msg['params']))) {
-    return { id, message: 'member "params" must be an object (MCP uses named parameters).' };
-  }
-  if (!JSONRPCMessageSchema.safeParse(value).success) {
-    return { id, message: 'not a JSON-RPC 2.0 request, notification or response (a request needs "id" and "method").' };
-  }
-  return undefined;
-}
-
-function rpcError(
-  id: RpcId,
-  code: number,
-  message: string,
-  data?: Record<string, unknown>,
-): { jsonrpc: '2.0'; id: RpcId; error: { code: number; message: string; data?: Record<string, unknown> } } {
-  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
+function writeJsonText(res: ServerResponse, status: number, text: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.end(text);
 }
 
 function writeRpcError(
@@ -312,8 +265,5 @@ function writeRpcError(
   message: string,
   data?: Record<string, unknown>,
 ): void {
-  const body = JSON.stringify(rpcError(id, code, message, data));
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json');
-  res.end(body);
+  writeJsonText(res, status, JSON.stringify(rpcError(id, code, message, data)));
 }

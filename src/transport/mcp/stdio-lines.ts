@@ -6,7 +6,8 @@
  * a deeply nested line reaches the SDK's recursive zod parsing. The gate sits between stdin and the
  * SDK transport: lines within the limits pass through unchanged; a refused line is never buffered
  * past the limit (the rest of it is discarded as it streams in) and is reported to `onRefused`, so
- * the caller can answer it in JSON-RPC shape and keep serving the next line.
+ * the caller can answer it in JSON-RPC shape and keep serving the next line. Lines within the
+ * limits may be rewritten by `route` (batches, extra members: see stdio.ts) before the SDK reads them.
  */
 import { Transform } from 'node:stream';
 import type { TransformCallback } from 'node:stream';
@@ -23,9 +24,15 @@ export class JsonLineGate extends Transform {
   /** True from the moment the current line passes the limit until its newline arrives. */
   #discarding = false;
 
+  /**
+   * @param route given each line that parses as JSON: the messages to hand on in its place (a
+   *   batch's elements, a message without extra members), or undefined to hand the line on as is.
+   *   Lines that do not parse go on unchanged, for the SDK to answer with -32700.
+   */
   constructor(
     private readonly maxLineBytes: number,
     private readonly onRefused: (refused: RefusedLine) => void,
+    private readonly route?: (value: unknown) => readonly unknown[] | undefined,
   ) {
     super();
   }
@@ -77,7 +84,20 @@ export class JsonLineGate extends Transform {
       });
       return;
     }
-    this.push(Buffer.concat([line, Buffer.from([NEWLINE])]));
+    const routed = this.#route(line);
+    if (routed === undefined) this.push(Buffer.concat([line, Buffer.from([NEWLINE])]));
+    else for (const message of routed) this.push(`${JSON.stringify(message)}\n`);
+  }
+
+  #route(line: Buffer): readonly unknown[] | undefined {
+    if (this.route === undefined) return undefined;
+    let value: unknown;
+    try {
+      value = JSON.parse(line.toString('utf8'));
+    } catch {
+      return undefined;
+    }
+    return this.route(value);
   }
 
   #refuseTooLarge(): void {
