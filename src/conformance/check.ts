@@ -77,6 +77,12 @@ export interface BindingCheck extends CheckBase {
 /** A check; its scope says whether `run` gets a client, so a binding check never has to assume one. */
 export type Check = RunCheck | BindingCheck;
 
+/** The raw MCP peer an `mcp`-scoped check talks through: the runner opens one whenever it runs such a check. */
+export function mcpPeerOf(ctx: RunContext, checkId: string): McpPeer {
+  if (ctx.mcp === undefined) throw new Error(`${checkId} talks raw JSON-RPC and the run has no MCP peer`);
+  return ctx.mcp;
+}
+
 /** Runs `check` over `client` (undefined for a run-scoped check). */
 export async function runCheckOn(check: Check, ctx: RunContext, client: OperationClient | undefined): Promise<Verdict> {
   if (check.scope === 'run') return check.run(ctx);

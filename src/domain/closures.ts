@@ -68,9 +68,7 @@ function covers(e: ExceptionHour, date: string): boolean {
  * midnight — unless another exception governs today, which takes authority at local midnight.
  */
 export function exceptionStillApplies(e: ExceptionHour, now: { date: string; time: string }, all: readonly ExceptionHour[]): boolean {
-  if (e.valid_through >= now.date) return true;
-  if (!runsPastMidnight(e) || e.valid_through !== dayBefore(now.date)) return false;
-  return now.time < (e.closes as string) && !all.some((other) => covers(other, now.date));
+  return e.valid_through >= now.date || stillRunningFromDayBefore(e, now, all);
 }
 
 /**
@@ -79,9 +77,17 @@ export function exceptionStillApplies(e: ExceptionHour, now: { date: string; tim
  * covers the date.
  */
 export function exceptionGoverns(e: ExceptionHour, at: { date: string; time: string }, all: readonly ExceptionHour[]): boolean {
-  if (covers(e, at.date)) return true;
-  if (!runsPastMidnight(e) || e.valid_through !== dayBefore(at.date)) return false;
-  return at.time < (e.closes as string) && !all.some((other) => covers(other, at.date));
+  return covers(e, at.date) || stillRunningFromDayBefore(e, at, all);
+}
+
+/**
+ * Whether `e` ended the day before `at` with an interval that runs past midnight and is still
+ * running at `at`, with no other exception covering `at`'s date (that one takes authority at midnight).
+ */
+function stillRunningFromDayBefore(e: ExceptionHour, at: { date: string; time: string }, all: readonly ExceptionHour[]): boolean {
+  const closes = e.closes;
+  if (closes === undefined || !runsPastMidnight(e) || e.valid_through !== dayBefore(at.date)) return false;
+  return at.time < closes && !all.some((other) => covers(other, at.date));
 }
 
 /**

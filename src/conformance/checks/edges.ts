@@ -7,10 +7,10 @@
  * Not probed here: `serve --stdio` and other stdio transports (the checker speaks to a Business
  * over HTTP); the same rules apply there.
  */
-import { fail, pass, skip, verdictOf, type Check, type RunContext } from '../check.js';
+import { fail, mcpPeerOf, pass, skip, verdictOf, type Check, type RunContext } from '../check.js';
 import { describeRequest, describeResponse } from '../exchange.js';
-import type { McpPeer, RpcExchange } from '../mcp-peer.js';
-import { callEvidence, describeOutcome, type Call, type OperationClient } from '../operation-client.js';
+import type { RpcExchange } from '../mcp-peer.js';
+import { callEvidence, describeOutcome, type Call } from '../operation-client.js';
 import { isRecord } from '../oracle.js';
 import type { Evidence } from '../types.js';
 
@@ -54,7 +54,11 @@ export const EDGE_CHECKS: readonly Check[] = [
         ...ids.map((id) => ({ jsonrpc: '2.0', id, method: 'ping' })),
         { jsonrpc: '2.0', method: 'notifications/initialized' },
       ]);
-      const x = await (ctx.mcp as McpPeer).sendRaw(body, `batch of ${BATCH_PROBE} pings and a notification`, undefined);
+      const x = await mcpPeerOf(ctx, 'jsonrpc.batch-any-length').sendRaw(
+        body,
+        `batch of ${BATCH_PROBE} pings and a notification`,
+        undefined,
+      );
       const expected = `a JSON array of ${BATCH_PROBE} responses (result or error), ids ${ids[0] ?? ''}…${ids[ids.length - 1] ?? ''}, none for the notification`;
       const answer = parsed(x);
       if (!Array.isArray(answer)) {
@@ -82,7 +86,7 @@ export const EDGE_CHECKS: readonly Check[] = [
     needs: ['profile'],
     run: async (ctx) => {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 'extra-1', method: 'ping', conformance_extra: 1 });
-      const x = await (ctx.mcp as McpPeer).sendRaw(body, 'ping with an extra member', 'extra-1');
+      const x = await mcpPeerOf(ctx, 'jsonrpc.extra-members').sendRaw(body, 'ping with an extra member', 'extra-1');
       ctx.rawRpc.push(x);
       const error = x.message?.['error'];
       if (x.message !== undefined && 'result' in x.message) return pass();
@@ -159,7 +163,7 @@ export const EDGE_CHECKS: readonly Check[] = [
     scope: 'binding',
     needs: ['profile', 'search'],
     run: async (ctx, client) => {
-      const c = client as OperationClient;
+      const c = client;
       const member = 'conformance_ignored_member';
       const first = await c.call('search', { pagination: { limit: 1 }, [member]: 'x' });
       if (first.outcome.kind !== 'success') return skip(`the first search did not succeed (${describeOutcome(first.outcome)})`);
