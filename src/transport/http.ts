@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
 import type { BindingName, CorsConfig } from '../config.js';
@@ -152,18 +152,32 @@ export class UcpHttpServer {
       });
     });
     const address = server.address() as AddressInfo;
-    const app = makeApp(address);
-    if (isLoopbackHost(options.host)) {
+    this.#server = server;
+    server.on(
+      'request',
+      this.attach({ host: options.host, port: address.port }, () => makeApp(address)),
+    );
+    return address;
+  }
+
+  /**
+   * The request listener `listen()` installs, for an app served at `host:port`, without binding
+   * anything: tests drive the whole HTTP layer in-process through it (an injected request and
+   * response, no socket), and `listen()` hands the same listener to node:http.
+   */
+  attach(at: { host: string; port: number }, makeApp: () => HttpApp): RequestListener {
+    const app = makeApp();
+    if (isLoopbackHost(at.host)) {
       const corsOrigins = app.cors.origins === '*' ? [] : app.cors.origins;
-      this.#guard = new HostGuard(address.port, options.host, app.baseUrl, corsOrigins);
+      this.#guard = new HostGuard(at.port, at.host, app.baseUrl, corsOrigins);
     }
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    return (req: IncomingMessage, res: ServerResponse) => {
       this.#inFlight++;
       res.once('close', () => {
         this.#inFlight--;
         // While closing, a connection whose last answer just went out would otherwise idle until
         // keepAliveTimeout (5 s) before close() can resolve.
-        if (this.#closing) setImmediate(() => server.closeIdleConnections());
+        if (this.#closing) setImmediate(() => this.#server?.closeIdleConnections());
       });
       // The id is chosen here, not in #handle, so that even this last-resort path logs it.
       const requestId = pickRequestId(req.headers['request-id']);
@@ -185,9 +199,7 @@ export class UcpHttpServer {
           );
         }
       });
-    });
-    this.#server = server;
-    return address;
+    };
   }
 
   get inFlight(): number {
@@ -200,8 +212,7 @@ export class UcpHttpServer {
    */
   async close(graceMs = 10_000): Promise<void> {
     const server = this.#server;
-    if (server === undefined) return;
-    this.#server = undefined;
+    if (server === undefined || this.#closing) return;
     this.#closing = true;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
