@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
-import { DEMO_DATASET, startServer } from '../../src/server.js';
+import { DEMO_DATASET } from '../../src/server.js';
+import { startInProcessServer } from '../../src/transport/test-support/in-process.js';
 import type { RunningServer } from '../../src/server.js';
 import { postJson } from '../../src/transport/test-support/raw-http.js';
 import type { RawResponse } from '../../src/transport/test-support/raw-http.js';
@@ -31,7 +32,7 @@ let server: RunningServer;
 
 beforeAll(async () => {
   platforms = await startPlatforms();
-  server = await startServer({
+  server = await startInProcessServer({
     host: '127.0.0.1',
     port: 0,
     data: [DEMO_DATASET],
