@@ -146,8 +146,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
 /**
  * @internal The server `startServer` would start, with nothing bound: requests reach it only
- * through `listener`, called in-process (test/support/in-process.ts injects them). `port` is only
- * written into its URLs.
+ * through `listener`, called in-process (test/support/in-process-server.ts registers it for
+ * injected requests). `port` is only written into its URLs.
  */
 export async function startServerInProcess(
   options: StartServerOptions & { port: number },

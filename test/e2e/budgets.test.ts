@@ -11,7 +11,7 @@ import type { ServerConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
 import type { Resolver } from '../../src/protocol/safe-fetch.js';
 import { DEMO_PLATFORM_PROFILE_URL } from '../../src/server.js';
-import { startInProcessServer } from '../../src/transport/test-support/in-process.js';
+import { startInProcessServer } from '../support/in-process-server.js';
 import type { RunningServer } from '../../src/server.js';
 import { platformProfile } from '../../src/transport/test-support/fake-parts.js';
 import { rawRequest } from '../../src/transport/test-support/raw-http.js';

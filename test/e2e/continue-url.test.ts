@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
-import { startInProcessServer } from '../../src/transport/test-support/in-process.js';
+import { startInProcessServer } from '../support/in-process-server.js';
 import type { RunningServer } from '../../src/server.js';
 import { expectNegotiationError, openBinding } from './support/bindings.js';
 import type { Binding, BindingName } from './support/bindings.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
 import { DEMO_DATASET } from '../../src/server.js';
-import { startInProcessServer } from '../../src/transport/test-support/in-process.js';
+import { startInProcessServer } from '../support/in-process-server.js';
 import type { RunningServer } from '../../src/server.js';
 import { postJson } from '../../src/transport/test-support/raw-http.js';
 import type { RawResponse } from '../../src/transport/test-support/raw-http.js';

@@ -10,7 +10,7 @@ import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from '../../src/protocol/types.js';
 import type { RunningServer } from '../../src/server.js';
-import { startInProcessServer } from '../../src/transport/test-support/in-process.js';
+import { startInProcessServer } from '../support/in-process-server.js';
 import { postJson, rawRequest } from '../../src/transport/test-support/raw-http.js';
 import { expectNegotiationError, expectRequestError, openBinding } from './support/bindings.js';
 import type { Binding, BindingName, Operation, Outcome } from './support/bindings.js';

@@ -1,47 +1,26 @@
 /**
- * The business server without a socket, for tests of what it answers rather than of how bytes
- * travel: `startInProcessServer` builds exactly what `startServer` builds (same options, same
- * runtime, same node:http request listener), binds nothing, and registers its origin here.
- * `rawRequest`/`postJson` (raw-http.ts) and `inProcessFetch` (for the MCP SDK client) then hand a
- * request for that origin straight to the listener, injected by light-my-request, instead of
- * opening a connection. No port, no TCP stack, no keep-alive timers: a test waits only on its own
- * answers, which keeps it quick and indifferent to a loaded machine.
- *
- * What stays on real sockets: the CLI, stdio, TLS, graceful shutdown, Host/Origin forging over the
- * wire and the Platform profile servers the business fetches (test/e2e keeps those suites).
+ * HTTP without a socket, for tests of what a server answers rather than of how bytes travel: a
+ * server's node:http request listener is registered under an origin (`registerInProcess`; see
+ * test/support/in-process-server.ts for the business server), and `rawRequest`/`postJson`
+ * (raw-http.ts) and `inProcessFetch` (for the MCP SDK client) hand a request for that origin
+ * straight to the listener, injected by light-my-request, instead of opening a connection. No
+ * port, no TCP stack, no keep-alive timers: a test waits only on its own answers, which keeps it
+ * quick and indifferent to a loaded machine.
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, RequestListener } from 'node:http';
 import { inject } from 'light-my-request';
-import { startServerInProcess } from '../../server.js';
-import type { RunningServer, StartServerOptions } from '../../server.js';
 
 /** Origins of the in-process servers currently open, and the listener each hands requests to. */
 const listeners = new Map<string, RequestListener>();
 
 /**
- * The port written into an in-process server's URLs (its profile, its Host check). Each server
- * gets its own, counting down from the top of the range: nothing in the tests binds those (an
- * ephemeral port is picked from the kernel's lower range), and nothing connects to them anyway.
+ * Makes `origin` answered by `listener` in this process (test/support/in-process-server.ts does it
+ * for a server it starts); the returned function takes it back.
  */
-let nextPort = 65_535;
-
-/**
- * Starts the server `startServer(options)` would start, reachable only in-process (see the module
- * comment). `url` and `baseUrl` look like a loopback server's, so test bodies do not change.
- */
-export async function startInProcessServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  const port = options.port === undefined || options.port === 0 ? nextPort-- : options.port;
-  const { listener, ...server } = await startServerInProcess({ ...options, host: options.host ?? '127.0.0.1', port });
-  const origin = new URL(server.url).origin;
+export function registerInProcess(origin: string, listener: RequestListener): () => void {
   if (listeners.has(origin)) throw new Error(`an in-process server already answers for ${origin}`);
   listeners.set(origin, listener);
-  return {
-    ...server,
-    close: async () => {
-      listeners.delete(origin);
-      await server.close();
-    },
-  };
+  return () => void listeners.delete(origin);
 }
 
 /** The listener of the in-process server that answers for `url`'s origin, if one does. */
