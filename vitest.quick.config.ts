@@ -12,6 +12,7 @@ export const QUICK = [
   'src/**/*.test.ts',
   'test/architecture.test.ts',
   'test/contract/*.test.ts',
+  'test/support/in-process-server.test.ts',
   'test/e2e/server.test.ts',
   'test/e2e/budgets.test.ts',
   'test/e2e/continue-url.test.ts',
