@@ -67,7 +67,7 @@ export async function inProcessFetch(input: string | URL | Request, init?: Reque
   for (const [name, value] of Object.entries(res.headers)) {
     for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) out.append(name, v);
   }
-  // 1xx, 204, 205 and 304 answers have no body, and the Response constructor refuses one.
+  // 204, 205 and 304 answers and HEAD have no body, and the Response constructor refuses one for the first three.
   const bodiless = res.status === 204 || res.status === 205 || res.status === 304 || request.method === 'HEAD';
   return new Response(bodiless ? null : new Uint8Array(res.body), { status: res.status, headers: out });
 }
