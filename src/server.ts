@@ -18,6 +18,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_CONFIG, loadConfigFile } from './config.js';
@@ -40,8 +41,8 @@ import type { SharedState } from './shared-state/index.js';
 import { LocationService } from './service.js';
 import { SqliteLocationStore } from './store/sqlite/index.js';
 import type { LocationStore } from './store/store.js';
-import { buildUcpApp, listenUcpHttp, normaliseBaseUrl } from './transport/index.js';
-import type { UcpAppParts } from './transport/index.js';
+import { attachUcpHttp, buildUcpApp, listenUcpHttp, normaliseBaseUrl } from './transport/index.js';
+import type { ListeningUcp, UcpAppParts } from './transport/index.js';
 import { isLoopbackHost } from './transport/index.js';
 import type { Readiness } from './transport/index.js';
 import { serveStdio } from './transport/index.js';
@@ -151,6 +152,25 @@ export interface StdioServer {
 
 /** Starts the HTTP server. Throws ConfigError for bad options (message says what to change). */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  return (await start(options, listenUcpHttp)).running;
+}
+
+/**
+ * @internal The server `startServer` would start, with nothing bound: requests reach it only
+ * through `listener`, called in-process (test/support/in-process-server.ts registers it for
+ * injected requests). `port` is only written into its URLs.
+ */
+export async function startServerInProcess(
+  options: StartServerOptions & { port: number },
+): Promise<RunningServer & { listener: RequestListener }> {
+  const { running, listening } = await start(options, (parts, at) => Promise.resolve(attachUcpHttp(parts, at)));
+  return { ...running, listener: listening.listener };
+}
+
+async function start<T extends ListeningUcp>(
+  options: StartServerOptions,
+  bind: (parts: UcpAppParts, at: { host: string; port: number; baseUrl?: string }) => Promise<T>,
+): Promise<{ running: RunningServer; listening: T }> {
   const host = options.host ?? DEFAULT_HOST;
   const port = options.port ?? DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new ConfigError(`--port must be an integer from 0 to 65535, got ${port}`);
@@ -171,13 +191,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const logger = options.logger ?? createLogger({ level: config.logLevel, destination: 'stdout' });
   const runtime = await openRuntime(options, config, logger);
   try {
-    const listening = await listenUcpHttp(runtime.parts, { host, port, ...(baseUrl === undefined ? {} : { baseUrl }) });
+    const listening = await bind(runtime.parts, { host, port, ...(baseUrl === undefined ? {} : { baseUrl }) });
     logger.info(
       { url: listening.url, baseUrl: listening.baseUrl, capabilities: config.capabilities, data: runtime.source },
       `UCP Location business server listening on ${listening.url} (profile at ${listening.baseUrl}/.well-known/ucp)`,
     );
     let closing: Promise<void> | undefined;
-    return {
+    const running: RunningServer = {
       url: listening.url,
       baseUrl: listening.baseUrl,
       port: listening.port,
@@ -190,6 +210,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           logger.flush?.();
         })()),
     };
+    return { running, listening };
   } catch (err) {
     await runtime.close();
     if (errorCodeOf(err) === 'EADDRINUSE') {

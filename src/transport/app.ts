@@ -3,6 +3,7 @@
  * profile bytes and ETag, the tool catalog (names, descriptions, schemas), the negotiator and the
  * limiter. Requests only look things up.
  */
+import type { RequestListener } from 'node:http';
 import type { ServerConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../logging.js';
@@ -98,15 +99,45 @@ export interface ListeningUcp {
  */
 export async function listenUcpHttp(parts: UcpAppParts, options: { host: string; port: number; baseUrl?: string }): Promise<ListeningUcp> {
   const http = new UcpHttpServer({ turns: { maxQueued: parts.config.maxQueuedRequests } });
+  const build = appBuilder(parts, options);
+  const address = await http.listen({ host: options.host, port: options.port }, (addr) => build.httpApp(addr.port));
+  return { http, url: `http://${hostForUrl(options.host)}:${address.port}`, port: address.port, ...build.built() };
+}
+
+export interface AttachedUcp extends ListeningUcp {
+  /** The whole HTTP layer as node:http would call it, for a request injected without a socket. */
+  listener: RequestListener;
+}
+
+/**
+ * The same server as `listenUcpHttp`, as if bound at `host:port`, but nothing is bound: requests
+ * reach it only through `listener` (tests call it in-process). `port` is only written into URLs.
+ */
+export function attachUcpHttp(parts: UcpAppParts, options: { host: string; port: number; baseUrl?: string }): AttachedUcp {
+  const http = new UcpHttpServer({ turns: { maxQueued: parts.config.maxQueuedRequests } });
+  const build = appBuilder(parts, options);
+  const listener = http.attach({ host: options.host, port: options.port }, () => build.httpApp(options.port));
+  return { http, listener, url: `http://${hostForUrl(options.host)}:${options.port}`, port: options.port, ...build.built() };
+}
+
+/** Builds the app once the port is known, and keeps what it built for the caller. */
+function appBuilder(
+  parts: UcpAppParts,
+  options: { host: string; baseUrl?: string },
+): { httpApp(port: number): HttpApp; built(): { app: UcpApp; baseUrl: string } } {
   let built: { app: UcpApp; baseUrl: string } | undefined;
-  const address = await http.listen({ host: options.host, port: options.port }, (addr) => {
-    const baseUrl = normaliseBaseUrl(options.baseUrl ?? `http://${hostForUrl(options.host)}:${addr.port}`);
-    const app = buildUcpApp(parts, baseUrl);
-    built = { app, baseUrl };
-    return buildHttpApp(app, parts, baseUrl);
-  });
-  if (built === undefined) throw new Error('listen() did not build the app');
-  return { http, url: `http://${hostForUrl(options.host)}:${address.port}`, port: address.port, baseUrl: built.baseUrl, app: built.app };
+  return {
+    httpApp: (port) => {
+      const baseUrl = normaliseBaseUrl(options.baseUrl ?? `http://${hostForUrl(options.host)}:${port}`);
+      const app = buildUcpApp(parts, baseUrl);
+      built = { app, baseUrl };
+      return buildHttpApp(app, parts, baseUrl);
+    },
+    built: () => {
+      if (built === undefined) throw new Error('the server did not build the app');
+      return built;
+    },
+  };
 }
 
 /**

@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
 import type { BindingName, CorsConfig } from '../config.js';
@@ -153,25 +153,37 @@ export class UcpHttpServer {
       });
     });
     const address = server.address() as AddressInfo;
-    let app: HttpApp;
+    let listener: RequestListener;
     try {
-      app = makeApp(address);
-      if (isLoopbackHost(options.host)) {
-        const corsOrigins = app.cors.origins === '*' ? [] : app.cors.origins;
-        this.#guard = new HostGuard(address.port, options.host, app.baseUrl, corsOrigins);
-      }
+      listener = this.attach({ host: options.host, port: address.port }, () => makeApp(address));
     } catch (error) {
       // The port is bound already: release it, or a failed start leaves a server that answers nothing.
       await new Promise<void>((resolve) => server.close(() => resolve()));
       throw error;
     }
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    this.#server = server;
+    server.on('request', listener);
+    return address;
+  }
+
+  /**
+   * The request listener `listen()` installs, for an app served at `host:port`, without binding
+   * anything: tests drive the whole HTTP layer in-process through it (an injected request and
+   * response, no socket), and `listen()` hands the same listener to node:http.
+   */
+  attach(at: { host: string; port: number }, makeApp: () => HttpApp): RequestListener {
+    const app = makeApp();
+    if (isLoopbackHost(at.host)) {
+      const corsOrigins = app.cors.origins === '*' ? [] : app.cors.origins;
+      this.#guard = new HostGuard(at.port, at.host, app.baseUrl, corsOrigins);
+    }
+    return (req: IncomingMessage, res: ServerResponse) => {
       this.#inFlight++;
       res.once('close', () => {
         this.#inFlight--;
         // While closing, a connection whose last answer just went out would otherwise idle until
         // keepAliveTimeout (5 s) before close() can resolve.
-        if (this.#closing) setImmediate(() => server.closeIdleConnections());
+        if (this.#closing) setImmediate(() => this.#server?.closeIdleConnections());
       });
       // The id is chosen here, not in #handle, so that even this last-resort path logs it.
       const requestId = pickRequestId(req.headers['request-id']);
@@ -193,9 +205,7 @@ export class UcpHttpServer {
           );
         }
       });
-    });
-    this.#server = server;
-    return address;
+    };
   }
 
   get inFlight(): number {
@@ -208,8 +218,7 @@ export class UcpHttpServer {
    */
   async close(graceMs = 10_000): Promise<void> {
     const server = this.#server;
-    if (server === undefined) return;
-    this.#server = undefined;
+    if (server === undefined || this.#closing) return;
     this.#closing = true;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();

@@ -3,8 +3,8 @@
  * start the HTTP and stdio servers. Everything else under transport/ is internal to it (the
  * architecture test holds other layers to this file).
  */
-export { buildUcpApp, listenUcpHttp, normaliseBaseUrl } from './app.js';
-export type { UcpAppParts } from './app.js';
+export { attachUcpHttp, buildUcpApp, listenUcpHttp, normaliseBaseUrl } from './app.js';
+export type { AttachedUcp, ListeningUcp, UcpAppParts } from './app.js';
 export { isLoopbackHost } from './http.js';
 export type { Readiness } from './http.js';
 export { serveStdio } from './mcp/stdio.js';

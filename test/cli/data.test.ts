@@ -50,8 +50,9 @@ afterAll(() => {
   if (cwd !== undefined) rmSync(cwd, { recursive: true, force: true });
 });
 
-// Every test uses its own database file, so the child processes may run side by side.
-describe.concurrent('ucp-location validate', () => {
+// One child process at a time: side by side, each test's time was that of all of them, and a busy
+// machine pushed them past the test timeout together (as in test/e2e/cli-serve.test.ts).
+describe('ucp-location validate', () => {
   it('exits 0 and summarises a valid file', async () => {
     const run = await cli(cwd, 'validate', 'demo.ndjson');
     expect(run.code).toBe(0);
@@ -126,7 +127,7 @@ describe.concurrent('ucp-location validate', () => {
   });
 });
 
-describe.concurrent('ucp-location import', () => {
+describe('ucp-location import', () => {
   it('imports into ./ucp-location.db by default, then refuses bad data leaving it intact (exit 1)', async () => {
     const ok = await cli(cwd, 'import', 'demo.ndjson');
     expect(ok.code).toBe(0);

@@ -1,7 +1,8 @@
 /**
- * Budgets nobody else can spend (issue 15, R-P2, R-G2, R-G7): the real server on the demo dataset
- * over real HTTP on loopback. Several client addresses are simulated by connecting from
- * 127.0.0.2, 127.0.0.3, … (every 127.x address is local on Linux loopback). Platform profiles
+ * Budgets nobody else can spend (issue 15, R-P2, R-G2, R-G7): the real server on the demo dataset,
+ * run in-process (its node:http listener, requests injected without a socket). Several client
+ * addresses are simulated as requests from 127.0.0.2, 127.0.0.3, … (the address the server sees,
+ * as if connecting from each; every 127.x address is local on Linux loopback). Platform profiles
  * come from a loopback test server under host names an injected resolver maps to 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,8 @@ import { parseConfig } from '../../src/config.js';
 import type { ServerConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
 import type { Resolver } from '../../src/protocol/safe-fetch.js';
-import { DEMO_PLATFORM_PROFILE_URL, startServer } from '../../src/server.js';
+import { DEMO_PLATFORM_PROFILE_URL } from '../../src/server.js';
+import { startInProcessServer } from '../support/in-process-server.js';
 import type { RunningServer } from '../../src/server.js';
 import { platformProfile } from '../../src/transport/test-support/fake-parts.js';
 import { rawRequest } from '../../src/transport/test-support/raw-http.js';
@@ -37,7 +39,7 @@ afterAll(async () => {
 });
 
 async function serve(config: Record<string, unknown>): Promise<RunningServer> {
-  const server = await startServer({
+  const server = await startInProcessServer({
     host: '127.0.0.1',
     port: 0,
     allowLoopbackProfiles: true,

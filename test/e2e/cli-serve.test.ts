@@ -1,6 +1,7 @@
 /**
- * `ucp-location serve` as a user runs it: a child process (the CLI through tsx), its logs, its
- * exit status on SIGTERM, and its refusals of bad options with actionable messages.
+ * `ucp-location serve` as a user runs it: a child process (the built CLI, or the sources through
+ * tsx when dist/ is stale), its logs, its exit status on SIGTERM, and its refusals of bad options
+ * with actionable messages.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,10 +10,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../../src/transport/test-support/raw-http.js';
+import { cliNodeArgs } from '../client/support/cli.js';
 import { buildStoreFile, FIXTURE } from './support/store.js';
 import type { StoreFile } from './support/store.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = cliNodeArgs();
 
 interface Run {
   code: number | null;
@@ -21,7 +24,7 @@ interface Run {
 }
 
 function cli(args: readonly string[], onStdout?: (text: string, stop: () => void) => void): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], {
+  const child = spawn(process.execPath, [...CLI, 'serve', ...args], {
     cwd: REPO,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -48,8 +51,10 @@ afterAll(() => {
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
-// Each case is its own process; run them side by side to keep the suite quick.
-describe.concurrent('ucp-location serve', () => {
+// Each case is its own process, one at a time: run side by side, eight CLI starts shared the
+// machine, so each test's time was the time of all eight, and a busy machine pushed them past the
+// test timeout together.
+describe('ucp-location serve', () => {
   it('serves the profile, logs JSON lines, and stops cleanly on SIGTERM', async () => {
     let checked: Promise<number> | undefined;
     const run = await cli(['--port', '0', '--db', storeFile.path], (text, stop) => {

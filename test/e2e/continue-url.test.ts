@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
-import { startServer } from '../../src/server.js';
+import { startInProcessServer } from '../support/in-process-server.js';
 import type { RunningServer } from '../../src/server.js';
 import { expectNegotiationError, openBinding } from './support/bindings.js';
 import type { Binding, BindingName } from './support/bindings.js';
@@ -22,7 +22,7 @@ let withUrl: RunningServer;
 let without: RunningServer;
 
 async function start(config: Record<string, unknown>): Promise<RunningServer> {
-  return startServer({
+  return startInProcessServer({
     host: '127.0.0.1',
     port: 0,
     db: storeFile.path,

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
-import { startServer } from '../../src/server.js';
+import { startInProcessServer } from '../support/in-process-server.js';
 import type { RunningServer } from '../../src/server.js';
 import { postJson } from '../../src/transport/test-support/raw-http.js';
 import type { RawResponse } from '../../src/transport/test-support/raw-http.js';
@@ -31,7 +31,7 @@ let server: RunningServer;
 
 beforeAll(async () => {
   platforms = await startPlatforms();
-  server = await startServer({
+  server = await startInProcessServer({
     host: '127.0.0.1',
     port: 0,
     // The demo as `serve` runs it, its holidays counted from a pinned day.

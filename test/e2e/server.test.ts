@@ -1,15 +1,16 @@
 /**
- * End to end: the real server (`startServer`) on a free loopback port over a real SQLite store
- * file, driven through three bindings — raw JSON-RPC like seed 000's envelopes, the official MCP
- * SDK client, and REST. Every test body runs against each binding, and the payloads must be
- * identical across them.
+ * End to end: the real server (what `startServer` builds, run in-process: requests reach its
+ * node:http listener without a socket) over a real SQLite store file, driven through three
+ * bindings — raw JSON-RPC like seed 000's envelopes, the official MCP SDK client, and REST. Every
+ * test body runs against each binding, and the payloads must be identical across them. Sockets,
+ * the CLI and shutdown are cli-serve.test.ts's and hardening.test.ts's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from '../../src/protocol/types.js';
-import { startServer } from '../../src/server.js';
 import type { RunningServer } from '../../src/server.js';
+import { startInProcessServer } from '../support/in-process-server.js';
 import { postJson, rawRequest } from '../../src/transport/test-support/raw-http.js';
 import { expectNegotiationError, expectRequestError, openBinding } from './support/bindings.js';
 import type { Binding, BindingName, Operation, Outcome } from './support/bindings.js';
@@ -28,7 +29,7 @@ let server: RunningServer;
 beforeAll(async () => {
   storeFile = await openE2eStore();
   platforms = await startPlatforms();
-  server = await startServer({
+  server = await startInProcessServer({
     host: '127.0.0.1',
     port: 0,
     db: storeFile.path,
@@ -310,7 +311,7 @@ describe('REST envelope errors', () => {
 describe('rate limits (R-P2)', () => {
   let limited: RunningServer;
   beforeAll(async () => {
-    limited = await startServer({
+    limited = await startInProcessServer({
       host: '127.0.0.1',
       port: 0,
       db: storeFile.path,

@@ -1,7 +1,8 @@
 /**
- * `ucp-location serve --stdio`, spawned as a real child process (the CLI run through tsx), driven by
- * the official MCP SDK `StdioClientTransport` and by raw JSON-RPC lines. Its answers must equal
- * those of the HTTP server over the same store.
+ * `ucp-location serve --stdio`, spawned as a real child process (the built CLI, or the sources
+ * through tsx when dist/ is stale), driven by the official MCP SDK `StdioClientTransport` and by
+ * raw JSON-RPC lines. Its answers must equal those of the HTTP server over the same store (run
+ * in-process: the HTTP side is only the reference here).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,12 +13,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging.js';
-import { startServer } from '../../src/server.js';
 import type { RunningServer } from '../../src/server.js';
+import { startInProcessServer } from '../support/in-process-server.js';
 import { SEARCH_CAPABILITY } from '../../src/protocol/types.js';
 import { openBinding } from './support/bindings.js';
 import { startPlatforms } from './support/platform.js';
 import type { Platforms } from './support/platform.js';
+import { cliNodeArgs } from '../client/support/cli.js';
 import { buildStoreFile } from './support/store.js';
 import type { StoreFile } from './support/store.js';
 
@@ -31,18 +33,7 @@ let configDir: string;
 let configFile: string;
 
 function serveArgs(): string[] {
-  return [
-    '--import',
-    'tsx',
-    'src/cli/main.ts',
-    'serve',
-    '--stdio',
-    '--db',
-    storeFile.path,
-    '--config',
-    configFile,
-    '--allow-loopback-profiles',
-  ];
+  return [...cliNodeArgs(), 'serve', '--stdio', '--db', storeFile.path, '--config', configFile, '--allow-loopback-profiles'];
 }
 
 beforeAll(async () => {
@@ -51,7 +42,7 @@ beforeAll(async () => {
   configDir = mkdtempSync(join(tmpdir(), 'ucp-stdio-'));
   configFile = join(configDir, 'ucp-location.json');
   writeFileSync(configFile, JSON.stringify(CONFIG));
-  http = await startServer({
+  http = await startInProcessServer({
     port: 0,
     db: storeFile.path,
     allowLoopbackProfiles: true,
@@ -144,6 +135,9 @@ describe('serve --stdio with raw JSON-RPC lines (R-M1)', () => {
 function rawSession(): { child: ReturnType<typeof spawnServe>; nextLine: () => Promise<string>; end: () => Promise<number | null> } {
   const child = spawnServe();
   const lines: string[] = [];
+  // Whoever waits for the next line is woken by the line itself or by the exit: no polling, and no
+  // deadline of our own that a busy machine could outrun (the test's timeout is the only one).
+  let wake: (() => void) | undefined;
   let buffer = '';
   child.stdout.on('data', (chunk: Buffer) => {
     buffer += chunk.toString('utf8');
@@ -153,17 +147,18 @@ function rawSession(): { child: ReturnType<typeof spawnServe>; nextLine: () => P
       buffer = buffer.slice(newline + 1);
       newline = buffer.indexOf('\n');
     }
+    wake?.();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  void exited.then(() => wake?.());
   const nextLine = (): Promise<string> =>
     new Promise((resolve, reject) => {
-      const deadline = Date.now() + 15_000;
       const check = (): void => {
         const line = lines.shift();
+        wake = undefined;
         if (line !== undefined) resolve(line);
         else if (child.exitCode !== null) reject(new Error(`server exited with ${child.exitCode}`));
-        else if (Date.now() > deadline) reject(new Error('no answer line within 15 s'));
-        else setTimeout(check, 20);
+        else wake = check;
       };
       check();
     });

@@ -1,9 +1,12 @@
 /**
  * A raw HTTP/1.1 client for tests that must control every header (no implicit Accept, a forged
- * Host) — which `fetch` does not allow. Loopback only.
+ * Host) — which `fetch` does not allow. Loopback only. A URL of an in-process server
+ * (in-process.ts) is answered by that server's listener, without a socket; `localAddress` then
+ * becomes the address the server sees the request come from.
  */
 import { request } from 'node:http';
-import type { Agent } from 'node:http';
+import type { Agent, RequestListener } from 'node:http';
+import { injectRequest, inProcessListener } from './in-process.js';
 
 export interface RawResponse {
   status: number;
@@ -27,6 +30,8 @@ export function rawRequest(
   const target = new URL(url);
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname))
     throw new Error(`tests only talk to loopback, not ${target.hostname}`);
+  const listener = inProcessListener(target);
+  if (listener !== undefined) return injected(listener, url, options);
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -43,13 +48,7 @@ export function rawRequest(
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
-          try {
-            json = text.length > 0 ? JSON.parse(text) : undefined;
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: parseJson(text) });
         });
         res.on('error', reject);
       },
@@ -68,4 +67,27 @@ export function postJson(url: string, body: unknown, headers: Record<string, str
     ...(agent === undefined ? {} : { agent }),
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
+}
+
+async function injected(
+  listener: RequestListener,
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; localAddress?: string },
+): Promise<RawResponse> {
+  const res = await injectRequest(listener, url, {
+    ...(options.method === undefined ? {} : { method: options.method }),
+    ...(options.headers === undefined ? {} : { headers: options.headers }),
+    ...(options.body === undefined ? {} : { body: options.body }),
+    ...(options.localAddress === undefined ? {} : { remoteAddress: options.localAddress }),
+  });
+  const text = res.body.toString('utf8');
+  return { status: res.status, headers: res.headers, text, json: parseJson(text) };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text.length > 0 ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
 }

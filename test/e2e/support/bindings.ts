@@ -15,6 +15,7 @@ import { expect } from 'vitest';
 import type { NegotiationErrorCode } from '../../../src/errors.js';
 import { pointerToJsonPath } from '../../../src/transport/json-path.js';
 import { NEGOTIATION_STATUS } from '../../../src/transport/rest/errors.js';
+import { inProcessFetch } from '../../../src/transport/test-support/in-process.js';
 import { postJson } from '../../../src/transport/test-support/raw-http.js';
 
 export type Operation = 'search' | 'lookup';
@@ -50,7 +51,8 @@ export async function openBinding(name: BindingName, baseUrl: string): Promise<B
   if (name === 'mcp-raw') return new RawMcpBinding(baseUrl);
   if (name === 'rest') return new RestBinding(baseUrl);
   const client = new Client({ name: 'ucp-location-e2e', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/ucp/mcp`)));
+  // inProcessFetch: an in-process server's URL is answered without a socket (test/e2e/server.test.ts).
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/ucp/mcp`), { fetch: inProcessFetch }));
   // Listing caches each tool's outputSchema, so every callTool below is checked against it.
   await client.listTools();
   return new SdkMcpBinding(client);
