@@ -70,7 +70,7 @@ function covers(e: ExceptionHour, date: string): boolean {
 export function exceptionStillApplies(e: ExceptionHour, now: { date: string; time: string }, all: readonly ExceptionHour[]): boolean {
   if (e.valid_through >= now.date) return true;
   if (!runsPastMidnight(e) || e.valid_through !== dayBefore(now.date)) return false;
-  return now.time < (e.closes as string) && !all.some((other) => covers(other, now.date));
+  return e.closes !== undefined && now.time < e.closes && !all.some((other) => covers(other, now.date));
 }
 
 /** The Location as returned at `nowMs`: spent `exception_hours` left out (the same object when none is). */
