@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { elementAt, isOneOf, isRecord } from './guards.js';
+import { elementAt, isOneOf, isRecord, listeningPort } from './guards.js';
 
 describe('guards', () => {
   it('isOneOf narrows only members of the list', () => {
@@ -22,5 +22,11 @@ describe('guards', () => {
     expect(elementAt(new Float64Array([1.5]), 0)).toBe(1.5);
     expect(() => elementAt([10, 20], 2)).toThrow(/index 2 .*length 2/);
     expect(() => elementAt([10], -1)).toThrow(RangeError);
+  });
+
+  it('listeningPort reads a TCP address and refuses a pipe or no address', () => {
+    expect(listeningPort({ address: '127.0.0.1', family: 'IPv4', port: 8080 })).toBe(8080);
+    expect(() => listeningPort('/tmp/socket')).toThrow(/not listening on a TCP port/);
+    expect(() => listeningPort(null)).toThrow(/not listening on a TCP port/);
   });
 });

@@ -23,3 +23,12 @@ export function elementAt<T>(list: ArrayLike<T>, index: number): T {
   if (value === undefined) throw new RangeError(`index ${index} is outside the list (length ${list.length})`);
   return value;
 }
+
+/**
+ * The TCP port of a listening server's `address()`. A server listening on a pipe or not yet
+ * listening has none, and saying so beats reading `.port` off a string or null.
+ */
+export function listeningPort(address: unknown): number {
+  if (isRecord(address) && typeof address['port'] === 'number') return address['port'];
+  throw new Error(`the server is not listening on a TCP port (its address is ${JSON.stringify(address)})`);
+}
