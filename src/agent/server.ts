@@ -12,19 +12,19 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../errors.js';
+import { isOneOf, listeningPort } from '../protocol/guards.js';
 import type { Logger } from '../logging.js';
 import type { AgentSettings } from './config.js';
 import { BusinessDirectory, type DirectoryOptions } from './businesses.js';
 import { CursorSeal } from './cursor.js';
 import { LocationFinder } from './find.js';
-import { TOOL_NAMES, TOOLS, callTool, type ToolContext, type ToolName } from './tools.js';
+import { TOOL_NAMES, TOOLS, callTool, type ToolContext } from './tools.js';
 
 export interface AgentOptions extends DirectoryOptions {
   settings: AgentSettings;
@@ -69,11 +69,11 @@ export class AgentBridge {
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...TOOLS] }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const name = request.params.name;
-      if (!(TOOL_NAMES as readonly string[]).includes(name)) {
+      if (!isOneOf(TOOL_NAMES, name)) {
         throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; this server has ${TOOL_NAMES.join(', ')}.`);
       }
       try {
-        return await callTool(this.#tools, name as ToolName, request.params.arguments);
+        return await callTool(this.#tools, name, request.params.arguments);
       } catch (error) {
         this.#logger.error({ err: error, tool: name }, 'tool call failed unexpectedly');
         throw new McpError(ErrorCode.InternalError, 'The agent bridge failed while answering; its log (stderr) has the details.');
@@ -207,7 +207,7 @@ export async function serveAgentHttp(
       resolve();
     });
   });
-  const { port } = http.address() as AddressInfo;
+  const port = listeningPort(http.address());
   const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
   if (isLoopback(options.host)) allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
   return {

@@ -7,6 +7,7 @@
 import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { loadCommands } from './commands/index.js';
+import { isRecord } from '../protocol/guards.js';
 
 // `ucp-location lookup … | head -3`: once the reader has what it wants it closes the pipe, and the
 // next write fails with EPIPE. That is the reader saying "enough", not a failure of ours: stop at
@@ -16,11 +17,12 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+const packageVersion = isRecord(pkg) && typeof pkg['version'] === 'string' ? pkg['version'] : '0.0.0';
 
 const program = new Command('ucp-location')
   .description('UCP Location (2026-08-25): business server, data tools, platform client and conformance checker')
-  .version(pkg.version)
+  .version(packageVersion)
   .showHelpAfterError();
 
 // The verb is the first argument that is not an option (`ucp-location --help` has none).

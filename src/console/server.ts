@@ -10,9 +10,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, DataValidationError, UcpRequestError, causeMessage } from '../errors.js';
+import { isRecord, listeningPort } from '../protocol/guards.js';
 import { MAX_JSON_DEPTH, exceedsJsonDepth } from '../protocol/json-depth.js';
 import { planPredicates } from '../domain/predicates.js';
 import { validateSearchRequest } from '../domain/request-validation.js';
@@ -127,7 +127,7 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   const text = bytes.toString('utf8');
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (isRecord(value)) return value;
   } catch {
     // answered below
   }
@@ -323,7 +323,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  const port = listeningPort(server.address());
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}/`,

@@ -69,11 +69,10 @@ function parseDays(spec: string): Parsed<Day[]> {
       return { error: `${JSON.stringify(part)} is not a day or day range (mon … sun, e.g. "mon", "tue-fri", "sat,sun" or "daily")` };
     }
     // Ranges may wrap the week ("fri-mon"); they expand in week order from the first day.
-    let i = DAYS.indexOf(from);
-    for (;;) {
-      days.push(DAYS[i] as Day);
-      if (DAYS[i] === to) break;
-      i = (i + 1) % 7;
+    const start = DAYS.indexOf(from);
+    for (const day of [...DAYS.slice(start), ...DAYS.slice(0, start)]) {
+      days.push(day);
+      if (day === to) break;
     }
   }
   return { value: days };
@@ -120,29 +119,27 @@ export function parseHours(text: string): Parsed<DailyHour[]> {
  */
 export function formatHours(hours: readonly DailyHour[]): string {
   if (hours.length === 0) return 'closed';
-  const groups: { days: Day[]; intervals: string }[] = [];
-  let i = 0;
-  while (i < hours.length) {
-    const day = (hours[i] as DailyHour).day;
-    const parts: string[] = [];
-    while (i < hours.length && (hours[i] as DailyHour).day === day) {
-      const h = hours[i] as DailyHour;
-      parts.push(`${h.opens}-${h.closes}`);
-      i++;
-    }
+  // Consecutive entries of one day first, then runs of consecutive days with the same intervals.
+  const perDay: { day: Day; parts: string[] }[] = [];
+  for (const h of hours) {
+    const run = perDay.at(-1);
+    if (run !== undefined && run.day === h.day) run.parts.push(`${h.opens}-${h.closes}`);
+    else perDay.push({ day: h.day, parts: [`${h.opens}-${h.closes}`] });
+  }
+  const groups: { first: Day; last: Day; intervals: string }[] = [];
+  for (const { day, parts } of perDay) {
     const intervals = parts.join(',');
     const last = groups.at(-1);
-    const lastDay = last?.days.at(-1);
-    if (last !== undefined && lastDay !== undefined && last.intervals === intervals && DAYS.indexOf(lastDay) + 1 === DAYS.indexOf(day)) {
-      last.days.push(day);
+    if (last !== undefined && last.intervals === intervals && DAYS.indexOf(last.last) + 1 === DAYS.indexOf(day)) {
+      last.last = day;
     } else {
-      groups.push({ days: [day], intervals });
+      groups.push({ first: day, last: day, intervals });
     }
   }
   return groups
     .map((g) => {
-      const first = (g.days[0] as Day).slice(0, 3);
-      const span = g.days.length === 1 ? first : `${first}-${(g.days.at(-1) as Day).slice(0, 3)}`;
+      const first = g.first.slice(0, 3);
+      const span = g.first === g.last ? first : `${first}-${g.last.slice(0, 3)}`;
       return `${span} ${g.intervals}`;
     })
     .join('; ');
@@ -209,26 +206,23 @@ export function parseExceptions(text: string): Parsed<ExceptionHour[]> {
 
 /** Consecutive timed entries with identical bounds and title share one segment. */
 export function formatExceptions(list: readonly ExceptionHour[]): string {
-  const segments: string[] = [];
-  let i = 0;
-  while (i < list.length) {
-    const e = list[i] as ExceptionHour;
+  // A closed entry is a segment of its own; a timed one joins the timed segment before it when the
+  // bounds and title match.
+  const runs: { head: ExceptionHour; intervals: string[] }[] = [];
+  for (const e of list) {
+    const interval = e.opens !== undefined && e.closes !== undefined ? `${e.opens}-${e.closes}` : undefined;
+    const run = runs.at(-1);
+    if (interval !== undefined && run !== undefined && run.intervals.length > 0 && run.head.valid_from === e.valid_from && run.head.valid_through === e.valid_through && run.head.title === e.title) {
+      run.intervals.push(interval);
+    } else {
+      runs.push({ head: e, intervals: interval === undefined ? [] : [interval] });
+    }
+  }
+  const segments = runs.map(({ head: e, intervals }) => {
     const range = e.valid_from === e.valid_through ? e.valid_from : `${e.valid_from}..${e.valid_through}`;
     const title = e.title !== undefined ? ` ${quoteTitle(e.title)}` : '';
-    if (e.opens === undefined || e.closes === undefined) {
-      segments.push(`${range} closed${title}`);
-      i++;
-      continue;
-    }
-    const intervals: string[] = [];
-    while (i < list.length) {
-      const f = list[i] as ExceptionHour;
-      if (f.valid_from !== e.valid_from || f.valid_through !== e.valid_through || f.title !== e.title || f.opens === undefined || f.closes === undefined) break;
-      intervals.push(`${f.opens}-${f.closes}`);
-      i++;
-    }
-    segments.push(`${range} ${intervals.join(',')}${title}`);
-  }
+    return `${range} ${intervals.length === 0 ? 'closed' : intervals.join(',')}${title}`;
+  });
   return segments.join('; ');
 }
 

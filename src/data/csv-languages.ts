@@ -10,6 +10,7 @@
  * `localized` keys, by the record validator; here only the column shape is read.
  */
 import type { LocationRecord, LocalizedStrings } from '../domain/location.js';
+import { isOneOf, isRecord } from '../protocol/guards.js';
 import { formatAmenities, formatList, parseAmenities, parseList, type Parsed } from './compact-syntax.js';
 import { group } from './match-group.js';
 
@@ -29,8 +30,8 @@ export function localizedColumn(header: string): LocalizedColumn | null {
   const at = header.indexOf('@');
   if (at <= 0 || at === header.length - 1) return null;
   const field = header.slice(0, at);
-  if (!(LOCALIZED_COLUMN_FIELDS as readonly string[]).includes(field)) return null;
-  return { name: header, field: field as LocalizedColumnField, tag: header.slice(at + 1) };
+  if (!isOneOf(LOCALIZED_COLUMN_FIELDS, field)) return null;
+  return { name: header, field, tag: header.slice(at + 1) };
 }
 
 /** `2026-12-25=Christmas|2026-12-31=New Year's Eve` → {date: {title}}. */
@@ -58,9 +59,19 @@ export function readLocalizedCell(column: LocalizedColumn, text: string, raw: Re
     if ('error' in parsed) return `${column.name}: ${parsed.error}`;
     value = parsed.value;
   }
-  const localized = (raw['localized'] ??= {}) as Record<string, Record<string, unknown>>;
-  (localized[column.tag] ??= {})[column.field] = value;
+  // Only this function writes `raw.localized`, so what is there is the object it made.
+  const localized = childRecord(raw, 'localized');
+  childRecord(localized, column.tag)[column.field] = value;
   return null;
+}
+
+/** `parent[key]` as an object, made (and set) when there is none yet. */
+function childRecord(parent: Record<string, unknown>, key: string): Record<string, unknown> {
+  const existing = parent[key];
+  if (isRecord(existing)) return existing;
+  const made: Record<string, unknown> = {};
+  parent[key] = made;
+  return made;
 }
 
 /** The CSV column holding a `localized.<tag>.<field>…` issue path, or null for other paths. */
@@ -70,18 +81,21 @@ export function localizedColumnOf(field: string): string | null {
   const tag = group(m, 1);
   const sub = m[2];
   // A problem with the tag itself belongs to every column of that language.
-  return sub !== undefined && (LOCALIZED_COLUMN_FIELDS as readonly string[]).includes(sub) ? `${sub}@${tag}` : `*@${tag}`;
+  return isOneOf(LOCALIZED_COLUMN_FIELDS, sub) ? `${sub}@${tag}` : `*@${tag}`;
 }
 
 /** The translation columns a set of records needs, in a stable order (by tag, then field). */
 export function localizedColumnsOf(records: readonly LocationRecord[]): LocalizedColumn[] {
-  const wanted = new Set<string>();
+  const wanted = new Map<string, LocalizedColumn>();
   for (const r of records) {
     for (const [tag, strings] of Object.entries(r.localized ?? {})) {
-      for (const field of LOCALIZED_COLUMN_FIELDS) if (strings[field] !== undefined) wanted.add(`${field}@${tag}`);
+      for (const field of LOCALIZED_COLUMN_FIELDS) {
+        const name = `${field}@${tag}`;
+        if (strings[field] !== undefined && !wanted.has(name)) wanted.set(name, { name, field, tag });
+      }
     }
   }
-  const columns = [...wanted].map((name) => localizedColumn(name) as LocalizedColumn);
+  const columns = [...wanted.values()];
   const order = (c: LocalizedColumn): number => LOCALIZED_COLUMN_FIELDS.indexOf(c.field);
   return columns.sort((a, b) => (a.tag === b.tag ? order(a) - order(b) : a.tag < b.tag ? -1 : 1));
 }

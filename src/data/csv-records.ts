@@ -16,6 +16,7 @@ import {
   parsePerCountry,
   type Parsed,
 } from './compact-syntax.js';
+import { elementAt, isOneOf } from '../protocol/guards.js';
 import { csvRow } from './csv.js';
 import { localizedCell, localizedColumn, localizedColumnOf, readLocalizedCell, type LocalizedColumn } from './csv-languages.js';
 import { ADDRESS_FIELDS } from './validate-record.js';
@@ -79,8 +80,8 @@ export function readHeader(fields: readonly string[]): CsvHeader {
   const seen = new Set<string>();
   const columns = fields.map((f) => {
     const name = f.trim().toLowerCase();
-    const translation = localizedColumn(name);
-    if (translation === null && !(CSV_COLUMNS as readonly string[]).includes(name)) {
+    const column = localizedColumn(name) ?? (isOneOf(CSV_COLUMNS, name) ? name : null);
+    if (column === null) {
       issues.push({
         field: f,
         message: `unknown column ${JSON.stringify(f)}; the columns are: ${CSV_COLUMNS.join(', ')}, and translations as name@<language>, amenities@<language>, exception_hours@<language>`,
@@ -89,7 +90,7 @@ export function readHeader(fields: readonly string[]): CsvHeader {
     }
     if (seen.has(name)) issues.push({ field: name, message: `column ${JSON.stringify(name)} appears twice` });
     seen.add(name);
-    return translation ?? (name as CsvColumn);
+    return column;
   });
   let unusable = false;
   for (const required of ['id', 'name'] as const) {
@@ -114,7 +115,7 @@ export function rowToRaw(header: CsvHeader, fields: readonly string[]): { raw: R
   }
   const cells = new Map<CsvColumn, unknown>();
   header.columns.forEach((column, i) => {
-    const text = (fields[i] as string).trim();
+    const text = elementAt(fields, i).trim();
     if (column === null || text === '') return;
     if (typeof column === 'object') {
       const error = readLocalizedCell(column, text, raw);
@@ -148,9 +149,14 @@ export function rowToRaw(header: CsvHeader, fields: readonly string[]): { raw: R
     }
   }
   const serves: Record<string, unknown> = {};
-  const servesColumns = { serves_radius_m: 'radius_m', serves_countries: 'countries', serves_regions: 'regions', serves_postal_codes: 'postal_codes' } as const;
-  for (const [column, key] of Object.entries(servesColumns)) {
-    if (cells.has(column as CsvColumn)) serves[key] = cells.get(column as CsvColumn);
+  const servesColumns = [
+    ['serves_radius_m', 'radius_m'],
+    ['serves_countries', 'countries'],
+    ['serves_regions', 'regions'],
+    ['serves_postal_codes', 'postal_codes'],
+  ] as const;
+  for (const [column, key] of servesColumns) {
+    if (cells.has(column)) serves[key] = cells.get(column);
   }
   if (Object.keys(serves).length > 0) raw['serves'] = serves;
   return { raw, issues };
@@ -184,7 +190,7 @@ export function recordToRow(record: LocationRecord, options: CsvExportOptions = 
   if (record.serves?.areas !== undefined && record.serves.areas.length > 0 && options.dropAreas !== true) {
     throw new CsvExportError(`location ${JSON.stringify(record.id)} has serves.areas, which CSV cannot hold; export it as NDJSON or GeoJSON (or drop the areas explicitly)`);
   }
-  const cell: Record<CsvColumn, string> = Object.fromEntries(CSV_COLUMNS.map((c) => [c, ''])) as Record<CsvColumn, string>;
+  const cell: Partial<Record<CsvColumn, string>> = {};
   cell.id = record.id;
   cell.name = record.name;
   if (record.aliases !== undefined) cell.aliases = formatList(record.aliases);
@@ -209,7 +215,7 @@ export function recordToRow(record: LocationRecord, options: CsvExportOptions = 
   if (s?.postal_codes !== undefined) cell.serves_postal_codes = formatPerCountry(s.postal_codes);
   if (record.visibility !== undefined) cell.visibility = record.visibility;
   if (record.language !== undefined) cell.language = record.language;
-  return csvRow([...CSV_COLUMNS.map((c) => cell[c]), ...translations.map((t) => localizedCell(record, t))]);
+  return csvRow([...CSV_COLUMNS.map((c) => cell[c] ?? ''), ...translations.map((t) => localizedCell(record, t))]);
 }
 
 /** The header: every CSV column, then the translation columns the records use (localizedColumnsOf). */

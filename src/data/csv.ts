@@ -189,7 +189,8 @@ export async function* readCsv(path: string): AsyncGenerator<CsvEntry> {
   const input = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
   try {
     for await (const chunk of input) {
-      parser.feed(chunk as string, out);
+      // The stream decodes UTF-8, so every chunk is a string.
+      parser.feed(String(chunk), out);
       yield* out;
       out.length = 0;
     }

@@ -6,7 +6,7 @@
  * not the records. Alias-vs-id clashes can only be judged once every id is known: `finish()`.
  */
 import type { DataIssue } from '../errors.js';
-import { isPlainObject, identifierProblem } from './fields.js';
+import { isIdentifier, isPlainObject } from './fields.js';
 import { atPosition, type SourcePosition } from './issues.js';
 
 /** What the dataset rules look at: the id and the aliases (sparse: unusable entries are holes). */
@@ -19,10 +19,11 @@ export interface Identity {
 export function identityOf(raw: unknown): Identity {
   if (!isPlainObject(raw)) return {};
   const identity: Identity = {};
-  if (identifierProblem(raw['id']) === null) identity.id = raw['id'] as string;
+  const id = raw['id'];
+  if (isIdentifier(id)) identity.id = id;
   const aliases = raw['aliases'];
   if (Array.isArray(aliases)) {
-    identity.aliases = aliases.map((a: unknown) => (identifierProblem(a) === null && a !== identity.id ? (a as string) : undefined));
+    identity.aliases = aliases.map((a: unknown) => (isIdentifier(a) && a !== identity.id ? a : undefined));
   }
   return identity;
 }

@@ -8,6 +8,7 @@
  */
 import { toPublicLocation, type LocationRecord } from '../domain/location.js';
 import type { StoredLocation } from '../store/store.js';
+import { isPlainObject } from './fields.js';
 
 export interface LocationChange {
   id: string;
@@ -35,8 +36,8 @@ const PUBLIC_FIELDS = ['name', 'address', 'geo', 'amenities', 'hours', 'exceptio
 /** JSON with object keys sorted: equal content gives equal text whatever order a file used. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>)
+  if (isPlainObject(value)) {
+    const entries = Object.entries(value)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
@@ -48,8 +49,10 @@ function changedFields(record: LocationRecord, stored: StoredLocation): string[]
   const isPublic = record.visibility !== 'private';
   if (isPublic !== stored.public) return ['visibility'];
   if (!isPublic || stored.doc === null) return [];
-  const before = JSON.parse(stored.doc) as Record<string, unknown>;
-  const after = toPublicLocation(record) as unknown as Record<string, unknown>;
+  const parsed: unknown = JSON.parse(stored.doc);
+  // The store writes each document as a JSON object; anything else compares as empty.
+  const before: Record<string, unknown> = isPlainObject(parsed) ? parsed : {};
+  const after = toPublicLocation(record);
   const fields: string[] = PUBLIC_FIELDS.filter((f) => canonical(before[f]) !== canonical(after[f]));
   const aliases = [...new Set((record.aliases ?? []).filter((a) => a !== record.id))].sort();
   if (canonical(aliases) !== canonical(stored.aliases)) fields.push('aliases');

@@ -34,6 +34,11 @@ export function identifierProblem(value: unknown): string | null {
   return null;
 }
 
+/** A string identifierProblem has nothing against. */
+export function isIdentifier(value: unknown): value is string {
+  return identifierProblem(value) === null;
+}
+
 export function nonEmptyStringProblem(value: unknown): string | null {
   if (typeof value !== 'string') return `must be a string, got ${describeType(value)}`;
   if (value.trim().length === 0) return 'must not be empty (omit the field when there is no value)';

@@ -13,12 +13,22 @@
 import type { DailyHour, Day, ExceptionHour } from '../domain/location.js';
 import { resolveCountry } from '../domain/locality-names.js';
 import { editDistance } from '../protocol/edit-distance.js';
+import { elementAt } from '../protocol/guards.js';
 import { dropScheduleWithoutZoneSource } from './timezone-derivation.js';
 import type { FieldIssue } from './issues.js';
 import { interval, readDate, readTime, type Interval } from './source-times.js';
 import { group } from './match-group.js';
 
-const WEEK: readonly Day[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+/** Each day and the column of its hours, in the template's order. */
+const WEEK = [
+  ['sunday', 'Sunday hours'],
+  ['monday', 'Monday hours'],
+  ['tuesday', 'Tuesday hours'],
+  ['wednesday', 'Wednesday hours'],
+  ['thursday', 'Thursday hours'],
+  ['friday', 'Friday hours'],
+  ['saturday', 'Saturday hours'],
+] as const satisfies readonly (readonly [Day, Column])[];
 
 /** Header (folded) → what it feeds. The header names as the template spells them are the values' labels. */
 const COLUMNS = {
@@ -107,8 +117,9 @@ function range(text: string): { iv: Interval } | { error: string } {
   if (m === null) return { error: `${JSON.stringify(text.trim())} is not a range HH:MM-HH:MM` };
   const opens = readTime(group(m, 1));
   const closes = readTime(group(m, 2));
-  for (const t of [opens, closes]) if (!('value' in t)) return { error: 'error' in t ? t.error : t.inexpressible };
-  const iv = interval((opens as { value: string }).value, (closes as { value: string }).value, false);
+  if (!('value' in opens)) return { error: 'error' in opens ? opens.error : opens.inexpressible };
+  if (!('value' in closes)) return { error: 'error' in closes ? closes.error : closes.inexpressible };
+  const iv = interval(opens.value, closes.value, false);
   return 'value' in iv ? { iv: iv.value } : { error: 'error' in iv ? iv.error : iv.inexpressible };
 }
 
@@ -193,7 +204,7 @@ export function gbpRowToRaw(header: GbpHeader, fields: readonly string[]): { raw
   }
   const cell = new Map<Column, string>();
   header.columns.forEach((c, i) => {
-    if (c !== null) cell.set(c, (fields[i] as string).trim());
+    if (c !== null) cell.set(c, elementAt(fields, i).trim());
   });
   const get = (c: Column): string | undefined => {
     const v = cell.get(c);
@@ -240,12 +251,12 @@ export function gbpRowToRaw(header: GbpHeader, fields: readonly string[]): { raw
   const keywords = [get('Primary category'), ...(get('Additional categories') ?? '').split(',')].map((k) => k?.trim()).filter((k): k is string => k !== undefined && k !== '');
   if (keywords.length > 0) raw['keywords'] = [...new Set(keywords)];
 
-  const dayCells = WEEK.map((day) => [day, get(`${capitalize(day)} hours` as Column)] as const);
-  if (dayCells.some(([, text]) => text !== undefined)) {
+  const dayCells = WEEK.map(([day, column]) => [day, column, get(column)] as const);
+  if (dayCells.some(([, , text]) => text !== undefined)) {
     const hours: DailyHour[] = [];
-    const ok = dayCells.every(([day, text]) => {
+    const ok = dayCells.every(([day, column, text]) => {
       const parsed = dayHoursMemo.get(text ?? '', parseDayHours);
-      if ('error' in parsed) issues.push({ field: `${capitalize(day)} hours`, message: parsed.error });
+      if ('error' in parsed) issues.push({ field: column, message: parsed.error });
       else for (const s of parsed.slots) hours.push({ day, opens: s.opens, closes: s.closes });
       return !('error' in parsed);
     });
@@ -263,10 +274,6 @@ export function gbpRowToRaw(header: GbpHeader, fields: readonly string[]): { raw
   const zoneFields = { hours: 'Monday hours…Special hours', remedy: 'fill Latitude and Longitude, or add a "Time zone" column with the IANA zone (America/New_York)' };
   dropScheduleWithoutZoneSource(raw, zoneFields, lat !== undefined || lon !== undefined, issues);
   return { raw, issues, warnings };
-}
-
-function capitalize(day: string): string {
-  return `${day[0]?.toUpperCase() ?? ''}${day.slice(1)}`;
 }
 
 /** Record field paths as the sheet's columns. */

@@ -258,7 +258,9 @@ export class FeatureCollectionScanner {
     this.capture = null;
     const text = cap.value.text(cap.first);
     if (cap.isKey) {
-      this.key = parseQuiet(text) as string;
+      // A captured key is a JSON string token; its text stands in should it fail to parse.
+      const key = parseQuiet(text);
+      this.key = typeof key === 'string' ? key : text;
       return;
     }
     if (this.state === S.Element) {
@@ -296,7 +298,8 @@ export async function* readGeoJson(path: string): AsyncGenerator<GeoJsonEntry> {
   const input = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
   try {
     for await (const chunk of input) {
-      scanner.feed(chunk as string, out);
+      // The stream decodes UTF-8, so every chunk is a string.
+      scanner.feed(String(chunk), out);
       yield* out;
       out.length = 0;
     }

@@ -6,6 +6,7 @@
  */
 import { ConfigError } from '../errors.js';
 import type { InventoryRow, LocationStore } from '../store/store.js';
+import { elementAt, isOneOf } from '../protocol/guards.js';
 import { readCsv } from './csv.js';
 import { describeType, identifierProblem, isPlainObject } from './fields.js';
 import { IssueCollector } from './issues.js';
@@ -48,16 +49,18 @@ class RowSink {
 
   add(line: number, values: Record<InventoryColumn, unknown>): void {
     const before = this.issues.total;
-    const idProblem = identifierProblem(values.location_id);
+    const { location_id, item_id } = values;
+    const idProblem = identifierProblem(location_id);
     if (idProblem !== null) this.issue(line, 'location_id', idProblem);
-    const itemProblem = identifierProblem(values.item_id);
+    const itemProblem = identifierProblem(item_id);
     if (itemProblem !== null) this.issue(line, 'item_id', itemProblem);
     const available = parseAvailable(values.available);
     if (available === null) {
       this.issue(line, 'available', `must be true/false, 1/0 or yes/no, got ${values.available === undefined ? 'nothing' : describeType(values.available)}`);
     }
-    if (this.issues.total !== before || available === null) return;
-    const row: InventoryRow = { line, location_id: values.location_id as string, item_id: values.item_id as string, available };
+    // No new issue means both ids are strings; the typeof checks say so to the compiler.
+    if (this.issues.total !== before || available === null || typeof location_id !== 'string' || typeof item_id !== 'string') return;
+    const row: InventoryRow = { line, location_id, item_id, available };
     // The key joins with a character identifierProblem forbids, so it cannot be ambiguous.
     const key = `${row.location_id}\u0000${row.item_id}`;
     const prior = this.#seen.get(key);
@@ -80,7 +83,7 @@ async function readCsvRows(file: string, sink: RowSink): Promise<void> {
     if (columns === undefined) {
       columns = e.fields.map((f) => {
         const name = f.trim().toLowerCase();
-        if ((INVENTORY_COLUMNS as readonly string[]).includes(name)) return name as InventoryColumn;
+        if (isOneOf(INVENTORY_COLUMNS, name)) return name;
         sink.issue(e.line, f, `unknown column ${JSON.stringify(f)}; an inventory CSV has exactly the columns ${INVENTORY_COLUMNS.join(',')}`);
         return null;
       });
@@ -95,9 +98,9 @@ async function readCsvRows(file: string, sink: RowSink): Promise<void> {
       sink.issue(e.line, '', `this row has ${e.fields.length} field(s) but the header has ${columns.length}`);
       continue;
     }
-    const values = { location_id: undefined, item_id: undefined, available: undefined } as Record<InventoryColumn, unknown>;
+    const values: Record<InventoryColumn, unknown> = { location_id: undefined, item_id: undefined, available: undefined };
     columns.forEach((c, i) => {
-      if (c !== null) values[c] = (e.fields[i] as string).trim();
+      if (c !== null) values[c] = elementAt(e.fields, i).trim();
     });
     sink.add(e.line, values);
   }
@@ -115,7 +118,7 @@ async function readNdjsonRows(file: string, sink: RowSink): Promise<void> {
       continue;
     }
     for (const key of Object.keys(e.value)) {
-      if (!(INVENTORY_COLUMNS as readonly string[]).includes(key)) {
+      if (!isOneOf(INVENTORY_COLUMNS, key)) {
         sink.issue(e.line, key, `unknown field ${JSON.stringify(key)}; the fields are ${INVENTORY_COLUMNS.join(', ')}`);
       }
     }

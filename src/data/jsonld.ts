@@ -82,7 +82,9 @@ function typesOf(node: Record<string, unknown>): string[] {
 
 /** A single value, or the first of a list (schema.org allows repeating most properties). */
 function first(value: unknown): unknown {
-  return Array.isArray(value) ? (value[0] as unknown) : value;
+  if (!Array.isArray(value)) return value;
+  const list: readonly unknown[] = value;
+  return list[0];
 }
 
 /** Plain text of a schema.org Text value: a string, a `{"@value": …}` object, or the first of a list. */

@@ -176,7 +176,9 @@ export async function* readNdjsonBatches(path: string, range?: ByteRange, onEnd?
     return out;
   };
   try {
-    for await (const chunk of input as AsyncIterable<Buffer>) {
+    for await (const chunk of input) {
+      // No encoding is set on the stream, so every chunk is a Buffer.
+      if (!Buffer.isBuffer(chunk)) throw new TypeError('the NDJSON reader expected Buffer chunks');
       const batch = parse(splitter.push(chunk));
       if (batch.length > 0) yield batch;
     }

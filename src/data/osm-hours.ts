@@ -252,13 +252,26 @@ function evaluate(oh: OpeningHours, first: number, count: number, deadline: numb
   });
 }
 
+/** A day's segments `[opens, closes, opens, closes, …]` as `[opens, closes]` pairs. */
+function* pairsOf(segments: DaySegments): Generator<[number, number]> {
+  let opens: number | undefined;
+  for (const t of segments) {
+    if (opens === undefined) {
+      opens = t;
+    } else {
+      yield [opens, t];
+      opens = undefined;
+    }
+  }
+}
+
 function weeklyHours(perWeekday: readonly (DaySegments | undefined)[]): DailyHour[] {
   const hours: DailyHour[] = [];
   perWeekday.forEach((segments, w) => {
     const day = DAYS[w];
     if (segments === undefined || day === undefined) return;
-    for (let i = 0; i < segments.length; i += 2) {
-      for (const [opens, closes] of ucpTimes(segments[i] as number, segments[i + 1] as number)) hours.push({ day, opens, closes });
+    for (const [from, to] of pairsOf(segments)) {
+      for (const [opens, closes] of ucpTimes(from, to)) hours.push({ day, opens, closes });
     }
   });
   return hours;
@@ -273,8 +286,8 @@ function exceptionHours(e: Evaluated, weekly: readonly string[]): ExceptionHour[
     const bounds = { valid_from: isoDate(run.from), valid_through: isoDate(run.through) };
     const titled = run.title === undefined ? {} : { title: run.title };
     if (run.segments.length === 0) out.push({ ...titled, ...bounds });
-    for (let i = 0; i < run.segments.length; i += 2) {
-      for (const [opens, closes] of ucpTimes(run.segments[i] as number, run.segments[i + 1] as number)) out.push({ ...titled, ...bounds, opens, closes });
+    for (const [from, to] of pairsOf(run.segments)) {
+      for (const [opens, closes] of ucpTimes(from, to)) out.push({ ...titled, ...bounds, opens, closes });
     }
     run = null;
   };

@@ -14,6 +14,7 @@
  * The time zone is not set here: the import pipeline derives it from `geo` for this format.
  */
 import type { DailyHour, ExceptionHour, PostalAddress } from '../domain/location.js';
+import { elementAt } from '../protocol/guards.js';
 import { describeType, isPlainObject } from './fields.js';
 import type { FieldIssue } from './issues.js';
 import { amenitiesOf, DEFAULT_OSM_AMENITIES, type AmenityMap } from './osm-amenities.js';
@@ -109,18 +110,17 @@ function keywordsOf(tags: Readonly<Record<string, string>>): string[] | undefine
  * Planar centroid of a closed ring in lon/lat (shoelace), computed relative to the first vertex so
  * that a building-sized ring keeps its precision; the vertex mean when the ring has no area.
  */
-function ringCentroid(ring: readonly (readonly number[])[]): { lon: number; lat: number; area: number } | undefined {
+function ringCentroid(ring: readonly (readonly [number, number])[]): { lon: number; lat: number; area: number } | undefined {
   const origin = ring[0];
   if (origin === undefined) return undefined;
-  const [ox, oy] = origin as [number, number];
+  const [ox, oy] = origin;
   let a = 0;
   let cx = 0;
   let cy = 0;
   let sx = 0;
   let sy = 0;
-  for (let i = 0; i < ring.length; i++) {
-    const [px, py] = ring[i] as [number, number];
-    const [qx, qy] = ring[(i + 1) % ring.length] as [number, number];
+  for (const [i, [px, py]] of ring.entries()) {
+    const [qx, qy] = elementAt(ring, (i + 1) % ring.length);
     const x0 = px - ox;
     const y0 = py - oy;
     const x1 = qx - ox;

@@ -17,6 +17,7 @@
  * rather than wrong. Malformed values (an unknown day, `25:00`, a non-date) are errors.
  */
 import { DAYS, type Day, type DailyHour, type ExceptionHour } from '../domain/location.js';
+import { elementAt } from '../protocol/guards.js';
 import { describeType, isPlainObject } from './fields.js';
 import type { FieldIssue } from './issues.js';
 import { interval, readDate, readTime, type Interval, type Read } from './source-times.js';
@@ -98,7 +99,7 @@ function dayIndex(date: string): number {
 
 function weekdayOf(index: number): Day {
   // Day 0 (1970-01-01) was a Thursday; DAYS starts on Monday.
-  return DAYS[(((index + 3) % 7) + 7) % 7] as Day;
+  return elementAt(DAYS, (((index + 3) % 7) + 7) % 7);
 }
 
 class Builder {
@@ -195,12 +196,11 @@ function textEntry(text: string, field: string, b: Builder): void {
     const [a, z] = part.split('-').map((s) => TEXT_DAYS[s.trim().toLowerCase()]);
     if (a === undefined || (part.includes('-') && z === undefined)) throw unreadable();
     const from = DAYS.indexOf(a);
-    const to = z === undefined ? from : DAYS.indexOf(z);
+    const last = z ?? a;
     // A range may wrap the week (Fr-Mo).
-    for (let i = from; ; i = (i + 1) % 7) {
-      const day = DAYS[i] as Day;
+    for (const day of [...DAYS.slice(from), ...DAYS.slice(0, from)]) {
       if (!days.includes(day)) days.push(day);
-      if (i === to) break;
+      if (day === last) break;
     }
   }
   if (m[2] === undefined) {

@@ -8,6 +8,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { isOneOf } from '../protocol/guards.js';
 import { csvColumnOf, readHeader, rowToRaw, type CsvHeader } from './csv-records.js';
 import { readCsv } from './csv.js';
 import { gbpColumnOf, gbpRowToRaw, readGbpHeader, type GbpHeader } from './gbp.js';
@@ -59,7 +60,7 @@ const BY_EXTENSION: Record<string, DataFormat> = {
 export function detectFormat(file: string, override?: string): DataFormat {
   if (override !== undefined) {
     const f = override.toLowerCase();
-    if ((DATA_FORMATS as readonly string[]).includes(f)) return f as DataFormat;
+    if (isOneOf(DATA_FORMATS, f)) return f;
     throw new ConfigError(`unknown format ${JSON.stringify(override)}; use one of: ${DATA_FORMATS.join(', ')}`);
   }
   const format = BY_EXTENSION[extname(file).toLowerCase()];

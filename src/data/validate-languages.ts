@@ -9,6 +9,7 @@ import { canonicalLanguageTag, languageTagProblem } from '../domain/localize.js'
 import type { Localizations, LocalizedStrings } from '../domain/location.js';
 import { describeType, isPlainObject, nonEmptyStringProblem, unknownFieldMessage } from './fields.js';
 import type { FieldIssue } from './issues.js';
+import { isOneOf } from '../protocol/guards.js';
 
 export const LOCALIZED_FIELDS = ['name', 'amenities', 'exception_hours'] as const;
 
@@ -31,10 +32,12 @@ export function checkLanguages(raw: Record<string, unknown>): CheckedLanguages {
   const out: CheckedLanguages = { issues };
 
   let own: string | null = null;
-  if (raw['language'] !== undefined) {
-    const problem = languageTagProblem(raw['language']);
+  const language = raw['language'];
+  if (language !== undefined) {
+    // The problem is null only for a string tag; the typeof check says so to the compiler.
+    const problem = languageTagProblem(language);
     if (problem !== null) add('language', problem);
-    else own = canonicalLanguageTag(raw['language'] as string);
+    else if (typeof language === 'string') own = canonicalLanguageTag(language);
     if (own !== null) out.language = own;
   }
 
@@ -47,7 +50,9 @@ export function checkLanguages(raw: Record<string, unknown>): CheckedLanguages {
   const amenityIds = new Set(isPlainObject(raw['amenities']) ? Object.keys(raw['amenities']) : []);
   const titled = new Set<string>();
   const dated = new Set<string>();
-  for (const entry of Array.isArray(raw['exception_hours']) ? (raw['exception_hours'] as unknown[]) : []) {
+  const exceptions = raw['exception_hours'];
+  const exceptionEntries: readonly unknown[] = Array.isArray(exceptions) ? exceptions : [];
+  for (const entry of exceptionEntries) {
     if (!isPlainObject(entry) || typeof entry['valid_from'] !== 'string') continue;
     dated.add(entry['valid_from']);
     if (entry['title'] !== undefined) titled.add(entry['valid_from']);
@@ -94,13 +99,14 @@ function checkStrings(value: unknown, base: string, refs: RecordRefs, add: (fiel
     add(field, message);
   };
   for (const key of Object.keys(value)) {
-    if (!(LOCALIZED_FIELDS as readonly string[]).includes(key)) fail(`${base}.${key}`, unknownFieldMessage(key, LOCALIZED_FIELDS));
+    if (!isOneOf(LOCALIZED_FIELDS, key)) fail(`${base}.${key}`, unknownFieldMessage(key, LOCALIZED_FIELDS));
   }
   const strings: LocalizedStrings = {};
-  if (value['name'] !== undefined) {
-    const problem = nonEmptyStringProblem(value['name']);
+  const name = value['name'];
+  if (name !== undefined) {
+    const problem = nonEmptyStringProblem(name);
     if (problem !== null) fail(`${base}.name`, problem);
-    else strings.name = value['name'] as string;
+    else if (typeof name === 'string') strings.name = name;
   }
   const amenities = textMap(value['amenities'], `${base}.amenities`, 'description', fail, (id) =>
     refs.amenityIds.has(id) ? null : `the record has no amenity ${JSON.stringify(id)}; translate only amenities listed in "amenities"`,
@@ -150,11 +156,12 @@ function textMap(
         fail(`${field}.${k}`, unknownFieldMessage(k, [member]));
       }
     }
-    const textProblem = nonEmptyStringProblem(entry[member]);
+    const text = entry[member];
+    const textProblem = nonEmptyStringProblem(text);
     if (textProblem !== null) {
       ok = false;
-      fail(`${field}.${member}`, entry[member] === undefined ? 'is required' : textProblem);
-    } else out.set(key, entry[member] as string);
+      fail(`${field}.${member}`, text === undefined ? 'is required' : textProblem);
+    } else if (typeof text === 'string') out.set(key, text);
   }
   return ok ? out : undefined;
 }

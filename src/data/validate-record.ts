@@ -17,9 +17,9 @@ import type {
   Geo,
   LocationRecord,
   PostalAddress,
-  Schedule,
 } from '../domain/location.js';
 import { validateSchedule, type ScheduleProblem } from '../domain/hours.js';
+import { isDailyHour, isExceptionHour } from '../domain/hours-validate.js';
 import { validateCoverage } from '../domain/serves.js';
 import { isReverseDomainName } from '../protocol/names.js';
 import { describeType, identifierProblem, isPlainObject, nonEmptyStringProblem, unknownFieldMessage } from './fields.js';
@@ -97,6 +97,16 @@ function expectObject(value: unknown, field: string, out: Issues, hint = ''): va
   return false;
 }
 
+/** Adds why `value` is not an identifier, if it is not; narrows it when it is. */
+function expectIdentifier(value: unknown, field: string, out: Issues): value is string {
+  return out.check(field, identifierProblem(value));
+}
+
+/** Adds why `value` is not a non-empty string, if it is not; narrows it when it is. */
+function expectText(value: unknown, field: string, out: Issues): value is string {
+  return out.check(field, nonEmptyStringProblem(value));
+}
+
 function expectArray(value: unknown, field: string, out: Issues, hint = ''): value is unknown[] {
   if (Array.isArray(value)) return true;
   out.add(field, `must be an array${hint}, got ${describeType(value)}`);
@@ -105,9 +115,11 @@ function expectArray(value: unknown, field: string, out: Issues, hint = ''): val
 
 function stringList(value: unknown, field: string, out: Issues): string[] | undefined {
   if (!expectArray(value, field, out, ' of strings')) return undefined;
-  const before = out.count();
-  value.forEach((v, i) => out.check(`${field}[${i}]`, nonEmptyStringProblem(v)));
-  return out.count() === before ? (value as string[]) : undefined;
+  const strings: string[] = [];
+  value.forEach((v, i) => {
+    if (expectText(v, `${field}[${i}]`, out)) strings.push(v);
+  });
+  return strings.length === value.length ? strings : undefined;
 }
 
 function checkAddress(value: unknown, out: Issues): PostalAddress | undefined {
@@ -118,7 +130,7 @@ function checkAddress(value: unknown, out: Issues): PostalAddress | undefined {
   for (const key of ADDRESS_FIELDS) {
     const v = value[key];
     if (v === undefined) continue;
-    if (out.check(`address.${key}`, nonEmptyStringProblem(v))) address[key] = v as string;
+    if (expectText(v, `address.${key}`, out)) address[key] = v;
   }
   return out.count() === before ? address : undefined;
 }
@@ -135,8 +147,9 @@ function checkGeo(value: unknown, out: Issues): Geo | undefined {
     else if (typeof v !== 'number' || !Number.isFinite(v)) out.add(field, `must be a number in decimal degrees, got ${describeType(v)}`);
     else if (Math.abs(v) > ranges[key]) out.add(field, `${v} is out of range [-${ranges[key]}, ${ranges[key]}]`);
   }
-  if (out.count() !== before) return undefined;
-  return { latitude: value['latitude'] as number, longitude: value['longitude'] as number };
+  const { latitude, longitude } = value;
+  if (out.count() !== before || typeof latitude !== 'number' || typeof longitude !== 'number') return undefined;
+  return { latitude, longitude };
 }
 
 function checkAmenities(value: unknown, out: Issues): Amenities | undefined {
@@ -154,9 +167,8 @@ function checkAmenities(value: unknown, out: Issues): Amenities | undefined {
     }
     if (!expectObject(entry, field, out, ' {"description": "…"}')) continue;
     rejectUnknown(entry, AMENITY_FIELDS, field, out);
-    if (out.check(`${field}.description`, nonEmptyStringProblem(entry['description']))) {
-      amenities[key] = { description: entry['description'] as string };
-    }
+    const description = entry['description'];
+    if (expectText(description, `${field}.description`, out)) amenities[key] = { description };
   }
   if (out.count() !== before) return undefined;
   for (const key of Object.keys(amenities)) {
@@ -193,15 +205,16 @@ function checkAliases(value: unknown, id: unknown, out: Issues): string[] | unde
   if (!expectArray(value, 'aliases', out, ' of strings')) return undefined;
   const before = out.count();
   const seen = new Set<string>();
+  const aliases: string[] = [];
   value.forEach((alias, i) => {
     const field = `aliases[${i}]`;
-    if (!out.check(field, identifierProblem(alias))) return;
-    const a = alias as string;
-    if (a === id) out.add(field, `alias ${JSON.stringify(a)} repeats the location's own id; remove it`);
-    else if (seen.has(a)) out.add(field, `alias ${JSON.stringify(a)} is listed twice`);
-    seen.add(a);
+    if (!expectIdentifier(alias, field, out)) return;
+    if (alias === id) out.add(field, `alias ${JSON.stringify(alias)} repeats the location's own id; remove it`);
+    else if (seen.has(alias)) out.add(field, `alias ${JSON.stringify(alias)} is listed twice`);
+    seen.add(alias);
+    aliases.push(alias);
   });
-  return out.count() === before ? (value as string[]) : undefined;
+  return out.count() === before ? aliases : undefined;
 }
 
 /**
@@ -228,11 +241,13 @@ export function validateRecord(raw: unknown, pos: SourcePosition): RecordValidat
 
   const { id, name } = raw;
   if (id === undefined) out.add('id', 'is required (a stable, unique location identifier)');
-  else out.check('id', identifierProblem(id));
+  else expectIdentifier(id, 'id', out);
   if (name === undefined) out.add('name', 'is required');
-  else out.check('name', nonEmptyStringProblem(name));
+  else expectText(name, 'name', out);
 
-  const record: LocationRecord = { id: id as string, name: name as string };
+  // An id or name that is not a string has an issue recorded, so `done` drops this record: the
+  // empty strings never leave here.
+  const record: LocationRecord = { id: typeof id === 'string' ? id : '', name: typeof name === 'string' ? name : '' };
   const v = raw;
   if (v['aliases'] !== undefined) assign(record, 'aliases', checkAliases(v['aliases'], id, out));
   if (v['address'] !== undefined) assign(record, 'address', checkAddress(v['address'], out));
@@ -277,8 +292,8 @@ function assign<K extends keyof LocationRecord>(record: LocationRecord, key: K, 
 export class ScheduleMemo {
   private readonly zones = new Set<string>();
   /** JSON text → the first valid value seen with it (deep-frozen, shared by later records). */
-  private readonly hours = new Map<string, unknown>();
-  private readonly exceptions = new Map<string, unknown>();
+  private readonly hours = new Map<string, DailyHour[]>();
+  private readonly exceptions = new Map<string, ExceptionHour[]>();
 
   /** Bound on remembered parts of each kind; past it the memo starts over (memory stays flat). */
   constructor(private readonly limit = 50_000) {}
@@ -299,32 +314,47 @@ export class ScheduleMemo {
    * an equal, deep-frozen value shared with earlier records where one was seen. Sharing lets a
    * million records hold a few hundred schedule arrays, and lets the store serialise each once.
    */
-  check(timezone: unknown, hours: unknown, exceptions: unknown): { problems: readonly ScheduleProblem[]; hours: unknown; exceptions: unknown } {
+  check(timezone: unknown, hours: unknown, exceptions: unknown): ScheduleCheck {
     const hoursKey = hours === undefined ? undefined : JSON.stringify(hours);
     const exceptionsKey = exceptions === undefined ? undefined : JSON.stringify(exceptions);
     if (typeof timezone === 'string' && this.zones.has(timezone)) {
       const sharedHours = hoursKey === undefined ? undefined : this.hours.get(hoursKey);
       const sharedExceptions = exceptionsKey === undefined ? undefined : this.exceptions.get(exceptionsKey);
       if ((hoursKey === undefined || sharedHours !== undefined) && (exceptionsKey === undefined || sharedExceptions !== undefined)) {
-        return { problems: [], hours: sharedHours, exceptions: sharedExceptions };
+        return { valid: true, problems: [], timezone, hours: sharedHours, exceptions: sharedExceptions };
       }
     }
-    const problems = validateSchedule({ timezone, hours, exception_hours: exceptions } as Schedule);
-    if (problems.length === 0 && typeof timezone === 'string') {
-      this.remember(this.zones, timezone, undefined);
-      if (hoursKey !== undefined) {
-        const shared = this.hours.get(hoursKey) ?? deepFreeze(hours);
-        this.remember(this.hours, hoursKey, shared);
-        hours = shared;
-      }
-      if (exceptionsKey !== undefined) {
-        const shared = this.exceptions.get(exceptionsKey) ?? deepFreeze(exceptions);
-        this.remember(this.exceptions, exceptionsKey, shared);
-        exceptions = shared;
-      }
+    const problems = validateSchedule({ timezone, hours, exception_hours: exceptions });
+    if (problems.length > 0) return { valid: false, problems, hours, exceptions };
+    // Valid without a zone means no hours and no exceptions either (they would need one).
+    if (typeof timezone !== 'string') return { valid: true, problems, timezone: undefined, hours: undefined, exceptions: undefined };
+    this.remember(this.zones, timezone, undefined);
+    let validHours: DailyHour[] | undefined;
+    if (hoursKey !== undefined) {
+      validHours = this.hours.get(hoursKey) ?? deepFreeze(accepted(hours, isDailyHour, 'hours'));
+      this.remember(this.hours, hoursKey, validHours);
     }
-    return { problems, hours, exceptions };
+    let validExceptions: ExceptionHour[] | undefined;
+    if (exceptionsKey !== undefined) {
+      validExceptions = this.exceptions.get(exceptionsKey) ?? deepFreeze(accepted(exceptions, isExceptionHour, 'exception_hours'));
+      this.remember(this.exceptions, exceptionsKey, validExceptions);
+    }
+    return { valid: true, problems, timezone, hours: validHours, exceptions: validExceptions };
   }
+}
+
+/** What ScheduleMemo.check found: the typed parts of a valid schedule, or the problems and the parts as given. */
+export type ScheduleCheck =
+  | { valid: true; problems: readonly ScheduleProblem[]; timezone: string | undefined; hours: DailyHour[] | undefined; exceptions: ExceptionHour[] | undefined }
+  | { valid: false; problems: readonly ScheduleProblem[]; hours: unknown; exceptions: unknown };
+
+/**
+ * A list validateSchedule accepted, typed by the guard of its entries. The guards accept every
+ * entry validateSchedule does, so the throw only fires if the two ever drift apart.
+ */
+function accepted<T>(list: unknown, isEntry: (v: unknown) => v is T, field: string): T[] {
+  if (Array.isArray(list) && list.every(isEntry)) return list;
+  throw new Error(`${field} passed schedule validation but not its entry guard; the two checks disagree`);
 }
 
 /** Shared by every validation in this process; it only ever holds valid parts. */
@@ -351,8 +381,8 @@ function checkScheduleFields(v: Record<string, unknown>, record: LocationRecord,
   }
   const checked = scheduleMemo.check(timezone, hours, exceptions);
   for (const issue of checked.problems) out.add(issue.field, issue.message);
-  if (out.count() !== before) return;
-  if (timezone !== undefined) record.timezone = timezone as string;
-  if (checked.hours !== undefined) record.hours = checked.hours as DailyHour[];
-  if (checked.exceptions !== undefined) record.exception_hours = checked.exceptions as ExceptionHour[];
+  if (out.count() !== before || !checked.valid) return;
+  if (checked.timezone !== undefined) record.timezone = checked.timezone;
+  if (checked.hours !== undefined) record.hours = checked.hours;
+  if (checked.exceptions !== undefined) record.exception_hours = checked.exceptions;
 }

@@ -17,6 +17,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync } from 'node:crypto';
 import { causeMessage, UcpRequestError } from '../errors.js';
+import { elementAt, isRecord } from '../protocol/guards.js';
 import type { RankKey } from './ranking.js';
 
 export interface CursorState {
@@ -72,13 +73,13 @@ export function canonicalJson(value: unknown): string {
         if (i > 0) stack.push(',');
       }
     } else {
-      const entries = Object.entries(v as Record<string, unknown>)
+      const entries: [string, unknown][] = Object.entries(v)
         .filter(([, member]) => member !== undefined)
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       out.push('{');
       stack.push('}');
       for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, member] = entries[i] as [string, unknown];
+        const [key, member] = elementAt(entries, i);
         stack.push(new Pending(member), `${JSON.stringify(key)}:`);
         if (i > 0) stack.push(',');
       }
@@ -92,8 +93,7 @@ export function canonicalJson(value: unknown): string {
  * base64url of the first 16 bytes of SHA-256 (collisions are irrelevant: the seal is the guard).
  */
 export function requestFingerprint(operation: string, request: object): string {
-  const { pagination: _ignored, ...rest } = request as Record<string, unknown>;
-  void _ignored;
+  const rest = Object.fromEntries(Object.entries(request).filter(([key]) => key !== 'pagination'));
   return createHash('sha256')
     .update(`${operation}\n${canonicalJson(rest)}`)
     .digest()
@@ -203,8 +203,8 @@ function invalid(reason: string): UcpRequestError {
 }
 
 function isBody(x: unknown): x is CursorBody {
-  if (typeof x !== 'object' || x === null) return false;
-  const b = x as Record<string, unknown>;
+  if (!isRecord(x)) return false;
+  const b = x;
   return (
     b.v === 1 &&
     typeof b.f === 'string' &&
@@ -212,9 +212,9 @@ function isBody(x: unknown): x is CursorBody {
     Number.isFinite(b.r) &&
     (b.d === null || (typeof b.d === 'number' && Number.isFinite(b.d) && b.d >= 0)) &&
     typeof b.i === 'string' &&
-    (b.t === undefined || (Number.isSafeInteger(b.t) && (b.t as number) >= 0)) &&
-    (b.b === undefined || (Number.isSafeInteger(b.b) && (b.b as number) >= 0)) &&
-    (b.g === undefined || (Number.isSafeInteger(b.g) && (b.g as number) >= 0)) &&
+    (b.t === undefined || (typeof b.t === 'number' && Number.isSafeInteger(b.t) && b.t >= 0)) &&
+    (b.b === undefined || (typeof b.b === 'number' && Number.isSafeInteger(b.b) && b.b >= 0)) &&
+    (b.g === undefined || (typeof b.g === 'number' && Number.isSafeInteger(b.g) && b.g >= 0)) &&
     typeof b.n === 'number' &&
     Number.isSafeInteger(b.n) &&
     b.n >= 0

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Schedule } from './location.js';
-import { parseLocalDate, parseLocalTime, validateSchedule } from './hours-validate.js';
+import { isDailyHour, isExceptionHour, parseLocalDate, parseLocalTime, validateSchedule } from './hours-validate.js';
 
 const TZ = 'America/Los_Angeles';
 /** Raw JSON as an importer would see it: runtime types are not trusted. */
@@ -195,5 +195,39 @@ describe('parseLocalTime / parseLocalDate', () => {
     expect(parseLocalDate('1969-12-31')).toBe(-1);
     expect(parseLocalDate('2024-02-29')).toBe(19782);
     expect(parseLocalDate('2023-02-29')).toBeNull();
+  });
+});
+
+describe('isDailyHour / isExceptionHour (the guards behind typed schedules)', () => {
+  const HOURS: unknown[] = [
+    { day: 'monday', opens: '09:00', closes: '17:00' },
+    { day: 'sunday', opens: '22:00', closes: '02:00' },
+    { day: 'Monday', opens: '09:00', closes: '17:00' },
+    { day: 'friday', opens: '9:00', closes: '17:00' },
+    { day: 'friday', opens: '10:00', closes: '10:00' },
+    { day: 'friday', opens: '10:00' },
+    null,
+    'mon',
+  ];
+  const EXCEPTIONS: unknown[] = [
+    { valid_from: '2026-12-25', valid_through: '2026-12-25' },
+    { valid_from: '2026-12-24', valid_through: '2026-12-24', opens: '09:00', closes: '13:00', title: 'Eve' },
+    { valid_from: '2026-02-30', valid_through: '2026-03-01' },
+    { valid_from: '2026-03-02', valid_through: '2026-03-01' },
+    { valid_from: '2026-12-25', valid_through: '2026-12-25', opens: '09:00' },
+    { valid_from: '2026-12-25', valid_through: '2026-12-25', title: 7 },
+    { valid_from: '2026-12-25', valid_through: '2026-12-25', opens: '09:00', closes: '09:00' },
+    [],
+  ];
+
+  it('accepts exactly the entries validateSchedule accepts (R-H1, R-H4)', () => {
+    for (const entry of HOURS) {
+      expect(isDailyHour(entry), JSON.stringify(entry)).toBe(validateSchedule({ timezone: 'UTC', hours: [entry] }).length === 0);
+    }
+    for (const entry of EXCEPTIONS) {
+      expect(isExceptionHour(entry), JSON.stringify(entry)).toBe(
+        validateSchedule({ timezone: 'UTC', exception_hours: [entry] }).length === 0,
+      );
+    }
   });
 });

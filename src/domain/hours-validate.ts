@@ -4,7 +4,8 @@
  * open (R-S6). Input may be raw JSON, so runtime types are checked too.
  */
 import { DateTime } from 'luxon';
-import { DAYS, type Schedule } from './location.js';
+import { isOneOf } from '../protocol/guards.js';
+import { DAYS, type DailyHour, type ExceptionHour } from './location.js';
 import { DAY_MS, MINUTE_MS, zoneProblem } from './hours-zone.js';
 
 /** One problem; `field` is a path such as `timezone`, `hours[2].closes`, `exception_hours[0].valid_through`. */
@@ -86,10 +87,13 @@ interface DatedRange {
   closure: boolean;
 }
 
-/** Every problem that makes `schedule` unevaluable; [] when it is valid. */
-export function validateSchedule(schedule: Schedule): ScheduleProblem[] {
+/**
+ * Every problem that makes `schedule` unevaluable; [] when it is valid. Takes any value (a
+ * `Schedule`, or raw JSON that claims to be one).
+ */
+export function validateSchedule(schedule: unknown): ScheduleProblem[] {
   const out: ScheduleProblem[] = [];
-  const raw: unknown = schedule;
+  const raw = schedule;
   if (!isRecord(raw)) return [{ field: '', message: 'the schedule must be an object with timezone, hours and/or exception_hours' }];
   const { timezone, hours, exception_hours: exceptions } = raw;
 
@@ -123,7 +127,7 @@ export function validateSchedule(schedule: Schedule): ScheduleProblem[] {
           return;
         }
         const day = entry['day'];
-        if (typeof day !== 'string' || !(DAYS as readonly string[]).includes(day)) {
+        if (!isOneOf(DAYS, day)) {
           out.push({
             field: `${path}.day`,
             message: `day ${day === undefined ? 'is missing' : `${JSON.stringify(day)} is not valid`}; use one of ${DAYS.join(', ')} (lower case)`,
@@ -169,14 +173,14 @@ export function validateSchedule(schedule: Schedule): ScheduleProblem[] {
           ranges.push({ index: i, from, through, closure: entry['opens'] === undefined && entry['closes'] === undefined });
         }
       });
-      checkRanges(ranges, exceptions as readonly unknown[], out);
+      checkRanges(ranges, exceptions, out);
     }
   }
   return out;
 }
 
 function describe(entry: unknown): string {
-  const e = entry as Record<string, unknown>;
+  const e = isRecord(entry) ? entry : {};
   return `${String(e['valid_from'])}..${String(e['valid_through'])}`;
 }
 
@@ -212,4 +216,24 @@ function checkRanges(ranges: DatedRange[], entries: readonly unknown[], out: Sch
     groupHead = r;
     if (reach === undefined || r.through > reach.through) reach = r;
   }
+}
+
+/** A time of day as the hours fields hold it: `HH:MM`, 00:00-23:59. */
+function isLocalTime(v: unknown): v is string {
+  return parseLocalTime(v) !== null;
+}
+
+/** One weekly hours entry as validateSchedule accepts it (the guard behind a typed schedule). */
+export function isDailyHour(v: unknown): v is DailyHour {
+  return isRecord(v) && isOneOf(DAYS, v['day']) && isLocalTime(v['opens']) && isLocalTime(v['closes']) && v['opens'] !== v['closes'];
+}
+
+/** One exception entry as validateSchedule accepts it on its own (ranges across entries aside). */
+export function isExceptionHour(v: unknown): v is ExceptionHour {
+  if (!isRecord(v)) return false;
+  const from = parseLocalDate(v['valid_from']);
+  const through = parseLocalDate(v['valid_through']);
+  const { opens, closes, title } = v;
+  const times = (opens === undefined && closes === undefined) || (isLocalTime(opens) && isLocalTime(closes) && opens !== closes);
+  return from !== null && through !== null && from <= through && times && (title === undefined || typeof title === 'string');
 }

@@ -82,7 +82,7 @@ function truncate(range: string): string | null {
   const subtags = range.split('-');
   subtags.pop();
   // A singleton left at the end (an extension or private-use introducer) goes with its subtag.
-  if (subtags.length > 0 && (subtags[subtags.length - 1] as string).length === 1) subtags.pop();
+  if (subtags.at(-1)?.length === 1) subtags.pop();
   return subtags.length === 0 ? null : subtags.join('-');
 }
 

@@ -7,6 +7,7 @@
  * return Locations the Platform asked to exclude.
  */
 import { InvalidInstantError, UcpRequestError } from '../errors.js';
+import { elementAt, isOneOf, isRecord } from '../protocol/guards.js';
 import { boundingRegions } from './geodesy.js';
 import { parseInstant } from './hours.js';
 import type { BBox, Geo, Locality } from './location.js';
@@ -36,8 +37,8 @@ export function pointerToken(key: string): string {
 }
 
 function isGeo(x: unknown): x is Geo {
-  if (typeof x !== 'object' || x === null) return false;
-  const g = x as Record<string, unknown>;
+  if (!isRecord(x)) return false;
+  const g = x;
   return (
     typeof g.latitude === 'number' &&
     typeof g.longitude === 'number' &&
@@ -86,8 +87,7 @@ function planServes(serves: LocationServes): Pick<PredicatePlan, 'servesPoint' |
       '/serves',
     );
   }
-  const key = keys[0] as string;
-  const value = (serves as Record<string, unknown>)[key];
+  const [key, value]: [string, unknown] = elementAt(Object.entries(serves), 0);
   if (key === 'point') {
     if (!isGeo(value)) {
       throw new UcpRequestError(
@@ -125,7 +125,7 @@ function stringList(value: unknown, pointer: string, what: string): string[] {
 
 function planFilters(filters: LocationFilter): Pick<PredicatePlan, 'openAtMs' | 'amenities' | 'items'> {
   for (const key of Object.keys(filters)) {
-    if ((SUPPORTED_FILTERS as readonly string[]).includes(key)) continue;
+    if (isOneOf(SUPPORTED_FILTERS, key)) continue;
     throw new UcpRequestError(
       'unsupported_filter',
       `filters.${key} is not supported by this Business. Remove it or use one of: ${SUPPORTED_FILTERS.join(', ')}. ` +
@@ -135,7 +135,9 @@ function planFilters(filters: LocationFilter): Pick<PredicatePlan, 'openAtMs' | 
   }
   let openAtMs: number | null = null;
   if (filters.hours !== undefined) {
-    const openAt: unknown = (filters.hours as { open_at?: unknown }).open_at;
+    // Typed, but the request is outside input: only an object can hold open_at.
+    const hours: unknown = filters.hours;
+    const openAt = isRecord(hours) ? hours['open_at'] : undefined;
     if (typeof openAt !== 'string') {
       throw new UcpRequestError(
         'invalid_request',

@@ -5,6 +5,7 @@
  * self-contained MCP tool schemas (R-M2) and validation of MCP tool arguments (R-M1, R-M3).
  */
 import { UcpRequestError } from '../errors.js';
+import { isRecord } from '../protocol/guards.js';
 import {
   ERROR_RESPONSE_SCHEMA_URL,
   LOCATION_LOOKUP_SCHEMA_URL,
@@ -131,11 +132,11 @@ export function validateToolArguments(tool: 'lookup_locations', args: unknown): 
 export function validateToolArguments(tool: LocationToolName, args: unknown): ToolArguments<SearchRequest | LookupRequest>;
 export function validateToolArguments(tool: LocationToolName, args: unknown): ToolArguments<SearchRequest | LookupRequest> {
   const what = `${tool} arguments`;
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+  if (!isRecord(args)) {
     const got = args === null ? 'null' : Array.isArray(args) ? 'array' : typeof args;
     throw invalid(what, [{ pointer: '', message: `must be an object with "meta" and "location"; got ${got}` }]);
   }
-  const { meta, location } = args as { meta?: unknown; location?: unknown };
+  const { meta, location } = args;
   const issues: SchemaIssue[] = [];
   if (meta === undefined) {
     issues.push({

@@ -11,6 +11,7 @@
  *  - `boundedLevenshtein` + `FuzzyVocabulary`: typo tolerance by edit distance over a trigram
  *    index of the vocabulary, so "grcery" still reaches "grocer".
  */
+import { elementAt } from '../protocol/guards.js';
 
 /** Words longer than this are not stemmed or fuzzed (matches FTS5's porter pass-through). */
 const MAX_STEM_LENGTH = 64;
@@ -344,10 +345,10 @@ export class FuzzyVocabulary {
     }
     const out: FuzzyMatch[] = [];
     for (const idx of candidates) {
-      const term = this.terms[idx] as string;
+      const term = elementAt(this.terms, idx);
       if (term === word) continue;
       const d = boundedLevenshtein(word, term, maxEdits);
-      if (d <= maxEdits) out.push({ term, docs: this.docs[idx] as number, distance: d });
+      if (d <= maxEdits) out.push({ term, docs: elementAt(this.docs, idx), distance: d });
     }
     out.sort(compareMatches);
     return out.slice(0, limit);

@@ -5,6 +5,6 @@
  */
 export function errorCodeOf(error: unknown): string {
   if (typeof error !== 'object' || error === null) return '';
-  const code = (error as { code?: unknown }).code;
+  const code: unknown = 'code' in error ? error.code : undefined;
   return typeof code === 'string' || typeof code === 'number' ? String(code) : '';
 }

@@ -105,7 +105,8 @@ function unmetRequirement(
   for (const decl of declarations) {
     const req = decl.requires;
     if (req === undefined || req === null || typeof req !== 'object') continue;
-    const proto = req.protocol as VersionConstraint | undefined;
+    // Typed, but from a peer's profile: only objects are constraints.
+    const proto: unknown = req.protocol;
     if (protocolVersion !== undefined && proto !== undefined && proto !== null && typeof proto === 'object') {
       if (!satisfiesConstraint(protocolVersion, proto)) {
         return {
@@ -114,9 +115,10 @@ function unmetRequirement(
         };
       }
     }
-    const caps = req.capabilities as Record<string, VersionConstraint> | undefined;
+    const caps: unknown = req.capabilities;
     if (caps === undefined || caps === null || typeof caps !== 'object') continue;
-    for (const [dep, constraint] of Object.entries(caps)) {
+    const constraints: [string, unknown][] = Object.entries(caps);
+    for (const [dep, constraint] of constraints) {
       // A constraint on a capability that is not active constrains nothing: its keys name the
       // parents the extension composes into, and an inactive parent is simply not composed.
       const selected = active.get(dep);

@@ -20,6 +20,7 @@ import { checkAuthorityBinding } from './authority.js';
 import { checkNamingConvention, isReservedUcpName } from './names.js';
 import type { EntityKind } from './names.js';
 import type { ProfileRole, UcpProfile } from './types.js';
+import { ajvParam } from './validation-errors.js';
 
 export type RegistryName = 'services' | 'capabilities' | 'payment_handlers';
 
@@ -140,28 +141,28 @@ function describeErrors(errors: readonly ErrorObject[] | null | undefined, base 
     let message: string;
     switch (e.keyword) {
       case 'required': {
-        const missing = String((e.params as { missingProperty?: unknown }).missingProperty);
+        const missing = String(ajvParam(e, 'missingProperty'));
         pointer = `${pointer}/${token(missing)}`;
         message = `required member "${missing}" is missing`;
         break;
       }
       case 'pattern':
         message =
-          (e.params as { pattern?: unknown }).pattern === VERSION_PATTERN
+          ajvParam(e, 'pattern') === VERSION_PATTERN
             ? `must be a dated release in YYYY-MM-DD form, e.g. "2026-08-25" (got ${JSON.stringify(e.data)})`
-            : `${JSON.stringify(e.data)} does not match ${String((e.params as { pattern?: unknown }).pattern)}`;
+            : `${JSON.stringify(e.data)} does not match ${String(ajvParam(e, 'pattern'))}`;
         break;
       case 'enum':
-        message = `must be one of ${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)} (got ${JSON.stringify(e.data)})`;
+        message = `must be one of ${JSON.stringify(ajvParam(e, 'allowedValues'))} (got ${JSON.stringify(e.data)})`;
         break;
       case 'const':
-        message = `must be ${JSON.stringify((e.params as { allowedValue?: unknown }).allowedValue)} (got ${JSON.stringify(e.data)})`;
+        message = `must be ${JSON.stringify(ajvParam(e, 'allowedValue'))} (got ${JSON.stringify(e.data)})`;
         break;
       case 'format':
-        message = `must be a valid ${String((e.params as { format?: unknown }).format)} (got ${JSON.stringify(e.data)})`;
+        message = `must be a valid ${String(ajvParam(e, 'format'))} (got ${JSON.stringify(e.data)})`;
         break;
       case 'type': {
-        const expected = String((e.params as { type?: unknown }).type);
+        const expected = String(ajvParam(e, 'type'));
         message = `must be ${expected === 'object' ? 'an object' : expected === 'array' ? 'an array' : `a ${expected}`} (got ${kindOf(e.data)})`;
         break;
       }

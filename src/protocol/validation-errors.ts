@@ -64,7 +64,7 @@ function shortLiteral(v: unknown): string | undefined {
 }
 
 function genericMessage(e: ErrorObject): string {
-  const p = e.params as Record<string, unknown>;
+  const p: Record<string, unknown> = e.params;
   switch (e.keyword) {
     case 'required':
       return `missing required property ${JSON.stringify(p.missingProperty)}`;
@@ -151,7 +151,7 @@ function render(e: ErrorObject): string {
   if (override !== undefined) return detail === undefined ? override : `${override}; ${detail}`;
   const hint =
     e.keyword === 'required' && isSchemaObject(node) && isSchemaObject(node.properties)
-      ? hintOf(node.properties[String((e.params as Record<string, unknown>).missingProperty)])
+      ? hintOf(node.properties[String(ajvParam(e, 'missingProperty'))])
       : hintOf(node);
   const tail = detail === undefined ? '' : `; ${detail}`;
   // A hint states the expected shape in words, which beats quoting the regular expression.
@@ -216,7 +216,7 @@ function collapseAlternatives(e: ErrorObject, out: Item[], graph: SchemaReachabi
   const override = errorOverrideOf(node, e.keyword);
   if (override !== undefined) return [{ pointer, node, message: override }];
 
-  const passing = (e.params as { passingSchemas?: unknown }).passingSchemas;
+  const passing = ajvParam(e, 'passingSchemas');
   if (e.keyword === 'oneOf' && Array.isArray(passing)) {
     return [
       {
@@ -239,7 +239,7 @@ function collapseAlternatives(e: ErrorObject, out: Item[], graph: SchemaReachabi
   const misses = groups.map((g) => g.find((i) => isDiscriminatorMiss(i, pointer)) as Item);
   const first = misses[0] as Item;
   if (misses.every((m) => m.error?.keyword === 'type')) {
-    const types = [...new Set(misses.map((m) => String((m.error?.params as { type?: unknown }).type)))];
+    const types = [...new Set(misses.map((m) => String(m.error === undefined ? undefined : ajvParam(m.error, 'type'))))];
     return [{ pointer, node, message: `must be ${types.join(' or ')}; got ${jsonType(first.error?.data)}` }];
   }
   if (misses.every((m) => (m.error?.keyword === 'const' || m.error?.keyword === 'enum') && m.pointer === first.pointer)) {
@@ -259,7 +259,7 @@ function collapsePropertyNames(e: ErrorObject, out: Item[], graph: SchemaReachab
   const node = e.parentSchema;
   const names: unknown = isSchemaObject(node) ? node['propertyNames'] : undefined;
   const popped = isSchemaObject(names) ? popMembers(out, pointer, [names], graph) : [];
-  const key = JSON.stringify((e.params as { propertyName?: unknown }).propertyName);
+  const key = JSON.stringify(ajvParam(e, 'propertyName'));
   const override = errorOverrideOf(node, 'propertyNames');
   if (override !== undefined) return { pointer, node, message: `${override}; got key ${key}` };
   const inner = popped[0]?.item;
@@ -308,4 +308,10 @@ export function summarizeIssues(issues: readonly SchemaIssue[], limit = 3): stri
 export function prefixIssues(issues: readonly SchemaIssue[], prefix: readonly string[]): SchemaIssue[] {
   const head = prefix.map((t) => `/${escapePointerToken(t)}`).join('');
   return issues.map((i) => ({ pointer: head + i.pointer, message: i.message }));
+}
+
+/** One member of an Ajv error's `params` (which Ajv types as `any`). */
+export function ajvParam(e: ErrorObject, name: string): unknown {
+  const params: Record<string, unknown> = e.params;
+  return params[name];
 }

@@ -25,9 +25,10 @@ import {
 } from '../../agent/index.js';
 import { buildPlatformProfile } from '../../client/index.js';
 import { ConfigError } from '../../errors.js';
-import { createLogger, LOG_LEVELS, type LogLevel } from '../../logging.js';
+import { createLogger, LOG_LEVELS } from '../../logging.js';
 import { SafeFetchError, parseFetchUrl } from '../../protocol/safe-fetch.js';
 import { caOption } from '../options.js';
+import { isOneOf, isRecord } from '../../protocol/guards.js';
 import { serveProfileDocument, serveProfileFile, type ServedProfile } from './profile-server.js';
 
 const EXIT_OK = 0;
@@ -90,8 +91,9 @@ async function runAgent(options: AgentCliOptions): Promise<number> {
   let served: ServedProfile | undefined;
   let bridge: AgentBridge | undefined;
   try {
-    if (!LOG_LEVELS.includes(options.logLevel as LogLevel)) {
-      throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(options.logLevel)}`);
+    const logLevel = options.logLevel;
+    if (!isOneOf(LOG_LEVELS, logLevel)) {
+      throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
     }
     const port = Number(options.port);
     if (!/^\d+$/.test(options.port) || port > 65_535)
@@ -114,7 +116,7 @@ async function runAgent(options: AgentCliOptions): Promise<number> {
     const file = options.config === undefined ? undefined : await loadAgentConfigFile(options.config);
     const settings = resolveSettings(options.business ?? [], file, { allowLoopback });
     const ca = caOption(options.ca);
-    const logger = createLogger({ level: options.logLevel as LogLevel, destination: 'stderr' });
+    const logger = createLogger({ level: logLevel, destination: 'stderr' });
 
     let platformProfileUrl: string;
     let platformProfile: unknown;
@@ -200,6 +202,7 @@ function waitForSignal(): Promise<void> {
 }
 
 function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-  return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  const pkg: unknown = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+  const version = isRecord(pkg) ? pkg['version'] : undefined;
+  return typeof version === 'string' ? version : '0.0.0';
 }

@@ -6,10 +6,12 @@
  * `--serves-*` means no `serves`, and nothing is guessed from the machine's locale or zone.
  */
 import { ConfigError } from '../../errors.js';
+import { isOneOf } from '../../protocol/guards.js';
 import type { Geo } from '../../domain/location.js';
 import type { LocationFilter, LocationServes, LookupRequest, SearchRequest } from '../../domain/requests.js';
 
 /** Metres per unit accepted by --radius. */
+const RADIUS_UNITS = ['m', 'km', 'mi'] as const satisfies readonly RadiusValue['unit'][];
 const UNIT_METERS: Readonly<Record<string, number>> = { m: 1, km: 1000, mi: 1609.344 };
 
 /** When --near is given without --radius. */
@@ -34,7 +36,9 @@ export function parseRadius(text: string): RadiusValue {
   if (m[2] === undefined) {
     throw new ConfigError(`--radius ${JSON.stringify(text)} has no unit; write ${value}km, ${value}m or ${value}mi (e.g. 800m, 5km, 3mi)`);
   }
-  const unit = m[2].toLowerCase() as RadiusValue['unit'];
+  const unit = m[2].toLowerCase();
+  // The pattern admits only these units (any case).
+  if (!isOneOf(RADIUS_UNITS, unit)) throw new ConfigError(`--radius ${JSON.stringify(text)}: use m, km or mi`);
   const meters = Number(value) * (UNIT_METERS[unit] ?? 1);
   if (!Number.isFinite(meters)) throw new ConfigError(`--radius ${JSON.stringify(text)} is too large`);
   return { meters, unit };

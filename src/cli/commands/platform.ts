@@ -413,7 +413,7 @@ function parseTransportList(value: string | undefined): ('mcp' | 'rest')[] {
   const bad = list.filter((v) => v !== 'mcp' && v !== 'rest');
   if (list.length === 0 || bad.length > 0)
     throw new ConfigError(`--transport ${JSON.stringify(value)}: expected a comma-separated list of mcp and rest`);
-  return [...new Set(list)] as ('mcp' | 'rest')[];
+  return [...new Set(list)].filter((v): v is 'mcp' | 'rest' => v === 'mcp' || v === 'rest');
 }
 
 function atOf(openAt: string | undefined, now: Date): { ms: number; header: string } {

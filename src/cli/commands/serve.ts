@@ -10,10 +10,10 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, DataValidationError, StoreError } from '../../errors.js';
 import { createLogger, LOG_FORMAT_ENV, LOG_LEVELS, parseLogFormat } from '../../logging.js';
-import type { LogLevel } from '../../logging.js';
 import { DEFAULT_CONFIG, DEFAULT_HOST, DEFAULT_PORT, loadConfigFile, startServer, startStdioServer } from '../../server.js';
 import type { ServerConfig } from '../../server.js';
 import { loadTrustedProfiles, parseTrustSpec } from '../../trusted-profiles.js';
+import { isOneOf } from '../../protocol/guards.js';
 import { CURSOR_SECRET_ENV, isClusterWorker, leaveCluster, parseWorkers, superviseWorkers } from './serve-cluster.js';
 
 const EXIT_OK = 0;
@@ -76,11 +76,12 @@ async function serve(options: ServeOptions): Promise<number> {
       throw new ConfigError(`--port (or PORT) must be an integer from 0 to 65535, got ${JSON.stringify(options.port)}`);
     const logFormat = parseLogFormat(options.logFormat, '--log-format');
     let config: ServerConfig | undefined = options.config === undefined ? undefined : await loadConfigFile(options.config);
-    if (options.logLevel !== undefined) {
-      if (!LOG_LEVELS.includes(options.logLevel as LogLevel)) {
-        throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(options.logLevel)}`);
+    const logLevel = options.logLevel;
+    if (logLevel !== undefined) {
+      if (!isOneOf(LOG_LEVELS, logLevel)) {
+        throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
       }
-      config = { ...(config ?? DEFAULT_CONFIG), logLevel: options.logLevel as LogLevel };
+      config = { ...(config ?? DEFAULT_CONFIG), logLevel };
     }
     if (options.trustPlatformProfile !== undefined && options.trustPlatformProfile.length > 0) {
       // Files named on the command line are relative to where the command runs.

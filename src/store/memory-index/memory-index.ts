@@ -598,9 +598,9 @@ export class MemoryIndex {
     const postalCountries = new Set<string>();
     const regionCountries = new Set<string>();
     for (const k of this.parts.localities.keys()) {
-      const [country, kind] = k.split('\u0000');
-      if (kind === 'p') postalCountries.add(country as string);
-      else if (kind === 'r') regionCountries.add(country as string);
+      const [country = '', kind] = k.split('\u0000');
+      if (kind === 'p') postalCountries.add(country);
+      else if (kind === 'r') regionCountries.add(country);
     }
     return { postalCountries, regionCountries };
   }

@@ -59,7 +59,8 @@ export class DocumentPacker {
       if (id === undefined) {
         id = this.parts.length;
         this.partIds.set(json, id);
-        this.parts.push(deepFreeze(JSON.parse(json) as unknown));
+        const part: unknown = JSON.parse(json);
+        this.parts.push(deepFreeze(part));
       }
       return id;
     });
@@ -94,9 +95,9 @@ export class PackedDocuments {
   unpack(o: number): Location {
     const rest = JSON.parse(this.skeletons[o]!) as Record<string, unknown>;
     const doc: Record<string, unknown> = {};
-    for (const k of this.layouts[this.layoutOf[o] as number]!) {
+    for (const k of this.layouts[this.layoutOf[o]!]!) {
       const j = SHARED_MEMBERS.indexOf(k as SharedMember);
-      setMember(doc, k, j < 0 ? rest[k] : this.parts[(this.partOf[j] as Int32Array)[o]!]);
+      setMember(doc, k, j < 0 ? rest[k] : this.parts[this.partOf[j]![o]!]);
     }
     return deepFreeze(doc) as unknown as Location;
   }
