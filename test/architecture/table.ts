@@ -164,7 +164,7 @@ export const EXTERNALS: Readonly<Record<string, Externals>> = {
   'trusted-profiles': { node: ['node:crypto', 'node:fs', 'node:fs/promises'] },
   transport: { node: ['node:crypto', 'node:http', 'node:net', 'node:perf_hooks', 'node:stream'], packages: ['structured-headers'] },
   'transport/mcp': { node: ['node:crypto', 'node:http', 'node:perf_hooks', 'node:stream'], packages: ['@modelcontextprotocol/sdk'] },
-  server: { node: ['node:crypto', 'node:fs', 'node:stream', 'node:url'] },
+  server: { node: ['node:crypto', 'node:fs', 'node:http', 'node:stream', 'node:url'] },
   console: {
     node: ['node:crypto', 'node:fs', 'node:http', 'node:net', 'node:os', 'node:path', 'node:url'],
     packages: ['ipaddr.js', 'luxon'],
