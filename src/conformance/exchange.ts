@@ -64,6 +64,8 @@ export interface RequestSpec {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** How many calls the Business charges for it (a JSON-RPC batch: one per element); 1 when absent. */
+  cost?: number;
 }
 
 /** Sends requests to one Business origin through a guarded, pinned agent. */
@@ -85,7 +87,7 @@ export class HttpPeer {
   send(spec: RequestSpec): Promise<Exchange> {
     // One Request-Id for every attempt: a resend after a 429 is the same request.
     const headers = { 'request-id': randomUUID(), 'user-agent': 'ucp-location conformance', ...spec.headers };
-    return this.pacer === undefined ? this.#sendOnce(spec, headers) : this.pacer.send(() => this.#sendOnce(spec, headers));
+    return this.pacer === undefined ? this.#sendOnce(spec, headers) : this.pacer.send(() => this.#sendOnce(spec, headers), spec.cost);
   }
 
   async #sendOnce(spec: RequestSpec, headers: Record<string, string>): Promise<Exchange> {

@@ -70,7 +70,15 @@ export class McpPeer {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     if (this.#sessionId !== undefined) headers['mcp-session-id'] = this.#sessionId;
     if (this.#protocolVersion !== undefined) headers['mcp-protocol-version'] = this.#protocolVersion;
-    const exchange = await this.http.send({ binding: 'mcp', label, method: 'POST', url: this.endpoint, headers, body });
+    const exchange = await this.http.send({
+      binding: 'mcp',
+      label,
+      method: 'POST',
+      url: this.endpoint,
+      headers,
+      body,
+      cost: batchLength(body),
+    });
     return { exchange, sentId, ...readRpcAnswer(exchange, sentId) };
   }
 
@@ -111,4 +119,15 @@ export function readRpcAnswer(exchange: Exchange, sentId: JsonRpcId | undefined)
   const responses = messages.filter((m) => 'result' in m || 'error' in m);
   const match = responses.find((m) => sentId !== undefined && sentId !== null && m['id'] === sentId) ?? responses[0];
   return match === undefined ? { problem: 'the answer holds no JSON-RPC response object (with "result" or "error")' } : { message: match };
+}
+
+/** How many messages a raw body carries when it is a JSON-RPC batch (each is charged), else 1. */
+function batchLength(body: string): number {
+  if (!body.trimStart().startsWith('[')) return 1;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
+  } catch {
+    return 1;
+  }
 }

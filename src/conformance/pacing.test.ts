@@ -61,6 +61,16 @@ describe('Retry-After parsing (RFC 9110 §10.2.3)', () => {
 });
 
 describe('Pacer', () => {
+  it('gives a call charged as n (a batch) the n slots ending at its own, so the pace holds per charged call', async () => {
+    const time = fakeTime();
+    const pacer = new Pacer({ ...time, paceCallsPerSecond: 10 });
+    await pacer.send(async () => answer(200));
+    await pacer.send(async () => answer(200), 5);
+    await pacer.send(async () => answer(200));
+    // One call, then a batch of 5 sent four idle slots after the next one (100 ms each), then the next slot.
+    expect(time.slept).toEqual([500, 100]);
+  });
+
   it('waits the advised time and resends until the Business answers, counting the call once', async () => {
     const time = fakeTime();
     const pacer = new Pacer(time);

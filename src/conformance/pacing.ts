@@ -126,12 +126,13 @@ export class Pacer {
 
   /**
    * Sends with `attempt` (which must resend the same request each time), spacing calls under
-   * `--pace` and waiting out 429s while the budget lasts.
+   * `--pace` and waiting out 429s while the budget lasts. `cost`: how many calls the Business
+   * charges for it (a batch is charged per element), so it takes that many slots.
    */
-  async send(attempt: () => Promise<Exchange>): Promise<Exchange> {
+  async send(attempt: () => Promise<Exchange>, cost = 1): Promise<Exchange> {
     let retry = false;
     for (;;) {
-      await this.#takeSlot();
+      await this.#takeSlot(cost);
       const exchange = await attempt();
       if (this.#raw) return exchange;
       const advice = rateLimitAdvice(exchange, this.#now());
@@ -158,10 +159,12 @@ export class Pacer {
     return true;
   }
 
-  async #takeSlot(): Promise<void> {
+  async #takeSlot(cost: number): Promise<void> {
     if (this.#raw || this.#intervalMs === 0) return;
     const now = this.#now();
-    const slot = Math.max(now, this.#nextSlot);
+    // A call charged as n takes the n slots ending at the one it is sent in: the n − 1 before it
+    // stay idle, so the Business's window never sees more than the pace allows.
+    const slot = Math.max(now, this.#nextSlot + (Math.max(1, cost) - 1) * this.#intervalMs);
     this.#nextSlot = slot + this.#intervalMs;
     if (slot > now) await this.#sleep(slot - now);
   }

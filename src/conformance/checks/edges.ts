@@ -136,7 +136,9 @@ export const EDGE_CHECKS: readonly Check[] = [
         const o = call.outcome;
         const text = o.kind === 'negotiation_error' || o.kind === 'other_error' ? o.message : undefined;
         if (text === undefined || !RETRY_LATER.test(text)) continue;
-        if (call.exchange.status === 429 && o.kind === 'other_error' && o.code === -32000) continue;
+        // A 429 is the rate-limit answer: on REST with its status alone (Retry-After is judged by the
+        // rate-limit check), on MCP with JSON-RPC -32000.
+        if (call.exchange.status === 429 && (call.binding === 'rest' || (o.kind === 'other_error' && o.code === -32000))) continue;
         problems.push(
           callEvidence(
             call,
