@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateSchedule } from '../domain/hours.js';
-import type { Schedule } from '../domain/location.js';
 import { ScheduleMemo } from './validate-record.js';
 
 // Pools of valid and invalid parts; schedules are drawn from their combinations so parts recur
@@ -47,7 +46,7 @@ describe('ScheduleMemo (R-H1, R-H4, R-H5)', () => {
         for (const [timezone, hours, exceptions] of list) {
           // Fresh copies: the memo must judge by content, never by object identity.
           const copy = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
-          const expected = validateSchedule({ timezone, hours, exception_hours: exceptions } as unknown as Schedule);
+          const expected = validateSchedule({ timezone, hours, exception_hours: exceptions });
           expect(memo.problems(copy(timezone), copy(hours), copy(exceptions))).toEqual(expected);
         }
       }),

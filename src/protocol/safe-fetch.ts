@@ -521,7 +521,11 @@ export class SafeFetcher {
         if (code === 'ENOTFOUND' || code === 'ENODATA') {
           return new SafeFetchError('unresolvable', `${url.href}: the host name ${hostname} does not resolve`, { cause: error });
         }
-        return new SafeFetchError('dns_failure', `${url.href}: resolving ${hostname} failed (${code === '' ? causeMessage(error) : code})`, { cause: error });
+        return new SafeFetchError(
+          'dns_failure',
+          `${url.href}: resolving ${hostname} failed (${code === '' ? causeMessage(error) : code})`,
+          { cause: error },
+        );
       },
       noAddress: (hostname) => new SafeFetchError('unresolvable', `${url.href}: the host name ${hostname} has no address`),
       refused: (hostname, verdict) => {
