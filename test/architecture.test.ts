@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type ReadCache, type SourceTree, readGraph, selfExportsOf } from './architecture/graph.js';
 import { RULES, allFindings, layerOf } from './architecture/rules.js';
+import { describeCycle, importCycles } from './architecture/cycles.js';
 import { EXTERNALS, FILE_EXCEPTIONS, LAYERS } from './architecture/table.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -281,5 +282,39 @@ describe('architecture: each forbidden reach fails the rules, naming its file', 
 
   it('the untouched copy passes (the probes above fail because of their reach alone)', () => {
     expect(allFindings(readGraph(new Map(TREE), SELF, new Map(CACHE)))).toEqual([]);
+  });
+});
+
+// ───────────────────────── file-level import cycles ─────────────────────────
+
+describe('architecture: no file-level import cycle in src/', () => {
+  it('no module reaches itself through its imports (type-only imports count: they tie the files together too)', () => {
+    // Each cycle is named as a loop of files (`a.ts → b.ts → a.ts`), so a failure says what to untangle.
+    expect(importCycles(GRAPH).map(describeCycle)).toEqual([]);
+  });
+
+  it('a cycle added to a copy of src/ fails, named as its loop of files', () => {
+    const copy = new Map(TREE);
+    const edit = (file: string, line: string): void => {
+      const before = copy.get(file);
+      if (before === undefined) throw new Error(`${file} is not in src/: the probe needs updating`);
+      copy.set(file, `${before}\n${line}\n`);
+    };
+    // domain/geodesy.ts → domain/text.ts is new; domain/text.ts → domain/geodesy.ts closes the loop.
+    edit('domain/geodesy.ts', "export type { VocabularyEntry as SneakyA } from './text.js';");
+    edit('domain/text.ts', "import { geodesicDistanceMeters as sneakyB } from './geodesy.js';\nvoid sneakyB;");
+    expect(importCycles(readGraph(copy, SELF, new Map(CACHE))).map(describeCycle)).toEqual([
+      'domain/geodesy.ts → domain/text.ts → domain/geodesy.ts',
+    ]);
+  });
+
+  it('names a longer loop through every file in it, in import order', () => {
+    const copy = new Map(TREE);
+    copy.set('probe/a.ts', "import './b.js';");
+    copy.set('probe/b.ts', "export * from './c.js';");
+    copy.set('probe/c.ts', "export const c = () => import('./a.js');");
+    expect(importCycles(readGraph(copy, SELF, new Map(CACHE))).map(describeCycle)).toEqual([
+      'probe/a.ts → probe/b.ts → probe/c.ts → probe/a.ts',
+    ]);
   });
 });

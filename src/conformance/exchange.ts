@@ -8,7 +8,6 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { openEndpointAgent, type EndpointAgent, type EndpointAgentOptions } from '../client/index.js';
-import type { Pacer } from './pacing.js';
 import type { BindingName } from './types.js';
 import { causeMessage } from '../errors.js';
 import { errorCodeOf } from '../protocol/error-code.js';
@@ -57,6 +56,15 @@ export function headerValue(headers: Exchange['headers'], name: string): string 
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
+/**
+ * What a peer needs of the run's pacing (pacing.ts's Pacer): send one call, spaced and retried
+ * as the Business's rate limit asks. Declared here so this module does not import pacing.ts,
+ * which reads exchanges.
+ */
+export interface CallPacer {
+  send(attempt: () => Promise<Exchange>, cost?: number): Promise<Exchange>;
+}
+
 export interface RequestSpec {
   binding: BindingName;
   label: string;
@@ -73,14 +81,14 @@ export class HttpPeer {
   private constructor(
     private readonly agent: EndpointAgent,
     private readonly timeoutMs: number,
-    private readonly pacer: Pacer | undefined,
+    private readonly pacer: CallPacer | undefined,
   ) {}
 
   /**
    * Resolves and checks the endpoint host once (R-N4); throws a `UcpClientError` saying why it is
    * refused. With a `pacer`, sends are spaced and rate-limit refusals waited out (pacing.ts).
    */
-  static async open(endpoint: string, timeoutMs: number, options: EndpointAgentOptions, pacer?: Pacer): Promise<HttpPeer> {
+  static async open(endpoint: string, timeoutMs: number, options: EndpointAgentOptions, pacer?: CallPacer): Promise<HttpPeer> {
     return new HttpPeer(await openEndpointAgent(endpoint, { connectTimeoutMs: timeoutMs, ...options }), timeoutMs, pacer);
   }
 

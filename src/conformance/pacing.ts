@@ -11,6 +11,9 @@
  */
 import { headerValue, type Exchange } from './exchange.js';
 import { isRecord } from './oracle.js';
+import type { ThrottlingSummary } from './types.js';
+
+export type { ThrottlingSummary } from './types.js';
 
 /** Longest single wait, ms: a Business advising minutes is not waited out by a conformance run. */
 export const MAX_WAIT_MS = 15_000;
@@ -57,20 +60,6 @@ export function rateLimitAdvice(exchange: Exchange, now: number): number | undef
 /** The wait actually taken for an advice: at least MIN_WAIT_MS, at most MAX_WAIT_MS. */
 export function cappedWait(adviceMs: number): number {
   return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, adviceMs));
-}
-
-/** What the run spent on the Business's rate limit; part of the report. */
-export interface ThrottlingSummary {
-  /** `--pace`: calls per second the checker kept to; null when unpaced. */
-  paceCallsPerSecond: number | null;
-  /** Calls the Business refused with 429 and the checker sent again (each counted once). */
-  retriedCalls: number;
-  /** Total time spent waiting out refusals, ms. */
-  waitedMs: number;
-  /** Total waiting the run allowed, ms (`--retry-budget`). */
-  budgetMs: number;
-  /** True once a refusal could not be waited out within the budget. */
-  budgetExhausted: boolean;
 }
 
 export interface PacingOptions {

@@ -4,7 +4,20 @@
  * tells a Business author exactly which rule to read.
  */
 import type { Resolver } from '../protocol/safe-fetch.js';
-import type { ThrottlingSummary } from './pacing.js';
+
+/** What the run spent on the Business's rate limit; part of the report. */
+export interface ThrottlingSummary {
+  /** `--pace`: calls per second the checker kept to; null when unpaced. */
+  paceCallsPerSecond: number | null;
+  /** Calls the Business refused with 429 and the checker sent again (each counted once). */
+  retriedCalls: number;
+  /** Total time spent waiting out refusals, ms. */
+  waitedMs: number;
+  /** Total waiting the run allowed, ms (`--retry-budget`). */
+  budgetMs: number;
+  /** True once a refusal could not be waited out within the budget. */
+  budgetExhausted: boolean;
+}
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 

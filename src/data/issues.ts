@@ -28,6 +28,19 @@ export interface SourcePosition {
   unit?: 'line' | 'feature' | 'node';
 }
 
+/** One entry a source reader yields: a decoded record (or what stopped its decoding) and where it came from. */
+export interface RawEntry {
+  pos: SourcePosition;
+  /** The decoded record, when decoding got far enough to validate it. */
+  raw?: unknown;
+  /** Decoding problems (JSON syntax, CSV cell syntax, GeoJSON envelope). */
+  issues: FieldIssue[];
+  /** Things the source said that the record cannot hold; reported, never fatal unless the import is strict. */
+  warnings?: FieldIssue[];
+  /** The entry is about the file around the records (CSV header, GeoJSON envelope), not a record. */
+  envelope?: true;
+}
+
 /**
  * Cap on issues kept in memory. A million-line file with one systematic mistake would otherwise
  * hold a million issues; past the cap only the count grows and one summary issue says so.

@@ -18,11 +18,10 @@ import { Parser } from 'htmlparser2';
 import { resolveCountry } from '../domain/locality-names.js';
 import { dropScheduleWithoutZoneSource } from './timezone-derivation.js';
 import { describeType, isPlainObject } from './fields.js';
-import type { FieldIssue } from './issues.js';
+import type { FieldIssue, RawEntry } from './issues.js';
 import { amenitiesOf } from './schema-org-amenities.js';
 import { localName, scheduleOf } from './schema-org-hours.js';
 import { isLocalBusinessType } from './schema-org-types.js';
-import type { RawEntry } from './sources.js';
 
 /** The text of every `<script type="application/ld+json">` block, with the line it starts on. */
 export function ldJsonScripts(html: string): { text: string; line: number }[] {

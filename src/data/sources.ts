@@ -14,7 +14,7 @@ import { readCsv } from './csv.js';
 import { gbpColumnOf, gbpRowToRaw, readGbpHeader, type GbpHeader } from './gbp.js';
 import { featureToRaw, geoJsonFieldOf, readGeoJson } from './geojson.js';
 import { jsonLdEntries, jsonLdFieldOf } from './jsonld.js';
-import type { FieldIssue, SourcePosition } from './issues.js';
+import type { FieldIssue, RawEntry, SourcePosition } from './issues.js';
 import { readNdjsonBatches } from './ndjson.js';
 import { DEFAULT_HOLIDAY_HORIZON_DAYS, osmFeatureToRaw, osmFieldOf, osmStartDay, type OsmOptions } from './osm.js';
 import { evaluatesOnAnyThread } from './osm-hours.js';
@@ -97,17 +97,7 @@ export async function assertReadableFile(file: string): Promise<void> {
   if (!info.isFile()) throw new ConfigError(`${JSON.stringify(file)} is not a regular file`);
 }
 
-export interface RawEntry {
-  pos: SourcePosition;
-  /** The decoded record, when decoding got far enough to validate it. */
-  raw?: unknown;
-  /** Decoding problems (JSON syntax, CSV cell syntax, GeoJSON envelope). */
-  issues: FieldIssue[];
-  /** Things the source said that the record cannot hold; reported, never fatal unless the import is strict. */
-  warnings?: FieldIssue[];
-  /** The entry is about the file around the records (CSV header, GeoJSON envelope), not a record. */
-  envelope?: true;
-}
+export type { RawEntry } from './issues.js';
 
 export interface RecordSource {
   /** Entries in file order, a chunk at a time (one await per chunk, not per record). */

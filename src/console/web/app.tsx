@@ -8,26 +8,7 @@ import { MapPage } from './pages/map.js';
 import { OverviewPage } from './pages/overview.js';
 import { PlaygroundPage } from './pages/playground.js';
 import { WhyPage } from './pages/why.js';
-
-const PAGES = [
-  ['overview', 'Overview'],
-  ['map', 'Map'],
-  ['playground', 'Playground'],
-  ['why', 'Why not matched'],
-  ['hours', 'Hours'],
-  ['import', 'Import'],
-] as const;
-export type PageName = (typeof PAGES)[number][0];
-
-function parseHash(): { page: PageName; id: string } {
-  const [name, query] = window.location.hash.replace(/^#\/?/, '').split('?');
-  const page = PAGES.find((p) => p[0] === name)?.[0] ?? 'overview';
-  return { page, id: new URLSearchParams(query ?? '').get('id') ?? '' };
-}
-
-export function go(page: PageName, id?: string): void {
-  window.location.hash = `#/${page}${id !== undefined && id !== '' ? `?id=${encodeURIComponent(id)}` : ''}`;
-}
+import { PAGES, parseHash } from './routes.js';
 
 export function App() {
   const [route, setRoute] = useState(parseHash);

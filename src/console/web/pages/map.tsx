@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, type ConsoleConfig, type LocationCard } from '../api.js';
-import { go } from '../app.js';
+import { go } from '../routes.js';
 import { pointsOf, positionsOf, useMapLocations } from '../locations.js';
 import { WorldMap, type MapShape } from '../map.js';
 

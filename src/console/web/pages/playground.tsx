@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, type ConsoleConfig, type LocalInstant, type SearchAnswer } from '../api.js';
-import { go } from '../app.js';
+import { go } from '../routes.js';
 import { pointsOf, positionsOf, useMapLocations } from '../locations.js';
 import { WorldMap, type MapMarker, type MapShape } from '../map.js';
 import { buildRequest, emptyDraft, type Draft } from '../request.js';
