@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { useScratchDir } from '../test/support/scratch.js';
 import { DEFAULT_CONFIG, loadConfigFile, parseConfig } from './config.js';
 import { ConfigError } from './errors.js';
+import { limitProblem, limitsConflict, type EngineLimits } from './domain/engine-limits.js';
+import { LocationService } from './service.js';
+import { SqliteLocationStore } from './store/sqlite/index.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from './protocol/types.js';
 
 function errorOf(fn: () => unknown): ConfigError {
@@ -47,11 +50,15 @@ describe('parseConfig', () => {
   });
 
   it('refuses a lookup batch maximum below 10 (R-L3)', () => {
-    expect(errorOf(() => parseConfig({ limits: { lookupBatchMax: 5 } })).message).toContain('"limits.lookupBatchMax"');
+    expect(errorOf(() => parseConfig({ limits: { lookupBatchMax: 5 } })).message).toContain(
+      '"limits.lookupBatchMax": must be a whole number ≥ 10 (R-L3',
+    );
   });
 
   it('refuses a page size default above the maximum', () => {
-    expect(errorOf(() => parseConfig({ limits: { defaultPageSize: 80 } })).message).toContain('"limits.maxPageSize" (50) must be ≥');
+    expect(errorOf(() => parseConfig({ limits: { defaultPageSize: 80 } })).message).toContain(
+      '"limits": maxPageSize (50) must be ≥ defaultPageSize (80)',
+    );
   });
 
   it('refuses a profile size limit below the 128 KiB R-N4 requires', () => {
@@ -115,5 +122,54 @@ describe('loadConfigFile', () => {
     const file = join(scratch(), 'bad.json');
     writeFileSync(file, '{ "logLevel": ');
     await expect(loadConfigFile(file)).rejects.toThrow(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON`));
+  });
+});
+
+describe('engine limits: the configuration file and the service hold them to one bound, in the same words', () => {
+  const refused: ReadonlyArray<[keyof EngineLimits, number]> = [
+    ['maxRadiusMeters', 0],
+    ['maxRadiusMeters', -1],
+    ['lookupBatchMax', 9],
+    ['lookupBatchMax', 10.5],
+    ['defaultPageSize', 0],
+    ['maxPageSize', 2.5],
+    ['browseCap', 0],
+  ];
+
+  it.each(refused)('%s = %s is refused by both, with the same reason (R-L3 for lookupBatchMax)', async (name, value) => {
+    const reason = limitProblem(name, value);
+    expect(reason).not.toBeNull();
+    expect(errorOf(() => parseConfig({ limits: { [name]: value } })).message).toContain(`"limits.${name}": ${reason}`);
+    const store = await SqliteLocationStore.open(':memory:');
+    try {
+      const serviceError = errorOf(() => new LocationService(store, { cursorSecret: 'x', limits: { [name]: value } }));
+      expect(serviceError.message).toBe(`Engine limit ${name} ${reason}; got ${value}`);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('accepts the smallest values both allow: a 10-id lookup batch, a radius just above 0 m', async () => {
+    const limits = { lookupBatchMax: 10, maxRadiusMeters: 0.5, defaultPageSize: 1, maxPageSize: 1, browseCap: 1 };
+    expect(parseConfig({ limits }).limits).toEqual(limits);
+    const store = await SqliteLocationStore.open(':memory:');
+    try {
+      expect(new LocationService(store, { cursorSecret: 'x', limits }).limits).toEqual(limits);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a default page larger than the largest page, in the same words', async () => {
+    const limits = { defaultPageSize: 80, maxPageSize: 50 };
+    const conflict = limitsConflict({ ...DEFAULT_CONFIG.limits, ...limits });
+    expect(conflict).toBe('maxPageSize (50) must be ≥ defaultPageSize (80)');
+    expect(errorOf(() => parseConfig({ limits })).message).toContain(`"limits": ${conflict}`);
+    const store = await SqliteLocationStore.open(':memory:');
+    try {
+      expect(errorOf(() => new LocationService(store, { cursorSecret: 'x', limits })).message).toBe(`Engine limits: ${conflict}`);
+    } finally {
+      await store.close();
+    }
   });
 });

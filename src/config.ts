@@ -13,8 +13,14 @@ import { causeMessage, ConfigError } from './errors.js';
 import { canonicalLanguageTag } from './domain/localize.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from './protocol/types.js';
 import type { UcpProfile } from './protocol/types.js';
-import { DEFAULT_LIMITS } from './service.js';
-import type { EngineLimits } from './service.js';
+import {
+  DEFAULT_LIMITS,
+  limitProblem,
+  limitRequirement,
+  limitsConflict,
+  type EngineLimitName,
+  type EngineLimits,
+} from './domain/engine-limits.js';
 import { LOG_LEVELS } from './logging.js';
 import type { LogLevel } from './logging.js';
 import { editDistance } from './protocol/edit-distance.js';
@@ -156,6 +162,12 @@ export const DEFAULT_CONFIG: ServerConfig = {
 };
 
 const positiveInt = z.number().int().min(1);
+/** An engine limit, held to the bound the service checks too (domain/engine-limits.ts). */
+const engineLimit = (name: EngineLimitName) =>
+  z
+    .number()
+    .refine((value) => limitProblem(name, value) === null, limitRequirement(name))
+    .optional();
 const budget = z.strictObject({ limit: positiveInt, windowSeconds: positiveInt });
 
 const schema = z.strictObject({
@@ -168,11 +180,11 @@ const schema = z.strictObject({
     .optional(),
   limits: z
     .strictObject({
-      defaultPageSize: positiveInt.optional(),
-      maxPageSize: positiveInt.optional(),
-      maxRadiusMeters: z.number().positive().optional(),
-      browseCap: positiveInt.optional(),
-      lookupBatchMax: z.number().int().min(10, 'must be at least 10 (R-L3: a Business accepts ≥ 10 ids)').optional(),
+      defaultPageSize: engineLimit('defaultPageSize'),
+      maxPageSize: engineLimit('maxPageSize'),
+      maxRadiusMeters: engineLimit('maxRadiusMeters'),
+      browseCap: engineLimit('browseCap'),
+      lookupBatchMax: engineLimit('lookupBatchMax'),
     })
     .optional(),
   cursorSecret: z.string().min(32, 'use at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
@@ -275,11 +287,8 @@ export function parseConfig(value: unknown, source = 'configuration'): ServerCon
     throw new ConfigError(`${source} is invalid:\n${lines.join('\n')}\nSee docs/configuration.md for every key and its default.`);
   }
   const config = merge(parsed.data);
-  if (config.limits.maxPageSize < config.limits.defaultPageSize) {
-    throw new ConfigError(
-      `${source} is invalid:\n  - "limits.maxPageSize" (${config.limits.maxPageSize}) must be ≥ "limits.defaultPageSize" (${config.limits.defaultPageSize})`,
-    );
-  }
+  const conflict = limitsConflict(config.limits);
+  if (conflict !== null) throw new ConfigError(`${source} is invalid:\n  - "limits": ${conflict}`);
   return config;
 }
 

@@ -18,6 +18,7 @@ import {
   type BuyerLocality,
 } from './domain/context-rank.js';
 import { decodeCursor, encodeCursor, requestFingerprint, type CursorState } from './domain/cursor.js';
+import { DEFAULT_LIMITS, ENGINE_LIMIT_NAMES, limitProblem, limitsConflict, type EngineLimits } from './domain/engine-limits.js';
 import { isUsableGeo } from './domain/geodesy.js';
 import { compileSchedule, isOpenCompiled, type CompiledSchedule } from './domain/hours.js';
 import { canonicalLanguageTag, localizeLocation, requestedLanguages } from './domain/localize.js';
@@ -39,26 +40,7 @@ import { presentAt } from './domain/closures.js';
 import { queryTerms } from './domain/query-text.js';
 import type { Candidate, CandidateQuery, LocationStore } from './store/store.js';
 
-export interface EngineLimits {
-  /** Page size when `pagination.limit` is absent (R-S9). */
-  defaultPageSize: number;
-  /** Largest page returned; larger `limit` values are served in pages of this size. */
-  maxPageSize: number;
-  /** Largest `distance.max` honoured, metres; larger → UcpRequestError `radius_too_large` (never clamped). */
-  maxRadiusMeters: number;
-  /** Total Locations reachable by a bounded browse (no distance/serves operand), across all pages. */
-  browseCap: number;
-  /** Lookup batch maximum of distinct ids (R-L3; ≥ 10). */
-  lookupBatchMax: number;
-}
-
-export const DEFAULT_LIMITS: EngineLimits = {
-  defaultPageSize: 10,
-  maxPageSize: 50,
-  maxRadiusMeters: 500_000,
-  browseCap: 100,
-  lookupBatchMax: 50,
-};
+export { DEFAULT_LIMITS, type EngineLimits } from './domain/engine-limits.js';
 
 export interface ServiceOptions {
   limits?: Partial<EngineLimits>;
@@ -113,20 +95,14 @@ function plural(n: number, one: string, many: string): string {
   return n === 1 ? one : many;
 }
 
+/** The same bounds, in the same words, as the configuration file's `limits` (domain/engine-limits.ts). */
 function checkLimits(limits: EngineLimits): void {
-  for (const [name, value] of Object.entries(limits)) {
-    const ok =
-      name === 'maxRadiusMeters'
-        ? typeof value === 'number' && value >= 0 && !Number.isNaN(value)
-        : Number.isSafeInteger(value) && value >= 1;
-    if (!ok)
-      throw new ConfigError(
-        `Engine limit ${name} must be ${name === 'maxRadiusMeters' ? 'a number of metres >= 0' : 'an integer >= 1'}; got ${String(value)}`,
-      );
+  for (const name of ENGINE_LIMIT_NAMES) {
+    const problem = limitProblem(name, limits[name]);
+    if (problem !== null) throw new ConfigError(`Engine limit ${name} ${problem}; got ${String(limits[name])}`);
   }
-  if (limits.defaultPageSize > limits.maxPageSize) {
-    throw new ConfigError(`Engine limit defaultPageSize (${limits.defaultPageSize}) must not exceed maxPageSize (${limits.maxPageSize})`);
-  }
+  const conflict = limitsConflict(limits);
+  if (conflict !== null) throw new ConfigError(`Engine limits: ${conflict}`);
 }
 
 export class LocationService {

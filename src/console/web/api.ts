@@ -8,7 +8,7 @@ import type { LocationCard, ResultRow } from '../location-card.js';
 import type { GroupedIssues, IssueGroup } from '../issue-groups.js';
 import type { LastImportRecord } from '../../store/store.js';
 import type { SearchRequest, SearchResult } from '../../domain/requests.js';
-import type { EngineLimits } from '../../service.js';
+import type { EngineLimits } from '../../domain/engine-limits.js';
 
 export type {
   Explanation,
