@@ -7,7 +7,7 @@
  * point-in-coverage, opening hours, ranking, paging, lookup correlation — on the survivors only,
  * and loads full Location documents only for the Locations actually returned.
  */
-import { ConfigError } from './errors.js';
+import { ConfigError, UcpRequestError } from './errors.js';
 import {
   addressLocality,
   buyerLocality,
@@ -19,6 +19,14 @@ import {
 } from './domain/context-rank.js';
 import { decodeCursor, encodeCursor, requestFingerprint, type CursorState } from './domain/cursor.js';
 import { DEFAULT_LIMITS, ENGINE_LIMIT_NAMES, limitProblem, limitsConflict, type EngineLimits } from './domain/engine-limits.js';
+import {
+  distanceFinding,
+  localityFinding,
+  openAtFinding,
+  pointCoverageFinding,
+  type MatchExplanation,
+  type PredicateFinding,
+} from './domain/explanation.js';
 import { isUsableGeo } from './domain/geodesy.js';
 import { compileSchedule, isOpenCompiled, type CompiledSchedule } from './domain/hours.js';
 import { canonicalLanguageTag, localizeLocation, requestedLanguages } from './domain/localize.js';
@@ -38,9 +46,10 @@ import {
 import { AmenityLexicon, type AmenityDescriptions } from './domain/amenity-text.js';
 import { presentAt } from './domain/closures.js';
 import { queryTerms } from './domain/query-text.js';
-import type { Candidate, CandidateQuery, LocationStore } from './store/store.js';
+import type { Candidate, CandidateQuery, LocationStore, TextQuery } from './store/store.js';
 
 export { DEFAULT_LIMITS, type EngineLimits } from './domain/engine-limits.js';
+export type { MatchExplanation, PredicateFinding } from './domain/explanation.js';
 
 export interface ServiceOptions {
   limits?: Partial<EngineLimits>;
@@ -67,6 +76,8 @@ const COMPILED_CACHE_LIMIT = 200_000;
 /** Amenity ids, and Locations per id, whose descriptions feed the query lexicon (amenityLexicon). */
 const LEXICON_AMENITIES = 256;
 const LEXICON_SAMPLE = 64;
+/** Reads of one explanation on a store that cannot pin, before a data change that keeps interrupting them is reported. */
+const EXPLAIN_ATTEMPTS = 3;
 /** Location documents read per store call when collecting addresses for context ranking. */
 const ADDRESS_BATCH = 500;
 const NO_ADDRESS: AddressLocality = { country: null, region: null, postal: null };
@@ -121,7 +132,7 @@ export class LocationService {
   private readonly languages = new Map<number, RecordLanguages | null>();
 
   constructor(
-    readonly store: LocationStore,
+    private readonly store: LocationStore,
     options: ServiceOptions,
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -168,10 +179,9 @@ export class LocationService {
       };
     }
 
-    const typed = request.query === undefined ? [] : queryTerms(request.query);
-    const terms = typed.length === 0 ? typed : (await this.amenityLexicon(store)).expand(typed);
     const query: CandidateQuery = this.candidateQuery(plan, locality);
-    if (terms.length > 0) query.text = { raw: request.query ?? '', terms };
+    const text = await this.textQuery(store, request.query);
+    if (text !== null) query.text = text;
     const center = plan.distance?.center ?? plan.servesPoint;
     const bracket = center === null ? null : new GeodesicBracket(center);
 
@@ -386,6 +396,83 @@ export class LocationService {
     return result;
   }
 
+  // ───────────────────────── explain ─────────────────────────
+
+  /**
+   * "Why (not) matched": whether the public Location `idOrAlias` is in the set a search for
+   * `request` selects, decided by the search's own steps (plan → store candidates → survivors),
+   * with each predicate's numbers. Every read is from one snapshot: a pinned view when the store
+   * can pin, else one generation, read again from the start when the data changed meanwhile.
+   * Throws UcpRequestError for a request search would refuse.
+   */
+  async explain(request: SearchRequest, idOrAlias: string): Promise<MatchExplanation> {
+    const plan = planPredicates(request, this.limits);
+    for (let attempt = 1; ; attempt++) {
+      const pinned = await this.store.pin?.();
+      const store = pinned?.store ?? this.store;
+      const generation = await store.generation();
+      const explanation = await this.explainOn(store, plan, request, idOrAlias);
+      if (explanation !== null && (pinned !== undefined || (await store.generation()) === generation)) return explanation;
+      if (attempt === EXPLAIN_ATTEMPTS) {
+        throw new UcpRequestError(
+          'invalid_request',
+          `The data changed while ${idOrAlias} was being explained (${EXPLAIN_ATTEMPTS} times in a row); ask again once the import has finished.`,
+        );
+      }
+    }
+  }
+
+  /** One explanation on one store view; null when the Location changed between two reads. */
+  private async explainOn(
+    store: LocationStore,
+    plan: PredicatePlan,
+    request: SearchRequest,
+    idOrAlias: string,
+  ): Promise<MatchExplanation | null> {
+    await this.syncGeneration(store);
+    const key = (await store.resolveIds([idOrAlias])).get(idOrAlias)?.[0];
+    if (key === undefined) return { asked: idOrAlias, location: null, matched: false, findings: [] };
+    const locality = await this.localityTarget(store, plan);
+    const unknownItems = await this.unknownItems(store, plan.items);
+    const text = await this.textQuery(store, request.query);
+    // The search's own steps, on this one Location (R-S8: an unknown item empties every answer).
+    const query = this.candidateQuery(plan, locality);
+    if (text !== null) query.text = text;
+    const center = plan.distance?.center ?? plan.servesPoint;
+    const bracket = center === null ? null : new GeodesicBracket(center);
+    const kept = unknownItems.length > 0 ? [] : this.survivors(await store.findCandidates({ ...query, keys: [key] }), plan, bracket);
+
+    const [row] = await store.findCandidates({ keys: [key], withSchedule: true, withCoverage: true });
+    const [doc] = await store.getLocations([key]);
+    if (row === undefined || doc === undefined) return null;
+    const geo = row.geo !== null && isUsableGeo(row.geo) ? row.geo : null;
+    /** Whether the store keeps this Location for one predicate alone (those it evaluates exactly). */
+    const keeps = async (only: CandidateQuery): Promise<Candidate | null> =>
+      (await store.findCandidates({ ...only, keys: [key] }))[0] ?? null;
+
+    const findings: PredicateFinding[] = [];
+    if (request.query !== undefined) {
+      const hit = text === null ? row : await keeps({ text });
+      findings.push({ predicate: 'query', pass: hit !== null, terms: queryTerms(request.query), relevance: hit?.relevance ?? null });
+    }
+    if (plan.distance !== null) findings.push(distanceFinding(plan.distance.center, plan.distance.max, geo));
+    if (plan.servesPoint !== null) findings.push(pointCoverageFinding(this.coverageFor(row), geo, plan.servesPoint));
+    if (locality !== null) findings.push(localityFinding(locality, (await keeps({ locality: localityQuery(locality) })) !== null));
+    if (plan.openAtMs !== null) findings.push(openAtFinding(this.scheduleFor(row), request.filters?.hours?.open_at ?? '', plan.openAtMs));
+    if (plan.amenities.length > 0) {
+      const missing: string[] = [];
+      for (const a of plan.amenities) if ((await keeps({ amenities: [a] })) === null) missing.push(a);
+      findings.push({ predicate: 'amenities', pass: missing.length === 0, required: plan.amenities, missing });
+    }
+    if (plan.items.length > 0) {
+      const unavailable: string[] = [];
+      for (const i of plan.items) if (!unknownItems.includes(i) && (await keeps({ items: [i] })) === null) unavailable.push(i);
+      const pass = unknownItems.length === 0 && unavailable.length === 0;
+      findings.push({ predicate: 'items', pass, required: plan.items, unavailable, unknown: unknownItems });
+    }
+    return { asked: idOrAlias, location: { id: doc.id, name: doc.name }, matched: kept.length > 0, findings };
+  }
+
   /**
    * R-C3: the documents' name, amenity descriptions and exception titles in the request's language
    * (`context.language`, else Accept-Language; RFC 4647 lookup, then the record's own strings), and
@@ -462,6 +549,16 @@ export class LocationService {
     return this.lexicon;
   }
 
+  /**
+   * The store's text query for `query` (R-S3): its search terms, widened by the dataset's amenity
+   * words (see amenityLexicon); null when the query holds no term (filler only), which matches all.
+   */
+  private async textQuery(store: LocationStore, query: string | undefined): Promise<TextQuery | null> {
+    const typed = query === undefined ? [] : queryTerms(query);
+    if (typed.length === 0) return null;
+    return { raw: query ?? '', terms: (await this.amenityLexicon(store)).expand(typed) };
+  }
+
   private async localityTarget(store: LocationStore, plan: PredicatePlan): Promise<LocalityTarget | null> {
     if (plan.servesAddress === null) return null;
     this.localityModelCache ??= await store.localityModel();
@@ -482,11 +579,7 @@ export class LocationService {
       q.coverageProbe = plan.servesPoint;
       q.withCoverage = true;
     }
-    if (locality !== null) {
-      q.locality = { country: locality.country };
-      if (locality.region !== undefined) q.locality.region = locality.region;
-      if (locality.postalKeys !== undefined) q.locality.postalCodes = locality.postalKeys;
-    }
+    if (locality !== null) q.locality = localityQuery(locality);
     if (plan.amenities.length > 0) q.amenities = plan.amenities;
     if (plan.items.length > 0) q.items = plan.items;
     if (plan.openAtMs !== null) q.withSchedule = true;
@@ -571,6 +664,14 @@ export class LocationService {
     }
     return cov;
   }
+}
+
+/** The store's `serves.address` operand for a normalised target. */
+function localityQuery(target: LocalityTarget): NonNullable<CandidateQuery['locality']> {
+  const q: NonNullable<CandidateQuery['locality']> = { country: target.country };
+  if (target.region !== undefined) q.region = target.region;
+  if (target.postalKeys !== undefined) q.postalCodes = target.postalKeys;
+  return q;
 }
 
 /** The request members that refine a lookup (R-L2), as named in the request. */

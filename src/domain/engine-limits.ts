@@ -28,7 +28,13 @@ export const DEFAULT_LIMITS: Readonly<EngineLimits> = {
 export type EngineLimitName = keyof EngineLimits;
 
 /** Every limit, in the order the docs list them. */
-export const ENGINE_LIMIT_NAMES: readonly EngineLimitName[] = ['defaultPageSize', 'maxPageSize', 'maxRadiusMeters', 'browseCap', 'lookupBatchMax'];
+export const ENGINE_LIMIT_NAMES: readonly EngineLimitName[] = [
+  'defaultPageSize',
+  'maxPageSize',
+  'maxRadiusMeters',
+  'browseCap',
+  'lookupBatchMax',
+];
 
 /**
  * The bound of each limit. A radius of 0 m would refuse every `distance` with a positive radius,
