@@ -9,8 +9,7 @@ import { causeMessage, DataValidationError } from '../errors.js';
 import { amenitySearchText } from '../domain/amenity-text.js';
 import { isUsableGeo } from '../domain/geodesy.js';
 import type { BBox, LocationRecord } from '../domain/location.js';
-import { normalizeCountryCode, normalizePostalCode, normalizeRegion } from '../domain/serves.js';
-import { coverageExtents } from './coverage-extents.js';
+import { coverageExtents, normalizeCountryCode, normalizePostalCode, normalizeRegion } from '../domain/serves.js';
 
 export interface DerivedRow {
   id: string;

@@ -19,7 +19,7 @@ import Flatbush from 'flatbush';
 import type { Coverage, Geo, Location, RecordLanguages } from '../../domain/location.js';
 import { compareIds } from '../../domain/ranking.js';
 import { documentLexemes } from '../search-text.js';
-import { coverageExtents } from '../coverage-extents.js';
+import { coverageExtents } from '../../domain/serves.js';
 import { searchText } from '../record-rows.js';
 import type { BBox, Candidate, CandidateQuery, ExportCounters, IndexLocationRow, IndexSink } from '../store.js';
 import { type TextHits, type TextIndex, TextIndexBuilder } from './text-index.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { geodesicDestination } from '../domain/geodesy.js';
-import type { BBox, Geo } from '../domain/location.js';
-import { coverageExtents, radiusExtents } from './coverage-extents.js';
+import { geodesicDestination } from './geodesy.js';
+import type { BBox, Geo } from './location.js';
+import { coverageExtents, radiusExtents } from './serves.js';
 
 function inside(boxes: readonly BBox[], p: Geo): boolean {
   return boxes.some((b) => p.latitude >= b.minLat && p.latitude <= b.maxLat && p.longitude >= b.minLon && p.longitude <= b.maxLon);
