@@ -1,7 +1,7 @@
 /** The dataset's Locations for maps and pickers, fetched once per page visit. */
 import { useEffect, useState } from 'preact/hooks';
 import { api, type MapLocation } from './api.js';
-import type { MapPoint } from './map.js';
+import type { MapPoint } from './map-types.js';
 
 export function useMapLocations(): { locations: MapLocation[] | null; error: string | null } {
   const [locations, setLocations] = useState<MapLocation[] | null>(null);

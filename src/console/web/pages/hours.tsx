@@ -1,3 +1,4 @@
+/** The hours of one Location: this week's open spans in its own zone, now and the next change. */
 import { useEffect, useState } from 'preact/hooks';
 import { api, type HoursAnswer } from '../api.js';
 import { useMapLocations } from '../locations.js';
@@ -17,6 +18,102 @@ function dayMonth(date: string): string {
 
 /** Tick labels of the timeline, placed at their hour (not spread by flexbox, which ran them together). */
 const TICKS = [0, 6, 12, 18, 24] as const;
+
+type Day = HoursAnswer['days'][number];
+
+function TimelineHead() {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">Day</th>
+        <th scope="col">Open</th>
+        <th scope="col" class="timeline-head">
+          <span class="sr">Timeline</span>
+          <span aria-hidden="true" class="scale">
+            {TICKS.map((h) => (
+              <span key={h} style={{ left: `${(h / 24) * 100}%` }}>
+                {String(h).padStart(2, '0')}
+              </span>
+            ))}
+          </span>
+        </th>
+      </tr>
+    </thead>
+  );
+}
+
+/** One local day: its open spans in words and on a bar, with the now and next-change lines. */
+function DayRow({ hours, day: d, index: i }: { hours: HoursAnswer; day: Day; index: number }) {
+  return (
+    <tr class={i === hours.today ? 'today' : undefined}>
+      <th scope="row">
+        {d.weekday.slice(0, 3)} {dayMonth(d.date)}
+        {i === hours.today && <span class="sr"> (today)</span>}
+      </th>
+      <td data-testid="day-hours">
+        {!d.known ? 'unknown' : d.open.length === 0 ? 'closed' : d.open.map(([a, b]) => `${hhmm(a)}–${hhmm(b)}`).join(', ')}
+      </td>
+      <td class="timeline" aria-hidden="true">
+        <div class={`bar ${d.known ? '' : 'unknown'}`}>
+          {d.open.map(([a, b]) => (
+            <span key={a} class="open" style={{ left: `${(a / d.minutes) * 100}%`, width: `${((b - a) / d.minutes) * 100}%` }} />
+          ))}
+          {hours.nextChangeDay === i && hours.nextChangeMinute !== null && (
+            <span class="change" style={{ left: `${(hours.nextChangeMinute / d.minutes) * 100}%` }} title="next change" />
+          )}
+          {hours.today === i && hours.nowMinute !== null && (
+            <span class="now" data-testid="now-marker" style={{ left: `${(hours.nowMinute / d.minutes) * 100}%` }} title="now" />
+          )}
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+function WeekTable({ hours }: { hours: HoursAnswer }) {
+  return (
+    <table class="week">
+      <caption>
+        Open spans per local day; the red line is now
+        {hours.nextChangeDay >= 0 ? ', the amber line the next change' : ''} (a day with a daylight-saving change is 23 or 25 hours long)
+      </caption>
+      <TimelineHead />
+      <tbody>
+        {hours.days.map((d, i) => (
+          <DayRow key={d.date} hours={hours} day={d} index={i} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function WeekSection({ hours }: { hours: HoursAnswer }) {
+  const unknown = hours.status.state === 'unknown';
+  return (
+    <section aria-labelledby="week-h">
+      <h2 id="week-h">
+        {hours.name}: this week{hours.timezone !== null ? ` (times in ${hours.timezone})` : ''}
+      </h2>
+      <p data-testid="hours-now" class={`status ${hours.status.state}`}>
+        <strong>{hours.status.text}</strong>
+        {hours.now !== null && <span class="hint"> · now {hours.now} local</span>}
+      </p>
+      {unknown && hours.status.why !== null && (
+        <p data-testid="hours-why">
+          Why: {hours.status.why}. A search with an open-at filter never returns this Location; other searches still do.
+        </p>
+      )}
+      {!unknown && hours.problems.length > 0 && (
+        <ul class="error">
+          {hours.problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      )}
+      {hours.days.length > 0 && <WeekTable hours={hours} />}
+    </section>
+  );
+}
 
 export function HoursPage({ initialId }: { initialId: string }) {
   const { locations } = useMapLocations();
@@ -44,7 +141,6 @@ export function HoursPage({ initialId }: { initialId: string }) {
     );
   }, [id]);
 
-  const unknown = hours?.status.state === 'unknown';
   return (
     <div class="hours">
       <div class="field">
@@ -58,89 +154,7 @@ export function HoursPage({ initialId }: { initialId: string }) {
         </select>
       </div>
       {error !== null && <p role="alert">{error}</p>}
-      {hours !== null && (
-        <section aria-labelledby="week-h">
-          <h2 id="week-h">
-            {hours.name}: this week{hours.timezone !== null ? ` (times in ${hours.timezone})` : ''}
-          </h2>
-          <p data-testid="hours-now" class={`status ${hours.status.state}`}>
-            <strong>{hours.status.text}</strong>
-            {hours.now !== null && <span class="hint"> · now {hours.now} local</span>}
-          </p>
-          {unknown && hours.status.why !== null && (
-            <p data-testid="hours-why">
-              Why: {hours.status.why}. A search with an open-at filter never returns this Location; other searches still do.
-            </p>
-          )}
-          {!unknown && hours.problems.length > 0 && (
-            <ul class="error">
-              {hours.problems.map((p) => (
-                <li key={p}>{p}</li>
-              ))}
-            </ul>
-          )}
-          {hours.days.length > 0 && (
-            <table class="week">
-              <caption>
-                Open spans per local day; the red line is now
-                {hours.nextChangeDay >= 0 ? ', the amber line the next change' : ''} (a day with a daylight-saving change is 23 or 25 hours
-                long)
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Day</th>
-                  <th scope="col">Open</th>
-                  <th scope="col" class="timeline-head">
-                    <span class="sr">Timeline</span>
-                    <span aria-hidden="true" class="scale">
-                      {TICKS.map((h) => (
-                        <span key={h} style={{ left: `${(h / 24) * 100}%` }}>
-                          {String(h).padStart(2, '0')}
-                        </span>
-                      ))}
-                    </span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {hours.days.map((d, i) => (
-                  <tr key={d.date} class={i === hours.today ? 'today' : undefined}>
-                    <th scope="row">
-                      {d.weekday.slice(0, 3)} {dayMonth(d.date)}
-                      {i === hours.today && <span class="sr"> (today)</span>}
-                    </th>
-                    <td data-testid="day-hours">
-                      {!d.known ? 'unknown' : d.open.length === 0 ? 'closed' : d.open.map(([a, b]) => `${hhmm(a)}–${hhmm(b)}`).join(', ')}
-                    </td>
-                    <td class="timeline" aria-hidden="true">
-                      <div class={`bar ${d.known ? '' : 'unknown'}`}>
-                        {d.open.map(([a, b]) => (
-                          <span
-                            key={a}
-                            class="open"
-                            style={{ left: `${(a / d.minutes) * 100}%`, width: `${((b - a) / d.minutes) * 100}%` }}
-                          />
-                        ))}
-                        {hours.nextChangeDay === i && hours.nextChangeMinute !== null && (
-                          <span class="change" style={{ left: `${(hours.nextChangeMinute / d.minutes) * 100}%` }} title="next change" />
-                        )}
-                        {hours.today === i && hours.nowMinute !== null && (
-                          <span
-                            class="now"
-                            data-testid="now-marker"
-                            style={{ left: `${(hours.nowMinute / d.minutes) * 100}%` }}
-                            title="now"
-                          />
-                        )}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
-      )}
+      {hours !== null && <WeekSection hours={hours} />}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+/** "Why not matched": the playground's request explained for one Location, predicate by predicate. */
 import { useEffect, useState } from 'preact/hooks';
 import { TableHead } from '../table-head.js';
 import { api, type ConsoleConfig, type Explanation } from '../api.js';
@@ -14,6 +15,87 @@ const NAMES: Record<string, string> = {
   amenities: 'Amenities',
   items: 'Items',
 };
+
+function VerdictTable({ result }: { result: Explanation }) {
+  return (
+    <table data-testid="verdicts">
+      <caption>Each predicate of the request, as the engine decides it</caption>
+      <TableHead columns={['Predicate', 'Verdict', 'Why']} />
+      <tbody>
+        {result.verdicts.map((v) => (
+          <tr key={v.predicate} data-predicate={v.predicate} data-pass={String(v.pass)}>
+            <th scope="row">{NAMES[v.predicate] ?? v.predicate}</th>
+            <td class={v.pass ? 'ok' : 'bad'}>{v.pass ? '✓ passes' : '✗ fails'}</td>
+            <td>
+              {v.why}
+              {v.predicate === 'hours' && v.explanation.notes.length > 0 && (
+                <ul>
+                  {v.explanation.notes.map((n) => (
+                    <li key={n}>{n}</li>
+                  ))}
+                </ul>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function VerdictPanel({ result, error }: { result: Explanation | null; error: string | null }) {
+  return (
+    <section aria-labelledby="verdict-h" class="panel" aria-live="polite">
+      <h2 id="verdict-h">Verdict</h2>
+      {error !== null && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {result === null && error === null && <p>Pick a Location on the map or type its id.</p>}
+      {result?.notFound !== undefined && <p data-testid="not-found">{result.notFound}</p>}
+      {result !== null && result.id !== null && (
+        <>
+          <p data-testid="why-summary" class={result.matched ? 'ok' : 'bad'}>
+            <strong>{result.name}</strong> (<code>{result.id}</code>) {result.matched ? 'is in the answer' : 'is not in the answer'}
+            {result.verdicts.length === 0 ? ': the request has no predicate, every Location matches.' : '.'}
+          </p>
+          <VerdictTable result={result} />
+        </>
+      )}
+    </section>
+  );
+}
+
+interface IdFormProps {
+  id: string;
+  setId: (id: string) => void;
+  ids: readonly string[];
+  onExplain: (id: string) => void;
+}
+
+function IdForm({ id, setId, ids, onExplain }: IdFormProps) {
+  return (
+    <form
+      class="row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onExplain(id);
+      }}
+    >
+      <div class="field">
+        <label for="why-id">Location id or alias</label>
+        <input id="why-id" list="why-ids" value={id} onInput={(e) => setId(e.currentTarget.value)} />
+        <datalist id="why-ids">
+          {ids.map((x) => (
+            <option key={x} value={x} />
+          ))}
+        </datalist>
+      </div>
+      <button type="submit">Explain</button>
+    </form>
+  );
+}
 
 export function WhyPage({ config, draft, initialId }: { config: ConsoleConfig; draft: Draft; initialId: string }) {
   const { locations } = useMapLocations();
@@ -47,24 +129,7 @@ export function WhyPage({ config, draft, initialId }: { config: ConsoleConfig; d
             {JSON.stringify(request, null, 2)}
           </pre>
         </section>
-        <form
-          class="row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void explain(id);
-          }}
-        >
-          <div class="field">
-            <label for="why-id">Location id or alias</label>
-            <input id="why-id" list="why-ids" value={id} onInput={(e) => setId(e.currentTarget.value)} />
-            <datalist id="why-ids">
-              {locations?.slice(0, 2000).map((l) => (
-                <option key={l.id} value={l.id} />
-              ))}
-            </datalist>
-          </div>
-          <button type="submit">Explain</button>
-        </form>
+        <IdForm id={id} setId={setId} ids={locations?.slice(0, 2000).map((l) => l.id) ?? []} onExplain={(x) => void explain(x)} />
         <WorldMap
           label="Click a Location to explain it"
           points={locations === null ? [] : pointsOf(locations, (x) => (x === result?.id ? 'selected' : undefined))}
@@ -76,46 +141,7 @@ export function WhyPage({ config, draft, initialId }: { config: ConsoleConfig; d
           fit={{ key: locations === null ? 'none' : 'all', positions: locations === null ? [] : positionsOf(locations) }}
         />
       </div>
-      <section aria-labelledby="verdict-h" class="panel" aria-live="polite">
-        <h2 id="verdict-h">Verdict</h2>
-        {error !== null && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
-        {result === null && error === null && <p>Pick a Location on the map or type its id.</p>}
-        {result?.notFound !== undefined && <p data-testid="not-found">{result.notFound}</p>}
-        {result !== null && result.id !== null && (
-          <>
-            <p data-testid="why-summary" class={result.matched ? 'ok' : 'bad'}>
-              <strong>{result.name}</strong> (<code>{result.id}</code>) {result.matched ? 'is in the answer' : 'is not in the answer'}
-              {result.verdicts.length === 0 ? ': the request has no predicate, every Location matches.' : '.'}
-            </p>
-            <table data-testid="verdicts">
-              <caption>Each predicate of the request, as the engine decides it</caption>
-              <TableHead columns={['Predicate', 'Verdict', 'Why']} />
-              <tbody>
-                {result.verdicts.map((v) => (
-                  <tr key={v.predicate} data-predicate={v.predicate} data-pass={String(v.pass)}>
-                    <th scope="row">{NAMES[v.predicate] ?? v.predicate}</th>
-                    <td class={v.pass ? 'ok' : 'bad'}>{v.pass ? '✓ passes' : '✗ fails'}</td>
-                    <td>
-                      {v.why}
-                      {v.predicate === 'hours' && v.explanation.notes.length > 0 && (
-                        <ul>
-                          {v.explanation.notes.map((n) => (
-                            <li key={n}>{n}</li>
-                          ))}
-                        </ul>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </>
-        )}
-      </section>
+      <VerdictPanel result={result} error={error} />
     </div>
   );
 }
