@@ -33,7 +33,7 @@ import { canonicalLanguageTag, localizeLocation, requestedLanguages } from './do
 import type { Coverage, Geo, Location, LookupLocation, RecordLanguages, Schedule } from './domain/location.js';
 import { isBoundedBrowse, planPredicates, type PredicatePlan } from './domain/predicates.js';
 import { GeodesicBracket } from './domain/proximity.js';
-import { compareRank, selectPage, type Bracketed, type RankKey } from './domain/ranking.js';
+import { compareIds, compareRank, selectPage, type Bracketed, type RankKey } from './domain/ranking.js';
 import type { LookupRequest, LookupResult, Message, PresentationOptions, SearchRequest, SearchResult } from './domain/requests.js';
 import {
   compileCoverage,
@@ -50,6 +50,13 @@ import type { Candidate, CandidateQuery, LocationStore, TextQuery } from './stor
 
 export { DEFAULT_LIMITS, type EngineLimits } from './domain/engine-limits.js';
 export type { MatchExplanation, PredicateFinding } from './domain/explanation.js';
+
+/** Every public Location as the engine reads it, at one generation (`LocationService.publicDataset`). */
+export interface PublicDataset {
+  generation: number;
+  /** In id order; `document` is absent only for a Location removed while it was read. */
+  rows: { candidate: Candidate; document: Location | undefined }[];
+}
 
 export interface ServiceOptions {
   limits?: Partial<EngineLimits>;
@@ -76,9 +83,9 @@ const COMPILED_CACHE_LIMIT = 200_000;
 /** Amenity ids, and Locations per id, whose descriptions feed the query lexicon (amenityLexicon). */
 const LEXICON_AMENITIES = 256;
 const LEXICON_SAMPLE = 64;
-/** Reads of one explanation on a store that cannot pin, before a data change that keeps interrupting them is reported. */
-const EXPLAIN_ATTEMPTS = 3;
-/** Location documents read per store call when collecting addresses for context ranking. */
+/** Reads of one snapshot on a store that cannot pin, before a data change that keeps interrupting them is reported. */
+const SNAPSHOT_ATTEMPTS = 3;
+/** Location documents read per store call (addresses for context ranking, the whole dataset). */
 const ADDRESS_BATCH = 500;
 const NO_ADDRESS: AddressLocality = { country: null, region: null, postal: null };
 
@@ -407,19 +414,55 @@ export class LocationService {
    */
   async explain(request: SearchRequest, idOrAlias: string): Promise<MatchExplanation> {
     const plan = planPredicates(request, this.limits);
+    return this.onOneSnapshot((store) => this.explainOn(store, plan, request, idOrAlias), `${idOrAlias} was being explained`);
+  }
+
+  /**
+   * `read` on one snapshot of the data: a pinned view when the store can pin; otherwise the store
+   * itself, read again from the start while its generation changed under the read (or `read` saw
+   * a change and answered null), a few times at most.
+   */
+  private async onOneSnapshot<T>(read: (store: LocationStore) => Promise<T | null>, during: string): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const pinned = await this.store.pin?.();
       const store = pinned?.store ?? this.store;
       const generation = await store.generation();
-      const explanation = await this.explainOn(store, plan, request, idOrAlias);
-      if (explanation !== null && (pinned !== undefined || (await store.generation()) === generation)) return explanation;
-      if (attempt === EXPLAIN_ATTEMPTS) {
+      const result = await read(store);
+      if (result !== null && (pinned !== undefined || (await store.generation()) === generation)) return result;
+      if (attempt === SNAPSHOT_ATTEMPTS) {
         throw new UcpRequestError(
           'invalid_request',
-          `The data changed while ${idOrAlias} was being explained (${EXPLAIN_ATTEMPTS} times in a row); ask again once the import has finished.`,
+          `The data changed while ${during} (${SNAPSHOT_ATTEMPTS} times in a row); ask again once the import has finished.`,
         );
       }
     }
+  }
+
+  // ───────────────────────── the whole dataset ─────────────────────────
+
+  /** The data's generation now: it changes with every import and inventory update. */
+  generation(): Promise<number> {
+    return this.store.generation();
+  }
+
+  /**
+   * Every public Location (private ones are never indexed for search) with the raw schedule and
+   * coverage the engine evaluates, and its document, in id order, from one snapshot of the data:
+   * for an operator's view of the whole dataset (the console), never for an answer.
+   */
+  async publicDataset(): Promise<PublicDataset> {
+    return this.onOneSnapshot(async (store) => {
+      const generation = await store.generation();
+      // No operand at all: every public Location.
+      const candidates = await store.findCandidates({ withSchedule: true, withCoverage: true });
+      candidates.sort((a, b) => compareIds(a.id, b.id));
+      const documents = new Map<string, Location>();
+      for (let i = 0; i < candidates.length; i += ADDRESS_BATCH) {
+        const batch = candidates.slice(i, i + ADDRESS_BATCH);
+        for (const doc of await store.getLocations(batch.map((c) => c.key))) documents.set(doc.id, doc);
+      }
+      return { generation, rows: candidates.map((candidate) => ({ candidate, document: documents.get(candidate.id) })) };
+    }, 'the dataset was being read');
   }
 
   /** One explanation on one store view; null when the Location changed between two reads. */

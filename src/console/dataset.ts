@@ -1,12 +1,13 @@
 /**
  * The console's read model of a dataset: every public Location with what the map, the overview
- * and the hours page show, read through the store port only (so it works on every store).
+ * and the hours page show, read through the service (LocationService.publicDataset, one snapshot
+ * of the data, on every store).
  *
  * Private Locations are never indexed for search (store/store.ts), so only their number is
  * known here (from `stats()`). The model is rebuilt when the store's generation changes.
  */
-import type { Coverage, Geo, Location, PostalAddress, Schedule } from '../domain/location.js';
-import type { LocationStore } from '../store/store.js';
+import type { Coverage, Geo, PostalAddress, Schedule } from '../domain/location.js';
+import type { LocationService, PublicDataset } from '../service.js';
 
 export interface ConsoleLocation {
   /** The store's internal key (stable within a generation). */
@@ -44,9 +45,6 @@ function addressLine(a: PostalAddress | undefined): string | null {
     .join(', ');
 }
 
-/** Location documents read per store call. */
-const DOC_BATCH = 500;
-
 function parseJson<T>(text: string | null | undefined): T | null {
   if (text === null || text === undefined) return null;
   try {
@@ -56,18 +54,9 @@ function parseJson<T>(text: string | null | undefined): T | null {
   }
 }
 
-async function readDataset(store: LocationStore, generation: number): Promise<Dataset> {
-  // No operand at all: every public Location, with the raw schedule and coverage the engine reads.
-  const candidates = await store.findCandidates({ withSchedule: true, withCoverage: true });
-  candidates.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const docs = new Map<string, Location>();
-  for (let i = 0; i < candidates.length; i += DOC_BATCH) {
-    const batch = candidates.slice(i, i + DOC_BATCH);
-    for (const doc of await store.getLocations(batch.map((c) => c.key))) docs.set(doc.id, doc);
-  }
+function readModel({ generation, rows }: PublicDataset): Dataset {
   const amenityText = new Map<string, string>();
-  const locations = candidates.map((c): ConsoleLocation => {
-    const doc = docs.get(c.id);
+  const locations = rows.map(({ candidate: c, document: doc }): ConsoleLocation => {
     for (const [id, a] of Object.entries(doc?.amenities ?? {})) if (!amenityText.has(id)) amenityText.set(id, a.description);
     const schedule = parseJson<Schedule>(c.schedule) ?? {};
     return {
@@ -93,13 +82,13 @@ export class DatasetCache {
   private current: Promise<Dataset> | null = null;
   private generation = -1;
 
-  constructor(private readonly store: LocationStore) {}
+  constructor(private readonly service: LocationService) {}
 
   async get(): Promise<Dataset> {
-    const generation = await this.store.generation();
+    const generation = await this.service.generation();
     if (this.current === null || generation !== this.generation) {
       this.generation = generation;
-      this.current = readDataset(this.store, generation);
+      this.current = this.service.publicDataset().then(readModel);
       // A failed read must not stick: the next call tries again.
       this.current.catch(() => {
         if (this.generation === generation) this.current = null;

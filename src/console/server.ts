@@ -167,7 +167,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   const store = options.store;
   // Cursors issued here are only ever read back here: a per-process secret is enough.
   const service = new LocationService(store, { cursorSecret: randomBytes(32).toString('hex') });
-  const datasets = new DatasetCache(store);
+  const datasets = new DatasetCache(service);
   const now = options.now ?? Date.now;
   const imports = new ImportPreviews(store, now);
   const loopback = isLoopbackHost(host);
