@@ -71,38 +71,7 @@ export function normalizeCountryCode(value: string): string | null {
  * Messages never echo the buyer's postal code or region.
  */
 export function normalizeLocalityTarget(address: Locality, model: LocalityModel, pointer = '/serves/address'): LocalityTarget {
-  const raw = address as Record<string, unknown>;
-  const fields = ['address_country', 'address_region', 'postal_code'] as const;
-  const values: Partial<Record<(typeof fields)[number], string>> = {};
-  for (const f of fields) {
-    const v = raw[f];
-    if (v === undefined) continue;
-    if (typeof v !== 'string') {
-      throw new UcpRequestError('invalid_request', `serves.address.${f} must be a string`, `${pointer}/${f}`);
-    }
-    values[f] = v;
-  }
-  const present = fields.flatMap((f) => {
-    const v = values[f];
-    return v === undefined ? [] : [{ f, blank: v.trim() === '' }];
-  });
-  const nonBlank = present.filter((p) => !p.blank);
-  if (nonBlank.length === 0) {
-    throw new UcpRequestError(
-      'invalid_request',
-      'serves.address needs at least one non-empty field among address_country, address_region and postal_code',
-      pointer,
-    );
-  }
-  const blank = present.find((p) => p.blank)?.f;
-  if (blank !== undefined) {
-    throw new UcpRequestError(
-      'invalid_request',
-      `serves.address.${blank} is empty; omit the field or give a value (an empty field is not ignored, as that would broaden the target)`,
-      `${pointer}/${blank}`,
-    );
-  }
-
+  const values = addressFields(address, pointer);
   const countryRaw = values.address_country;
   if (countryRaw === undefined) {
     const f = values.postal_code !== undefined ? 'postal_code' : 'address_region';
@@ -120,47 +89,89 @@ export function normalizeLocalityTarget(address: Locality, model: LocalityModel,
       `${pointer}/address_country`,
     );
   }
-
   const target: LocalityTarget = { country };
-  if (values.address_region !== undefined) {
-    if (!model.regionCountries.has(country)) {
-      throw new UcpRequestError(
-        'serves_target_unsupported',
-        `This Business has no region coverage data for country ${country}, so serves.address.address_region cannot be evaluated; omit address_region (to ask about the whole country) or use serves.point`,
-        `${pointer}/address_region`,
-      );
-    }
-    const region = resolveSubdivision(values.address_region, country);
-    if (region === null) {
-      throw new UcpRequestError(
-        'serves_target_unsupported',
-        `serves.address.address_region is not a known ISO 3166-2 subdivision of ${country}; send the subdivision code ("${country}-XX" or "XX", any letter case) or its English or local name (e.g. "California" or "CA" for US-CA)`,
-        `${pointer}/address_region`,
-      );
-    }
-    target.region = region;
-  }
+  if (values.address_region !== undefined) target.region = regionTarget(values.address_region, country, model, pointer);
   if (values.postal_code !== undefined) {
-    if (!model.postalCountries.has(country)) {
-      throw new UcpRequestError(
-        'serves_target_unsupported',
-        `This Business has no postal-code coverage data for country ${country}, so serves.address.postal_code cannot be evaluated; omit postal_code or use serves.point`,
-        `${pointer}/postal_code`,
-      );
-    }
-    const code = normalizePostalCode(values.postal_code, country);
-    const keys = postalCodeKeys(code, country);
-    if (keys === null) {
-      throw new UcpRequestError(
-        'serves_target_unsupported',
-        `serves.address.postal_code is not a well-formed postal code for ${country}; send ${postalForms(country)}`,
-        `${pointer}/postal_code`,
-      );
-    }
+    const { code, keys } = postalTarget(values.postal_code, country, model, pointer);
     target.postalCode = code;
     target.postalKeys = keys;
   }
   return target;
+}
+
+const ADDRESS_FIELDS = ['address_country', 'address_region', 'postal_code'] as const;
+type AddressField = (typeof ADDRESS_FIELDS)[number];
+
+/** The target's fields as strings: each a string, at least one not blank, and none blank beside others. */
+function addressFields(address: Locality, pointer: string): Partial<Record<AddressField, string>> {
+  const raw = address as Record<string, unknown>;
+  const values: Partial<Record<AddressField, string>> = {};
+  for (const f of ADDRESS_FIELDS) {
+    const v = raw[f];
+    if (v === undefined) continue;
+    if (typeof v !== 'string') {
+      throw new UcpRequestError('invalid_request', `serves.address.${f} must be a string`, `${pointer}/${f}`);
+    }
+    values[f] = v;
+  }
+  const present = ADDRESS_FIELDS.filter((f) => values[f] !== undefined);
+  if (present.every((f) => values[f]?.trim() === '')) {
+    throw new UcpRequestError(
+      'invalid_request',
+      'serves.address needs at least one non-empty field among address_country, address_region and postal_code',
+      pointer,
+    );
+  }
+  const blank = present.find((f) => values[f]?.trim() === '');
+  if (blank !== undefined) {
+    throw new UcpRequestError(
+      'invalid_request',
+      `serves.address.${blank} is empty; omit the field or give a value (an empty field is not ignored, as that would broaden the target)`,
+      `${pointer}/${blank}`,
+    );
+  }
+  return values;
+}
+
+/** The region as an ISO 3166-2 code of `country`, when the Business holds region data for it. */
+function regionTarget(value: string, country: string, model: LocalityModel, pointer: string): string {
+  if (!model.regionCountries.has(country)) {
+    throw new UcpRequestError(
+      'serves_target_unsupported',
+      `This Business has no region coverage data for country ${country}, so serves.address.address_region cannot be evaluated; omit address_region (to ask about the whole country) or use serves.point`,
+      `${pointer}/address_region`,
+    );
+  }
+  const region = resolveSubdivision(value, country);
+  if (region === null) {
+    throw new UcpRequestError(
+      'serves_target_unsupported',
+      `serves.address.address_region is not a known ISO 3166-2 subdivision of ${country}; send the subdivision code ("${country}-XX" or "XX", any letter case) or its English or local name (e.g. "California" or "CA" for US-CA)`,
+      `${pointer}/address_region`,
+    );
+  }
+  return region;
+}
+
+/** The postal code, normalised, and the listed codes that contain it, when the Business holds postal data for `country`. */
+function postalTarget(value: string, country: string, model: LocalityModel, pointer: string): { code: string; keys: string[] } {
+  if (!model.postalCountries.has(country)) {
+    throw new UcpRequestError(
+      'serves_target_unsupported',
+      `This Business has no postal-code coverage data for country ${country}, so serves.address.postal_code cannot be evaluated; omit postal_code or use serves.point`,
+      `${pointer}/postal_code`,
+    );
+  }
+  const code = normalizePostalCode(value, country);
+  const keys = postalCodeKeys(code, country);
+  if (keys === null) {
+    throw new UcpRequestError(
+      'serves_target_unsupported',
+      `serves.address.postal_code is not a well-formed postal code for ${country}; send ${postalForms(country)}`,
+      `${pointer}/postal_code`,
+    );
+  }
+  return { code, keys };
 }
 
 /**
