@@ -38,7 +38,7 @@ const ids = (r: { locations: { id: string }[] }): string[] => r.locations.map((l
  * index in front of PostgreSQL follows another instance's writes when their notification arrives.
  */
 async function caughtUp(peer: LocationStore, generation: number): Promise<void> {
-  await (peer as { caughtUp?: (generation: number) => Promise<void> }).caughtUp?.(generation);
+  await peer.caughtUp?.(generation);
 }
 
 function geoOf(id: string): Geo {
