@@ -159,8 +159,7 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
     this.kind = inner.kind;
     this.current = first;
     this.retainMs = options.retainMs ?? 60_000;
-    const readiness = inner.readiness;
-    if (readiness !== undefined) this.readiness = () => readiness.call(inner);
+    if (inner.readiness !== undefined) this.readiness = inner.readiness.bind(inner);
     this.unsubscribe =
       inner.changeFeed?.onChange(() => {
         // This instance's own write brings the index up itself (in place, or a rebuild); a
