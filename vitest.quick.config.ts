@@ -11,6 +11,7 @@ import base from './vitest.config.js';
 export const QUICK = [
   'src/**/*.test.ts',
   'test/architecture.test.ts',
+  'test/architecture/*.test.ts',
   'test/contract/*.test.ts',
   'test/support/in-process-server.test.ts',
   'test/e2e/server.test.ts',

@@ -348,7 +348,9 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
       readiness: () => storeReadiness(data.store),
       guidance,
     };
-    const caughtUp = (generation: number): Promise<void> => storeCaughtUp(data.store, generation);
+    // An in-memory index follows other instances' writes through notifications, so it may lag;
+    // a store read directly is always current (each request reads the database).
+    const caughtUp = async (generation: number): Promise<void> => data.store.caughtUp?.(generation);
     return { parts, source: data.description, close, caughtUp };
   } catch (err) {
     await close();
@@ -361,23 +363,13 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
  * any other store is ready when it answers a cheap query.
  */
 async function storeReadiness(store: LocationStore): Promise<Readiness> {
-  const own = store as LocationStore & { readiness?: () => Promise<Readiness> };
-  if (typeof own.readiness === 'function') return own.readiness();
+  if (store.readiness !== undefined) return store.readiness();
   try {
     await store.generation();
     return { ready: true, reason: 'ok' };
   } catch (err) {
     return { ready: false, reason: 'error', detail: err instanceof Error ? err.message : String(err) };
   }
-}
-
-/**
- * An in-memory index follows other instances' writes through notifications, so it may lag;
- * a store read directly is always current (each request reads the database).
- */
-async function storeCaughtUp(store: LocationStore, generation: number): Promise<void> {
-  const indexed = store as LocationStore & { caughtUp?: (generation: number) => Promise<void> };
-  if (typeof indexed.caughtUp === 'function') await indexed.caughtUp(generation);
 }
 
 /** `trustedPlatforms` plus the profiles read from files; one URL may not name two documents. */

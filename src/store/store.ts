@@ -9,6 +9,10 @@
  *  - the engine (src/service.ts + src/domain/*) applies the exact geodesic test, point-in-area,
  *    opening hours, ranking and pagination.
  * All methods are async because the PostgreSQL adapter is.
+ *
+ * The port is the whole contract: what only some stores can do (pin a snapshot, feed an in-memory
+ * index, report their own readiness, tell of other processes' writes, wait for them) is declared
+ * here as optional members, so a caller asks `store.readiness?.()` and never guesses at a type.
  */
 import type { BBox, Geo, Location, LocationRecord, RecordLanguages } from '../domain/location.js';
 import type { DataIssue } from '../errors.js';
@@ -193,8 +197,54 @@ export interface PinnedStore {
   snapshot: number;
 }
 
+/** Outcome of a store's own readiness check (`/readyz`). */
+export interface StoreReadiness {
+  ready: boolean;
+  /** Short, public: 'ok' | 'unreachable' | 'schema' | 'error' | 'closed'. */
+  reason: 'ok' | 'unreachable' | 'schema' | 'error' | 'closed';
+  /** For logs: e.g. "PostgreSQL unreachable: connect ECONNREFUSED …" (may name the host). */
+  detail: string;
+}
+
+/**
+ * What a store shared between processes tells of committed writes, its own and (while it hears
+ * them) other processes': a cache keyed by generation follows it instead of asking each time.
+ */
+export interface StoreChangeFeed {
+  /**
+   * Called whenever this process learns of a newer committed generation — its own write, another
+   * process's notification, or a counter read. Returns the function that unsubscribes.
+   */
+  onChange(listener: (counters: ExportCounters) => void): () => void;
+  /**
+   * The newest committed generation known without asking the database, or null while that is not
+   * trustworthy (the feed is down, reconnecting, or has not yet re-read the counters): the caller
+   * must then read `generation()`.
+   */
+  notifiedGeneration(): number | null;
+}
+
 export interface LocationStore {
   readonly kind: string;
+
+  /**
+   * Optional: the store's own readiness check (PostgreSQL: reachable and migrated). Never throws.
+   * A store without one is ready when it answers `generation()`.
+   */
+  readiness?(): Promise<StoreReadiness>;
+
+  /**
+   * Optional: a feed of committed changes (PostgreSQL LISTEN/NOTIFY). A store without one is read
+   * afresh: its `generation()` is always current.
+   */
+  readonly changeFeed?: StoreChangeFeed;
+
+  /**
+   * Optional: resolves once this store answers from `generation` or newer (the number a write
+   * reported, in this process or another). Only a store that may lag behind its system of record
+   * (an in-memory index following a change feed) has it; any other store is always caught up.
+   */
+  caughtUp?(generation: number): Promise<void>;
 
   /**
    * Optional: a view that answers every read of one request from one snapshot of the data.

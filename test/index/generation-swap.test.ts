@@ -292,7 +292,7 @@ describeWith(['postgis'], 'memory index generations (PostgreSQL)', () => {
         await admin.end();
       }
       while (inner.listening) await new Promise((r) => setImmediate(r));
-      expect(inner.notifiedGeneration()).toBeNull();
+      expect(inner.changeFeed.notifiedGeneration()).toBeNull();
       await writer.applyInventory([{ line: 1, location_id: 'a_06', item_id: 'sku-down', available: true }]);
       queries.mockClear();
       expect((await onReader.search({ filters: { items: ['sku-down'] } })).locations.map((l) => l.id)).toEqual(['a_06']);

@@ -145,10 +145,10 @@ describeWith(NEEDS, 'LISTEN/NOTIFY', () => {
       const deadline = Date.now() + 10_000;
       while (!reader.listening && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(reader.listening).toBe(true);
-      const heard = new Promise<{ generation: number; dataset: number }>((resolve) => reader.onChange(resolve));
+      const heard = new Promise<{ generation: number; dataset: number }>((resolve) => reader.changeFeed.onChange(resolve));
       const result = await writer.replaceAll([{ id: 'loc_a', name: 'A' }]);
       expect(await heard).toEqual({ generation: result.generation, dataset: 1 });
-      const next = new Promise<{ generation: number; dataset: number }>((resolve) => reader.onChange(resolve));
+      const next = new Promise<{ generation: number; dataset: number }>((resolve) => reader.changeFeed.onChange(resolve));
       const inv = await writer.applyInventory([{ line: 1, location_id: 'loc_a', item_id: 'sku', available: true }]);
       expect(await next).toEqual({ generation: inv.generation, dataset: 1 });
     } finally {

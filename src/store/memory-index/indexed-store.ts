@@ -8,7 +8,7 @@
  *    store committed it (no rebuild). A replaceAll builds the next index; it replaces the live
  *    one in a single assignment, so a reader sees the old index or the new one, never a mix.
  *  - Changes made by other processes: a store with a live change feed (PostgreSQL LISTEN/NOTIFY,
- *    `notifiedGeneration`) tells this process the newest committed generation without a query,
+ *    `LocationStore.changeFeed`) tells this process the newest committed generation without a query,
  *    so a request costs no database round trip; a notification starts the catch-up at once
  *    (inventory reloaded in place, or the next index built). While the feed is down (or the
  *    store has none, as SQLite) every request reads the store's generation instead, and waits
@@ -35,6 +35,7 @@ import type {
   LocationStore,
   PinnedStore,
   StoredLocation,
+  StoreReadiness,
   StoreStats,
 } from '../store.js';
 import { type MemoryIndex, MemoryIndexBuilder } from './memory-index.js';
@@ -52,17 +53,8 @@ export interface IndexedStoreOptions {
 
 type ExportingStore = LocationStore & Required<Pick<LocationStore, 'exportIndex' | 'exportAvailability'>>;
 
-interface ChangeSource {
-  onChange(listener: (counters: { generation: number; dataset: number }) => void): () => void;
-  /**
-   * The newest committed generation known without asking the database, or null while that is
-   * not trustworthy (the feed is down, reconnecting, or has not yet re-read the counters).
-   */
-  notifiedGeneration?(): number | null;
-}
-
-function hasChangeSource(store: LocationStore): store is LocationStore & ChangeSource {
-  return typeof (store as Partial<ChangeSource>).onChange === 'function';
+function canExport(store: LocationStore): store is ExportingStore {
+  return store.exportIndex !== undefined && store.exportAvailability !== undefined;
 }
 
 async function buildIndex(store: ExportingStore): Promise<MemoryIndex> {
@@ -146,7 +138,6 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
   private rebuilding: Promise<void> | null = null;
   private catchingUp: Promise<void> | null = null;
   private readonly unsubscribe: (() => void) | null;
-  private readonly notified: (() => number | null) | null;
   /** `caughtUp` callers waiting for the index to reach a generation. */
   private waiters: { generation: number; resolve: () => void; reject: (e: unknown) => void }[] = [];
   private closed = false;
@@ -157,7 +148,7 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
    * The store's own readiness check when it has one (PostgreSQL: reachable and migrated): the
    * index is only as current as the store it follows, so the store's health is this store's.
    */
-  readonly readiness?: () => Promise<unknown>;
+  readonly readiness?: () => Promise<StoreReadiness>;
 
   private constructor(
     private readonly inner: ExportingStore,
@@ -168,26 +159,26 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
     this.kind = inner.kind;
     this.current = first;
     this.retainMs = options.retainMs ?? 60_000;
-    const own = inner as { readiness?: () => Promise<unknown> };
-    if (typeof own.readiness === 'function') this.readiness = () => (own.readiness as () => Promise<unknown>).call(inner);
-    this.unsubscribe = hasChangeSource(inner)
-      ? inner.onChange(() => {
-          // This instance's own write brings the index up itself (in place, or a rebuild); a
-          // catch-up started by its notification would only export the same data again.
-          if (this.ownWrites === 0) void this.sync().catch((e: unknown) => this.options.onError?.(e));
-        })
-      : null;
-    const feed: Partial<Pick<ChangeSource, 'notifiedGeneration'>> = hasChangeSource(inner) ? inner : {};
-    this.notified = feed.notifiedGeneration === undefined ? null : () => feed.notifiedGeneration?.() ?? null;
+    if (inner.readiness !== undefined) this.readiness = inner.readiness.bind(inner);
+    this.unsubscribe =
+      inner.changeFeed?.onChange(() => {
+        // This instance's own write brings the index up itself (in place, or a rebuild); a
+        // catch-up started by its notification would only export the same data again.
+        if (this.ownWrites === 0) void this.sync().catch((e: unknown) => this.options.onError?.(e));
+      }) ?? null;
+  }
+
+  /** The newest generation the store's change feed vouches for, or null (no feed, or not live). */
+  private notified(): number | null {
+    return this.inner.changeFeed?.notifiedGeneration() ?? null;
   }
 
   /** Wrap `store`, building its first index before returning. */
   static async open(store: LocationStore, options: IndexedStoreOptions = {}): Promise<IndexedLocationStore> {
-    if (store.exportIndex === undefined || store.exportAvailability === undefined) {
+    if (!canExport(store)) {
       throw new StoreError('open_failed', `The ${store.kind} store cannot feed an in-memory index; use index: store for it.`);
     }
-    const exporting = store as ExportingStore;
-    return new IndexedLocationStore(exporting, await buildIndex(exporting), options);
+    return new IndexedLocationStore(store, await buildIndex(store), options);
   }
 
   /** The live index (tests and statistics). */
@@ -203,7 +194,7 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
    */
   private async sync(strict = false): Promise<void> {
     for (let round = 0; round < 3; round++) {
-      const g = (strict ? null : (this.notified?.() ?? null)) ?? (await this.inner.generation());
+      const g = (strict ? null : this.notified()) ?? (await this.inner.generation());
       if (g <= this.current.generation) return;
       if (this.rebuilding !== null) {
         await this.rebuilding;
@@ -269,7 +260,7 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
     if (this.current.generation >= generation) return;
     // No live feed: read the store once. Already notified (the catch-up may have been skipped
     // during a write of our own): catch up now, from the feed.
-    const known = this.notified?.() ?? null;
+    const known = this.notified();
     if (known === null || known >= generation) await this.sync(known === null);
     if (this.current.generation >= generation) return;
     await new Promise<void>((resolve, reject) => this.waiters.push({ generation, resolve, reject }));
