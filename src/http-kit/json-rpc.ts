@@ -52,12 +52,14 @@ export async function refuseJsonRpc(req: IncomingMessage, res: ServerResponse, s
 }
 
 /**
- * The same refusal for a body already read, in whole or in part (`bytes`: the body, or the first
- * bytes of one refused as too large): its id, or one answer per batch element, is echoed when it
- * can be read from them.
+ * A JSON-RPC error about a body as a whole (too large, nested too deep, of the wrong type), written
+ * from the bytes read of it (`bytes`: the body, or the first bytes of one refused as too large):
+ * one error object, echoing the request's id when a single request's id can be read from them.
+ * A batch gets one error with a null id, since the failure is not any one element's.
  */
 export function writeJsonRpcError(res: ServerResponse, status: number, bytes: Buffer, error: RpcErrorObject['error']): void {
-  answerJsonRpcError(res, status, scanIds(bytes), error);
+  const ids = scanIds(bytes);
+  writeJson(res, status, { jsonrpc: '2.0', id: ids?.kind === 'single' ? ids.id : null, error } satisfies RpcErrorObject);
 }
 
 function answerJsonRpcError(res: ServerResponse, status: number, ids: PrefixIds | undefined, error: RpcErrorObject['error']): void {
