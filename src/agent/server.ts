@@ -218,7 +218,8 @@ export async function serveAgentHttp(
       const parsed = parseJsonBytes(read.bytes);
       if (!parsed.ok) {
         // JSON-RPC: a body that is not JSON has no id anyone can rely on; one nested too deep may.
-        if (parsed.reason === 'invalid_json') writeJsonRpcError(res, 400, NO_BYTES, { code: RPC_PARSE_ERROR, message: `Parse error: ${parsed.message}` });
+        if (parsed.reason === 'invalid_json')
+          writeJsonRpcError(res, 400, NO_BYTES, { code: RPC_PARSE_ERROR, message: `Parse error: ${parsed.message}` });
         else writeJsonRpcError(res, 400, parsed.prefix, { code: RPC_INVALID_REQUEST, message: `Invalid Request: ${parsed.message}` });
         return;
       }

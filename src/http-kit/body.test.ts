@@ -51,13 +51,20 @@ function post(
   headers: Record<string, string> = {},
 ): Promise<{ status: number; headers: IncomingMessage['headers']; json: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      const got: Buffer[] = [];
-      res.on('data', (c: Buffer) => got.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(Buffer.concat(got).toString('utf8')) as Record<string, unknown> }),
-      );
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        const got: Buffer[] = [];
+        res.on('data', (c: Buffer) => got.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            json: JSON.parse(Buffer.concat(got).toString('utf8')) as Record<string, unknown>,
+          }),
+        );
+      },
+    );
     // The answer may come while we still send: a reset after it is not the test's concern.
     req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
     for (const chunk of chunks) req.write(chunk);

@@ -52,7 +52,12 @@ describe('failureOf: the one table from a failure to an answer', () => {
 
   it('answers a transient store failure 503 with Retry-After, without the store’s own text (it may name the host)', () => {
     const failure = failureOf(new StoreError('unavailable', 'connect ECONNREFUSED db.internal:5432'), 'r');
-    expect(failure).toMatchObject({ status: 503, code: 'service_unavailable', retryAfterSeconds: TRANSIENT_RETRY_AFTER_SECONDS, unexpected: true });
+    expect(failure).toMatchObject({
+      status: 503,
+      code: 'service_unavailable',
+      retryAfterSeconds: TRANSIENT_RETRY_AFTER_SECONDS,
+      unexpected: true,
+    });
     expect(failure.message).not.toContain('db.internal');
   });
 });

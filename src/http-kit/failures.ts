@@ -90,7 +90,8 @@ export function internalErrorMessage(reference: string): string {
  */
 export function failureOf(err: unknown, reference: string): Failure {
   const none = {};
-  if (err instanceof HttpError) return { status: err.status, code: err.code, message: err.message, details: err.details, unexpected: false };
+  if (err instanceof HttpError)
+    return { status: err.status, code: err.code, message: err.message, details: err.details, unexpected: false };
   if (err instanceof UcpRequestError) {
     return { status: 400, code: err.code, message: err.message, details: { pointer: err.pointer }, unexpected: false };
   }

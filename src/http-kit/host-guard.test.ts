@@ -6,7 +6,8 @@ describe('HostGuard: the DNS-rebinding guard every server shares', () => {
   const guard = new HostGuard({ hosts: loopbackHosts(port, '127.0.0.1'), origins: loopbackOrigins(port, '127.0.0.1') });
 
   it('admits this machine’s own names on the bound port, in any letter case', () => {
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`]) expect(guard.check({ host }), host).toBeUndefined();
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`])
+      expect(guard.check({ host }), host).toBeUndefined();
   });
 
   it('refuses a rebound name, another port, no Host at all, and says which names are served', () => {

@@ -6,7 +6,14 @@
  */
 export { closeAfterAnswer, isJsonMediaType, parseJsonBytes, readBody, readJsonBody } from './body.js';
 export type { BodyFailure, BodyFailureReason, BodyRead, JsonBody, ParsedJson } from './body.js';
-export { failureOf, HttpError, internalErrorMessage, NEGOTIATION_STATUS, TRANSIENT_MESSAGE, TRANSIENT_RETRY_AFTER_SECONDS } from './failures.js';
+export {
+  failureOf,
+  HttpError,
+  internalErrorMessage,
+  NEGOTIATION_STATUS,
+  TRANSIENT_MESSAGE,
+  TRANSIENT_RETRY_AFTER_SECONDS,
+} from './failures.js';
 export type { Failure } from './failures.js';
 export { HostGuard, loopbackHosts, loopbackOrigins } from './host-guard.js';
 export type { GuardedHeaders, HostGuardOptions } from './host-guard.js';

@@ -47,7 +47,12 @@ export type PrefixIds =
  * A JSON-RPC refusal written before the body was parsed, echoing the request's id — or, for a
  * batch, one refusal per element with its id — read from the start of the body (R-J1).
  */
-export async function refuseJsonRpc(req: IncomingMessage, res: ServerResponse, status: number, error: RpcErrorObject['error']): Promise<void> {
+export async function refuseJsonRpc(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  error: RpcErrorObject['error'],
+): Promise<void> {
   answerJsonRpcError(res, status, scanIds(await readBodyPrefix(req)), error);
 }
 

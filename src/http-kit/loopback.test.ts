@@ -73,7 +73,8 @@ describe('splitAuthority: a Host header into host and port', () => {
   });
 
   it('refuses what no client sends as Host', () => {
-    for (const bad of ['', ':80', '[::1', '::1', 'a:b', 'host:99999', 'host:', '[]:80', 'host:80x']) expect(splitAuthority(bad), bad).toBeUndefined();
+    for (const bad of ['', ':80', '[::1', '::1', 'a:b', 'host:99999', 'host:', '[]:80', 'host:80x'])
+      expect(splitAuthority(bad), bad).toBeUndefined();
   });
 
   it('hostForUrl brackets an IPv6 address once', () => {

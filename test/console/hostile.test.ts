@@ -8,7 +8,6 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, type RunningConsole } from '../../src/console/server.js';
 import { SqliteLocationStore } from '../../src/store/sqlite/index.js';
-import type { LocationStore } from '../../src/store/store.js';
 import { rawRequest } from '../../src/transport/test-support/raw-http.js';
 import { useScratchDir } from '../support/scratch.js';
 import { buildDemoStore, TOKEN } from './support.js';
@@ -80,13 +79,9 @@ describe('console API when the server itself fails (issue 29: the 500 sent inter
   const SECRET = 'SQLITE_CORRUPT at /var/lib/ucp/secret-store.db: table locations_v2 page 17';
 
   it('answers 500 with a reference and nothing of the error; the error and the reference go to the log', async () => {
-    const failing: LocationStore = new Proxy(store, {
-      get(target, name) {
-        if (name === 'amenityIds') return () => Promise.reject(new Error(SECRET));
-        const value: unknown = Reflect.get(target, name, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    // A store that fails with a message naming its internals, for this test only.
+    const failing = await SqliteLocationStore.open(await buildDemoStore(scratch(), 'failing.db'));
+    failing.amenityIds = (): Promise<string[]> => Promise.reject(new Error(SECRET));
     const lines: string[] = [];
     const logger = pino(
       { level: 'error' },
@@ -113,6 +108,7 @@ describe('console API when the server itself fails (issue 29: the 500 sent inter
       expect(logged).toContain(String(reference));
     } finally {
       await broken.close();
+      await failing.close();
     }
   });
 });

@@ -164,7 +164,12 @@ describe('N15: a start-up that fails after binding releases the port', () => {
   });
 
   it('serve on ::ffff:127.0.0.1 is loopback before and after binding alike (issue 29: it once failed only after binding)', async () => {
-    const running = await startServer({ host: '::ffff:127.0.0.1', port: 0, config: parseConfig({}), logger: createLogger({ level: 'silent' }) });
+    const running = await startServer({
+      host: '::ffff:127.0.0.1',
+      port: 0,
+      config: parseConfig({}),
+      logger: createLogger({ level: 'silent' }),
+    });
     try {
       expect(running.baseUrl).toMatch(/^http:\/\/\[::ffff:(127\.0\.0\.1|7f00:1)\]:\d+$/);
     } finally {

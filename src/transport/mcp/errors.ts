@@ -99,10 +99,14 @@ export function toMcpError(err: unknown, pointerBase: string): MappedMcpError {
   // not known here: the log line of an unexpected failure carries the request id instead.
   const failure = failureOf(err, 'this request');
   if (failure.retryAfterSeconds !== undefined) {
-    return { ...retryLater(failure.status === 429 ? 429 : 503, failure.message, failure.retryAfterSeconds), unexpected: failure.unexpected };
+    return {
+      ...retryLater(failure.status === 429 ? 429 : 503, failure.message, failure.retryAfterSeconds),
+      unexpected: failure.unexpected,
+    };
   }
   // A refusal written for the caller (403 Forbidden among them) travels as -32000 with its status.
-  if (!failure.unexpected) return { error: new RpcError(UCP_PROTOCOL_ERROR, failure.message), httpStatus: failure.status, unexpected: false };
+  if (!failure.unexpected)
+    return { error: new RpcError(UCP_PROTOCOL_ERROR, failure.message), httpStatus: failure.status, unexpected: false };
   // Never leak internals: the message is generic, the log has the stack (with the request id).
   return { error: new RpcError(ErrorCode.InternalError, 'Internal error'), httpStatus: 500, unexpected: true };
 }

@@ -78,7 +78,11 @@ export function toRestError(err: unknown, requestId: string): MappedRestError {
   if (err instanceof UcpRequestError) {
     const details = err.details.length > 0 ? err.details : [{ pointer: err.pointer, message: err.message }];
     const [first, ...rest] = details.map((d) => errorMessage(err.code, d.message, 'recoverable', pointerToJsonPath(d.pointer)));
-    return { status: failure.status, body: errorResponse([first ?? errorMessage(err.code, err.message, 'recoverable'), ...rest]), unexpected: false };
+    return {
+      status: failure.status,
+      body: errorResponse([first ?? errorMessage(err.code, err.message, 'recoverable'), ...rest]),
+      unexpected: false,
+    };
   }
   if (err instanceof UcpNegotiationError) {
     return {
