@@ -10,7 +10,7 @@
  * malformed envelope, a fault in the bridge itself (reported without internals; details go to the
  * log on stderr).
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -18,6 +18,18 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../errors.js';
+import { closeAfterAnswer, parseJsonBytes, readBody } from '../http-kit/body.js';
+import { failureOf } from '../http-kit/failures.js';
+import { HostGuard, loopbackHosts, loopbackOrigins } from '../http-kit/host-guard.js';
+import {
+  refuseJsonRpc,
+  RPC_INTERNAL_ERROR,
+  RPC_INVALID_REQUEST,
+  RPC_PARSE_ERROR,
+  RPC_SERVER_ERROR,
+  writeJsonRpcError,
+} from '../http-kit/json-rpc.js';
+import { hostForUrl, isLoopbackHost } from '../http-kit/loopback.js';
 import { isOneOf, listeningPort } from '../protocol/guards.js';
 import type { Logger } from '../logging.js';
 import type { AgentSettings } from './config.js';
@@ -129,7 +141,7 @@ export function checkAgentAccess(host: string, token: string | undefined): void 
       `the agent token must be at least ${MIN_AGENT_TOKEN_LENGTH} characters long (got ${token.length}); use a long random value, e.g. \`openssl rand -hex 24\`.`,
     );
   }
-  if (token === undefined && !isLoopback(host)) {
+  if (token === undefined && !isLoopbackHost(host)) {
     throw new ConfigError(
       `--host ${host} is not a loopback address, so the agent needs a token: pass --token <secret> or set ${AGENT_TOKEN_ENV} (at least ${MIN_AGENT_TOKEN_LENGTH} characters); MCP clients then send "Authorization: Bearer <secret>". Bind to 127.0.0.1 to use it without one.`,
     );
@@ -144,62 +156,91 @@ function bearerMatches(expected: string, header: string | undefined): boolean {
   return timingSafeEqual(digest(expected), digest(given));
 }
 const MAX_BODY_BYTES = 1024 * 1024;
+const NO_BYTES: Buffer = Buffer.alloc(0);
 
-/** Serves the bridge over Streamable HTTP at `/mcp` (stateless, JSON responses). */
+/**
+ * Serves the bridge over Streamable HTTP at `/mcp` (stateless, JSON responses). The HTTP kit does
+ * what comes before MCP: the Host/Origin guard on loopback (DNS rebinding), the bounded body
+ * reader, and JSON-RPC refusals that echo the request's id when it can be read.
+ */
 export async function serveAgentHttp(
   bridge: AgentBridge,
   options: { host: string; port: number; logger: Logger; token?: string | undefined },
 ): Promise<AgentHttpServer> {
   checkAgentAccess(options.host, options.token);
   const token = options.token;
-  let allowedHosts: string[] | undefined;
-  const http: HttpServer = createServer((req, res) => {
-    void handle(req, res).catch((error: unknown) => {
-      options.logger.error({ err: error }, 'MCP HTTP request failed');
-      if (!res.headersSent) writeRpcError(res, 500, ErrorCode.InternalError, 'Internal error in the agent bridge.');
-      else res.end();
-    });
-  });
+  /** Set once the port is known; off loopback the token guards instead. */
+  let guard: HostGuard | undefined;
+  const http: HttpServer = createServer((req, res) => void handle(req, res));
+
+  /** Answers what went wrong while the SDK handled a request: the kit's table decides what the caller sees. */
+  const fail = (res: ServerResponse, error: unknown, body: Buffer): void => {
+    const reference = randomUUID();
+    const failure = failureOf(error, reference);
+    if (failure.unexpected) options.logger.error({ err: error, requestId: reference }, 'MCP HTTP request failed');
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const message = failure.unexpected ? `Internal error in the agent bridge; its log (stderr) names it ${reference}.` : failure.message;
+    writeJsonRpcError(res, failure.status, body, { code: failure.status === 500 ? RPC_INTERNAL_ERROR : RPC_SERVER_ERROR, message });
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://placeholder').pathname;
     if (path !== MCP_HTTP_PATH) {
+      req.resume();
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found. The MCP endpoint is ${MCP_HTTP_PATH}.\n`);
+      return;
+    }
+    const refusal = guard?.check(req.headers);
+    if (refusal !== undefined) {
+      await refuseJsonRpc(req, res, 403, { code: RPC_SERVER_ERROR, message: `Forbidden: ${refusal}` });
       return;
     }
     if (token !== undefined && !bearerMatches(token, req.headers.authorization)) {
       res.setHeader('www-authenticate', 'Bearer realm="ucp-location agent"');
-      req.resume();
-      writeRpcError(res, 401, ErrorCode.InvalidRequest, 'This agent bridge needs its token: send "Authorization: Bearer <token>".');
+      await refuseJsonRpc(req, res, 401, {
+        code: RPC_INVALID_REQUEST,
+        message: 'This agent bridge needs its token: send "Authorization: Bearer <token>".',
+      });
       return;
     }
     let body: unknown;
+    let raw = NO_BYTES;
     if (req.method === 'POST') {
-      const read = await readBody(req);
-      if (read === null) {
-        res.setHeader('connection', 'close');
-        writeRpcError(res, 413, ErrorCode.InvalidRequest, `Request body over ${MAX_BODY_BYTES} bytes.`);
+      const read = await readBody(req, MAX_BODY_BYTES);
+      if (!read.ok) {
+        closeAfterAnswer(res);
+        writeJsonRpcError(res, read.status, read.prefix, { code: RPC_INVALID_REQUEST, message: `Invalid Request: ${read.message}` });
         return;
       }
-      try {
-        body = JSON.parse(read);
-      } catch {
-        writeRpcError(res, 400, ErrorCode.ParseError, 'Parse error: the body is not JSON.');
+      const parsed = parseJsonBytes(read.bytes);
+      if (!parsed.ok) {
+        // JSON-RPC: a body that is not JSON has no id anyone can rely on; one nested too deep may.
+        if (parsed.reason === 'invalid_json')
+          writeJsonRpcError(res, 400, NO_BYTES, { code: RPC_PARSE_ERROR, message: `Parse error: ${parsed.message}` });
+        else writeJsonRpcError(res, 400, parsed.prefix, { code: RPC_INVALID_REQUEST, message: `Invalid Request: ${parsed.message}` });
         return;
       }
+      body = parsed.value;
+      raw = read.bytes;
     }
-    const server = bridge.createServer();
-    // No session id generator: stateless. DNS-rebinding protection: only our own Host is answered.
-    const transport = new StreamableHTTPServerTransport({
-      enableJsonResponse: true,
-      ...(allowedHosts !== undefined ? { enableDnsRebindingProtection: true, allowedHosts } : {}),
-    });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    try {
+      const server = bridge.createServer();
+      // No session id generator: stateless. The Host guard above already did DNS-rebinding protection.
+      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } catch (error) {
+      fail(res, error, raw);
+    }
   };
+
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port, options.host, () => {
@@ -208,10 +249,11 @@ export async function serveAgentHttp(
     });
   });
   const port = listeningPort(http.address());
-  const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
-  if (isLoopback(options.host)) allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+  if (isLoopbackHost(options.host)) {
+    guard = new HostGuard({ hosts: loopbackHosts(port, options.host), origins: loopbackOrigins(port, options.host) });
+  }
   return {
-    url: `http://${hostPart}:${port}${MCP_HTTP_PATH}`,
+    url: `http://${hostForUrl(options.host)}:${port}${MCP_HTTP_PATH}`,
     port,
     close: () =>
       new Promise<void>((resolve) => {
@@ -221,32 +263,5 @@ export async function serveAgentHttp(
   };
 }
 
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
-/** The body as text, or null when it is over MAX_BODY_BYTES. */
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) {
-        chunks.push(chunk);
-        return;
-      }
-      // Stop keeping the body but let it drain, so the 413 can still be written.
-      req.off('data', onData);
-      req.resume();
-      resolve(null);
-    };
-    req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function writeRpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
-}
+/** The HTTP kit's loopback semantics (kept under this name for the agent's public face). */
+export const isLoopback = isLoopbackHost;

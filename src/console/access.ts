@@ -4,8 +4,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import ipaddr from 'ipaddr.js';
 import { ConfigError } from '../errors.js';
+import { isLoopbackHost } from '../http-kit/loopback.js';
 
 export const TOKEN_ENV = 'UCP_CONSOLE_TOKEN';
 /** Cookie that carries the token after the first visit with `?token=`. */
@@ -13,14 +13,8 @@ export const TOKEN_COOKIE = 'ucp_console_token';
 /** Shortest token accepted: a guessable token would make binding off-loopback pointless. */
 export const MIN_TOKEN_LENGTH = 16;
 
-/** True for 127.0.0.0/8, ::1 and the name `localhost`. */
-export function isLoopbackHost(host: string): boolean {
-  if (host === 'localhost') return true;
-  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  if (!ipaddr.isValid(bare)) return false;
-  const addr = ipaddr.process(bare);
-  return addr.range() === 'loopback';
-}
+/** What counts as loopback is the HTTP kit's, the same for the Business server and the agent bridge. */
+export { isLoopbackHost };
 
 /** Checks the host/token pair at start: off loopback, a token of at least MIN_TOKEN_LENGTH characters is required. */
 export function checkAccessSettings(host: string, token: string | undefined): void {
@@ -68,14 +62,4 @@ export function presentedToken(req: IncomingMessage, url: URL): string | undefin
   const auth = req.headers.authorization;
   if (auth !== undefined && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '');
   return cookieValue(req, TOKEN_COOKIE) ?? url.searchParams.get('token') ?? undefined;
-}
-
-/**
- * A page on a loopback console answers only to a loopback Host header: a web page elsewhere that
- * points a DNS name at 127.0.0.1 (DNS rebinding) then cannot read the console.
- */
-export function hostHeaderAllowed(req: IncomingMessage): boolean {
-  const host = req.headers.host ?? '';
-  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
-  return isLoopbackHost(name);
 }

@@ -6,11 +6,8 @@
 import type { Message } from '../domain/requests.js';
 import { UCP_VERSION } from '../protocol/types.js';
 
-/**
- * Retry-After, seconds, for a store or dependency that failed transiently without saying when to
- * come back. One value for both bindings, so MCP and REST clients back off alike.
- */
-export const TRANSIENT_RETRY_AFTER_SECONDS = 5;
+/** Retry-After for a transient store failure: the HTTP kit's value, so every server backs off alike. */
+export { TRANSIENT_RETRY_AFTER_SECONDS } from '../http-kit/failures.js';
 
 export interface ErrorResponse {
   ucp: { version: string; status: 'error' };

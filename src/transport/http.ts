@@ -17,7 +17,6 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isIP } from 'node:net';
 import type { BindingName, CorsConfig } from '../config.js';
 import { ForbiddenError } from '../errors.js';
 import { withRequestId } from '../logging.js';
@@ -35,8 +34,11 @@ import type { RestEndpoint } from './rest/routes.js';
 import type { RequestLimiter } from './rate-limits.js';
 import { clientKey } from './client-key.js';
 import { RateLimitedError } from '../errors.js';
-import { writeJson } from './rest/routes.js';
-import { refuseMcp } from './rpc-ids.js';
+import { HostGuard, loopbackHosts, loopbackOrigins } from '../http-kit/host-guard.js';
+import { internalErrorMessage } from '../http-kit/failures.js';
+import { refuseJsonRpc } from '../http-kit/json-rpc.js';
+import { isLoopbackHost } from '../http-kit/loopback.js';
+import { writeJson } from '../http-kit/respond.js';
 
 export interface HttpApp {
   profile: PreparedProfile;
@@ -86,46 +88,20 @@ const EXPOSED_HEADERS = 'Request-Id, Retry-After, ETag';
 /** Longest client-supplied Request-Id we echo; longer or odd ones are replaced by a UUID. */
 const REQUEST_ID = /^[\x21-\x7e]{1,200}$/;
 
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '');
-  if (bare === 'localhost') return true;
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  if (isIP(bare) === 6) return bare === '::1' || bare.toLowerCase().startsWith('::ffff:127.');
-  return false;
-}
+/** What counts as loopback is the HTTP kit's, shared with the console and the agent bridge. */
+export { isLoopbackHost };
 
 /**
- * DNS-rebinding guard for loopback deployments: a page on another site that rebinds its name to
- * 127.0.0.1 reaches us with its own name in `Host`, and a page posting to us directly carries its
- * own `Origin`. Only our own names pass.
+ * The DNS-rebinding guard of a server bound to loopback: only its own names pass (127.0.0.1,
+ * localhost, [::1] and the bound address on its port, and the host of its public base URL), and
+ * only their origins plus the configured CORS origins may post to it.
  */
-export class HostGuard {
-  readonly #hosts: Set<string>;
-  readonly #origins: Set<string>;
-
-  constructor(port: number, bindHost: string, baseUrl: string, extraOrigins: readonly string[]) {
-    const base = new URL(baseUrl);
-    const names = ['127.0.0.1', 'localhost', '[::1]', bindHost.includes(':') && !bindHost.startsWith('[') ? `[${bindHost}]` : bindHost];
-    this.#hosts = new Set([...names.map((n) => `${n}:${port}`.toLowerCase()), base.host.toLowerCase()]);
-    this.#origins = new Set([
-      ...names.map((n) => `http://${n}:${port}`.toLowerCase()),
-      base.origin.toLowerCase(),
-      ...extraOrigins.map((o) => o.toLowerCase()),
-    ]);
-  }
-
-  /** undefined when allowed; otherwise why not. */
-  check(req: IncomingMessage): string | undefined {
-    const host = req.headers.host?.toLowerCase();
-    if (host === undefined || !this.#hosts.has(host)) {
-      return `Host ${JSON.stringify(req.headers.host ?? '')} is not served here; use one of: ${[...this.#hosts].join(', ')}.`;
-    }
-    const origin = req.headers.origin;
-    if (origin !== undefined && origin !== 'null' && !this.#origins.has(origin.toLowerCase())) {
-      return `Origin ${JSON.stringify(origin)} is not allowed to call this server.`;
-    }
-    return undefined;
-  }
+export function loopbackGuard(port: number, bindHost: string, baseUrl: string, extraOrigins: readonly string[]): HostGuard {
+  const base = new URL(baseUrl);
+  return new HostGuard({
+    hosts: [...loopbackHosts(port, bindHost), base.host],
+    origins: [...loopbackOrigins(port, bindHost), base.origin, ...extraOrigins],
+  });
 }
 
 export class UcpHttpServer {
@@ -175,7 +151,7 @@ export class UcpHttpServer {
     const app = makeApp();
     if (isLoopbackHost(at.host)) {
       const corsOrigins = app.cors.origins === '*' ? [] : app.cors.origins;
-      this.#guard = new HostGuard(at.port, at.host, app.baseUrl, corsOrigins);
+      this.#guard = loopbackGuard(at.port, at.host, app.baseUrl, corsOrigins);
     }
     return (req: IncomingMessage, res: ServerResponse) => {
       this.#inFlight++;
@@ -198,11 +174,7 @@ export class UcpHttpServer {
         if (req.url?.split('?')[0] === MCP_PATH) {
           writeJson(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: `Internal error (Request-Id ${requestId}).` } });
         } else {
-          writeJson(
-            res,
-            500,
-            restError(500, 'internal_error', `Internal server error; it was logged under Request-Id ${requestId}.`, 'unrecoverable').body,
-          );
+          writeJson(res, 500, restError(500, 'internal_error', internalErrorMessage(requestId), 'unrecoverable').body);
         }
       });
     };
@@ -263,10 +235,10 @@ export class UcpHttpServer {
     const method = req.method ?? 'GET';
     app.logger.debug({ requestId, method, path }, 'http request');
 
-    const refusal = this.#guard?.check(req);
+    const refusal = this.#guard?.check(req.headers);
     if (refusal !== undefined) {
       app.logger.warn({ requestId, host: req.headers.host, origin: req.headers.origin }, 'refused by Host/Origin guard');
-      if (path === MCP_PATH) await refuseMcp(req, res, 403, { code: -32000, message: `Forbidden: ${refusal}` });
+      if (path === MCP_PATH) await refuseJsonRpc(req, res, 403, { code: -32000, message: `Forbidden: ${refusal}` });
       else {
         req.resume();
         writeRest(res, toRestError(new ForbiddenError(refusal), requestId));
@@ -280,7 +252,7 @@ export class UcpHttpServer {
     const binding = route === undefined ? undefined : bindingOf(route.kind);
     if (binding !== undefined && !transports.includes(binding)) {
       const message = bindingOffMessage(binding, app);
-      if (binding === 'mcp') await refuseMcp(req, res, 404, { code: -32000, message });
+      if (binding === 'mcp') await refuseJsonRpc(req, res, 404, { code: -32000, message });
       else {
         req.resume();
         writeRest(res, restError(404, 'not_found', message, 'unrecoverable'));
@@ -361,7 +333,7 @@ export class UcpHttpServer {
       app.logger.debug({ requestId, status: 429, binding: kind === 'mcp' ? 'mcp' : 'rest' }, 'refused before reading: client budget spent');
       res.setHeader('Retry-After', String(err.retryAfterSeconds));
       if (kind === 'mcp') {
-        await refuseMcp(req, res, 429, { code: -32000, message: err.message, data: { retry_after: err.retryAfterSeconds } });
+        await refuseJsonRpc(req, res, 429, { code: -32000, message: err.message, data: { retry_after: err.retryAfterSeconds } });
       } else {
         req.resume();
         writeRest(res, toRestError(err, requestId));
@@ -389,7 +361,7 @@ export class UcpHttpServer {
     const message = 'The server is overloaded; retry after the time given in Retry-After.';
     res.setHeader('Retry-After', String(SHED_RETRY_AFTER_SECONDS));
     if (kind === 'mcp') {
-      await refuseMcp(req, res, 503, { code: -32000, message, data: { retry_after: SHED_RETRY_AFTER_SECONDS } });
+      await refuseJsonRpc(req, res, 503, { code: -32000, message, data: { retry_after: SHED_RETRY_AFTER_SECONDS } });
     } else {
       req.resume();
       writeJson(res, 503, restError(503, 'service_unavailable', message, 'recoverable').body);

@@ -46,6 +46,11 @@ export const LAYERS: Readonly<Record<string, LayerRule>> = {
     what: 'Location semantics, pure: hours, geodesy, serves coverage, predicates, ranking, cursors',
     imports: ['errors', 'protocol'],
   },
+  'http-kit': {
+    side: 'core',
+    what: 'what every HTTP server here shares: loopback semantics, the Host/Origin guard, the bounded body reader, the failure-to-answer table, JSON-RPC refusals',
+    imports: ['errors', 'protocol'],
+  },
   // ── business side ──
   store: {
     side: 'business',
@@ -79,7 +84,7 @@ export const LAYERS: Readonly<Record<string, LayerRule>> = {
   transport: {
     side: 'business',
     what: 'HTTP server, `/.well-known/ucp`, the MCP and REST bindings; sees the engine only through transport/operations.ts',
-    imports: CORE,
+    imports: [...CORE, 'http-kit'],
     typeImports: ['config'],
     faces: ['transport/index.ts'],
   },
@@ -91,7 +96,7 @@ export const LAYERS: Readonly<Record<string, LayerRule>> = {
   console: {
     side: 'business',
     what: 'the operator console: a JSON API over the service and the import path, and its web app (console/web/)',
-    imports: [...CORE, STORE_PORT, 'service', 'config', 'data'],
+    imports: [...CORE, 'http-kit', STORE_PORT, 'service', 'config', 'data'],
   },
   // ── platform side ──
   client: {
@@ -108,7 +113,7 @@ export const LAYERS: Readonly<Record<string, LayerRule>> = {
   agent: {
     side: 'platform',
     what: 'the agent bridge: an MCP server for LLM hosts built on the client (never the Business’s store or service)',
-    imports: [...CORE, 'client'],
+    imports: [...CORE, 'http-kit', 'client'],
   },
   // ── entry points ──
   cli: {
@@ -150,6 +155,8 @@ export const EXTERNALS: Readonly<Record<string, Externals>> = {
   // node:crypto computes (budget keys are digests); it does no I/O.
   protocol: { node: ['node:crypto'], packages: ['ajv', 'ajv-formats', 'ipaddr.js'] },
   domain: { node: ['node:crypto'], packages: ['luxon', 'geographiclib-geodesic', 'iso-3166'] },
+  // node:http for its request and response types; the kit starts no server of its own.
+  'http-kit': { node: ['node:http'], packages: ['ipaddr.js'] },
   store: {},
   'store/sqlite': { node: ['node:fs', 'node:os', 'node:path'], packages: ['better-sqlite3'] },
   'store/postgres': { node: ['node:crypto'], packages: ['pg'] },
@@ -167,7 +174,7 @@ export const EXTERNALS: Readonly<Record<string, Externals>> = {
   server: { node: ['node:crypto', 'node:fs', 'node:http', 'node:stream', 'node:url'] },
   console: {
     node: ['node:crypto', 'node:fs', 'node:http', 'node:net', 'node:os', 'node:path', 'node:url'],
-    packages: ['ipaddr.js', 'luxon'],
+    packages: ['luxon'],
   },
   // Bundled for the browser by scripts/build-console.mjs: no Node built-in exists there.
   'console/web': { packages: ['preact', 'd3-geo', 'topojson-client', 'topojson-specification', 'world-atlas'] },

@@ -3,6 +3,8 @@
  * 500 or a connection reset.
  */
 import { connect } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, type RunningConsole } from '../../src/console/server.js';
 import { SqliteLocationStore } from '../../src/store/sqlite/index.js';
@@ -70,5 +72,43 @@ describe('console API under hostile requests (issue 37 N13)', () => {
     expect(answer.text).toContain('larger than');
     // The console still serves.
     expect((await rawRequest(`${open.url}api/overview`, { headers: API })).status).toBe(200);
+  });
+});
+
+describe('console API when the server itself fails (issue 29: the 500 sent internal messages)', () => {
+  const SECRET = 'SQLITE_CORRUPT at /var/lib/ucp/secret-store.db: table locations_v2 page 17';
+
+  it('answers 500 with a reference and nothing of the error; the error and the reference go to the log', async () => {
+    // A store that fails with a message naming its internals, for this test only.
+    const failing = await SqliteLocationStore.open(await buildDemoStore(scratch(), 'failing.db'));
+    failing.amenityIds = (): Promise<string[]> => Promise.reject(new Error(SECRET));
+    const lines: string[] = [];
+    const logger = pino(
+      { level: 'error' },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString('utf8'));
+          done();
+        },
+      }),
+    );
+    const broken = await startConsole({ store: failing, port: 0, logger });
+    try {
+      const r = await rawRequest(`${broken.url}api/config`, { headers: API });
+      expect(r.status).toBe(500);
+      expect(r.text).not.toContain('SQLITE_CORRUPT');
+      expect(r.text).not.toContain('secret-store');
+      const reference = r.headers['request-id'];
+      expect(typeof reference).toBe('string');
+      expect(JSON.parse(r.text)).toEqual({
+        error: { code: 'internal_error', message: `Internal server error; it was logged under Request-Id ${String(reference)}.` },
+      });
+      const logged = lines.join('');
+      expect(logged).toContain(SECRET);
+      expect(logged).toContain(String(reference));
+    } finally {
+      await broken.close();
+      await failing.close();
+    }
   });
 });

@@ -11,11 +11,13 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
+import { ConfigError } from '../../src/errors.js';
 import { createLogger } from '../../src/logging.js';
 import { networkResolver } from '../../src/protocol/network-resolver.js';
 import type { Resolver } from '../../src/protocol/safe-fetch.js';
 import { DEMO_PLATFORM_PROFILE_URL, startServer } from '../../src/server.js';
 import type { RunningServer } from '../../src/server.js';
+import { UcpHttpServer } from '../../src/transport/http.js';
 import { rawRequest } from '../../src/transport/test-support/raw-http.js';
 import type { RawResponse } from '../../src/transport/test-support/raw-http.js';
 
@@ -144,18 +146,35 @@ describe('N2: a DNS zone that never answers delays neither the store nor /readyz
 });
 
 describe('N15: a start-up that fails after binding releases the port', () => {
-  it('serve on ::ffff:127.0.0.1 (plain http off the loopback names) is refused, and the port is free again', async () => {
+  it('an app that cannot be built once the port is bound is refused, and the port is free again', async () => {
     const port = await freePort();
+    const server = new UcpHttpServer();
     await expect(
-      startServer({ host: '::ffff:127.0.0.1', port, config: parseConfig({}), logger: createLogger({ level: 'silent' }) }),
-    ).rejects.toThrow(/must be https/);
+      server.listen({ host: '127.0.0.1', port }, () => {
+        throw new ConfigError('the app cannot be built for this address');
+      }),
+    ).rejects.toThrow(/cannot be built/);
     // Bound again at once: the failed start did not keep it.
     const again = createNetServer();
     await new Promise<void>((resolve, reject) => {
       again.once('error', reject);
-      again.listen(port, '::ffff:127.0.0.1', resolve);
+      again.listen(port, '127.0.0.1', resolve);
     });
     await new Promise<void>((resolve) => again.close(() => resolve()));
+  });
+
+  it('serve on ::ffff:127.0.0.1 is loopback before and after binding alike (issue 29: it once failed only after binding)', async () => {
+    const running = await startServer({
+      host: '::ffff:127.0.0.1',
+      port: 0,
+      config: parseConfig({}),
+      logger: createLogger({ level: 'silent' }),
+    });
+    try {
+      expect(running.baseUrl).toMatch(/^http:\/\/\[::ffff:(127\.0\.0\.1|7f00:1)\]:\d+$/);
+    } finally {
+      await running.close();
+    }
   });
 });
 

@@ -20,16 +20,8 @@
  * (`/meta`, `/location/distance/max`).
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { TRANSIENT_RETRY_AFTER_SECONDS } from '../error-response.js';
-import {
-  ForbiddenError,
-  RateLimitedError,
-  ServiceUnavailableError,
-  StoreError,
-  UcpNegotiationError,
-  UcpRequestError,
-  type RequestErrorCode,
-} from '../../errors.js';
+import { UcpNegotiationError, UcpRequestError, type RequestErrorCode } from '../../errors.js';
+import { failureOf } from '../../http-kit/failures.js';
 
 /** JSON-RPC code the UCP overview assigns to discovery and version failures. */
 export const UCP_DISCOVERY_ERROR = -32001;
@@ -103,18 +95,18 @@ export function toMcpError(err: unknown, pointerBase: string): MappedMcpError {
     const summary = err.code === 'version_unsupported' ? 'UCP version unsupported' : 'UCP discovery failed';
     return { error: new RpcError(UCP_DISCOVERY_ERROR, `${summary}: ${err.message}`, data), httpStatus: 200, unexpected: false };
   }
-  if (err instanceof RateLimitedError) {
-    return retryLater(429, err.message, err.retryAfterSeconds);
+  // The rest follows the HTTP kit's table (its status, its caller-safe text). The reference is
+  // not known here: the log line of an unexpected failure carries the request id instead.
+  const failure = failureOf(err, 'this request');
+  if (failure.retryAfterSeconds !== undefined) {
+    return {
+      ...retryLater(failure.status === 429 ? 429 : 503, failure.message, failure.retryAfterSeconds),
+      unexpected: failure.unexpected,
+    };
   }
-  if (err instanceof ServiceUnavailableError) {
-    return retryLater(503, err.message, err.retryAfterSeconds);
-  }
-  if (err instanceof StoreError && err.transient) {
-    return { ...retryLater(503, 'Service temporarily unavailable; retry later', TRANSIENT_RETRY_AFTER_SECONDS), unexpected: true };
-  }
-  if (err instanceof ForbiddenError) {
-    return { error: new RpcError(UCP_PROTOCOL_ERROR, err.message), httpStatus: 403, unexpected: false };
-  }
+  // A refusal written for the caller (403 Forbidden among them) travels as -32000 with its status.
+  if (!failure.unexpected)
+    return { error: new RpcError(UCP_PROTOCOL_ERROR, failure.message), httpStatus: failure.status, unexpected: false };
   // Never leak internals: the message is generic, the log has the stack (with the request id).
   return { error: new RpcError(ErrorCode.InternalError, 'Internal error'), httpStatus: 500, unexpected: true };
 }

@@ -31,7 +31,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { readJsonBody } from '../http-body.js';
+import { closeAfterAnswer, readJsonBody } from '../../http-kit/body.js';
+import { writeJsonRpcError } from '../../http-kit/json-rpc.js';
 import { RateLimitedError } from '../../errors.js';
 import { UCP_PROTOCOL_ERROR, type MappedMcpError } from './errors.js';
 import { answerToolsCall, plainToolsCall, type PlainToolsCall } from './http-tools-call.js';
@@ -62,8 +63,11 @@ export class McpHttpEndpoint {
     if (!body.ok) {
       const code = body.reason === 'invalid_json' ? ErrorCode.ParseError : ErrorCode.InvalidRequest;
       const prefix = body.reason === 'invalid_json' ? 'Parse error' : 'Invalid Request';
-      if (body.status === 413) res.setHeader('Connection', 'close');
-      writeRpcError(res, body.status, null, code, `${prefix}: ${body.message}`);
+      if (body.status === 413) closeAfterAnswer(res);
+      // A body too large or of the wrong type may still show its id in its first bytes (R-J1);
+      // one that is not JSON has none anybody can rely on.
+      if (body.reason === 'invalid_json') writeRpcError(res, body.status, null, code, `${prefix}: ${body.message}`);
+      else writeJsonRpcError(res, body.status, body.prefix, { code, message: `${prefix}: ${body.message}` });
       return;
     }
     if (Array.isArray(body.value)) {

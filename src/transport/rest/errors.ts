@@ -23,20 +23,20 @@
  * | anything else                        | 500  | internal_error                  | unrecoverable|
  *
  * `capabilities_incompatible` is not here: it is a business outcome, HTTP 200 (R-G5).
+ *
+ * Which status and which text a failure gets is the HTTP kit's table (http-kit/failures.ts), shared
+ * with the console and the agent bridge; this module renders its rows as UCP error bodies, adding
+ * what only REST carries (one message per failed pointer, `continue_url`).
  */
-import {
-  ForbiddenError,
-  RateLimitedError,
-  ServiceUnavailableError,
-  StoreError,
-  UcpNegotiationError,
-  UcpRequestError,
-} from '../../errors.js';
+import { UcpNegotiationError, UcpRequestError } from '../../errors.js';
 import type { NegotiationErrorCode, RequestErrorCode } from '../../errors.js';
-import { errorMessage, errorResponse, TRANSIENT_RETRY_AFTER_SECONDS } from '../error-response.js';
+import { failureOf } from '../../http-kit/failures.js';
+import type { BodyFailureReason } from '../../http-kit/body.js';
+import { errorMessage, errorResponse } from '../error-response.js';
 import type { ErrorResponse } from '../error-response.js';
-import type { BodyFailureReason } from '../http-body.js';
 import { pointerToJsonPath } from '../json-path.js';
+
+export { NEGOTIATION_STATUS } from '../../http-kit/failures.js';
 
 /** The `code` of the message in a REST error body: the table above, one union so a typo does not compile. */
 export type RestErrorCode =
@@ -64,13 +64,6 @@ export interface MappedRestError {
   unexpected: boolean;
 }
 
-export const NEGOTIATION_STATUS: Readonly<Record<NegotiationErrorCode, number>> = {
-  invalid_profile_url: 400,
-  profile_unreachable: 424,
-  profile_malformed: 422,
-  version_unsupported: 422,
-};
-
 export function restError(
   status: number,
   code: RestErrorCode,
@@ -81,34 +74,28 @@ export function restError(
 }
 
 export function toRestError(err: unknown, requestId: string): MappedRestError {
+  const failure = failureOf(err, requestId);
   if (err instanceof UcpRequestError) {
     const details = err.details.length > 0 ? err.details : [{ pointer: err.pointer, message: err.message }];
     const [first, ...rest] = details.map((d) => errorMessage(err.code, d.message, 'recoverable', pointerToJsonPath(d.pointer)));
-    return { status: 400, body: errorResponse([first ?? errorMessage(err.code, err.message, 'recoverable'), ...rest]), unexpected: false };
+    return {
+      status: failure.status,
+      body: errorResponse([first ?? errorMessage(err.code, err.message, 'recoverable'), ...rest]),
+      unexpected: false,
+    };
   }
   if (err instanceof UcpNegotiationError) {
     return {
-      status: NEGOTIATION_STATUS[err.code],
+      status: failure.status,
       body: errorResponse([errorMessage(err.code, err.message, 'unrecoverable')], err.continueUrl),
       unexpected: false,
     };
   }
-  if (err instanceof RateLimitedError) {
-    return { ...restError(429, 'rate_limited', err.message, 'recoverable'), retryAfterSeconds: err.retryAfterSeconds };
-  }
-  if (err instanceof ServiceUnavailableError) {
-    return { ...restError(503, 'service_unavailable', err.message, 'recoverable'), retryAfterSeconds: err.retryAfterSeconds };
-  }
-  if (err instanceof StoreError && err.transient) {
-    return {
-      ...restError(503, 'service_unavailable', 'Service temporarily unavailable; retry later.', 'recoverable'),
-      retryAfterSeconds: TRANSIENT_RETRY_AFTER_SECONDS,
-      unexpected: true,
-    };
-  }
-  if (err instanceof ForbiddenError) return restError(403, 'forbidden', err.message, 'unrecoverable');
+  const severity = failure.status === 429 || failure.status === 503 ? 'recoverable' : 'unrecoverable';
   return {
-    ...restError(500, 'internal_error', `Internal server error; it was logged under Request-Id ${requestId}.`, 'unrecoverable'),
-    unexpected: true,
+    status: failure.status,
+    body: errorResponse([errorMessage(failure.code, failure.message, severity)]),
+    unexpected: failure.unexpected,
+    ...(failure.retryAfterSeconds !== undefined ? { retryAfterSeconds: failure.retryAfterSeconds } : {}),
   };
 }

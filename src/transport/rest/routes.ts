@@ -8,7 +8,8 @@ import { performance } from 'node:perf_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../logging.js';
 import { summarizeRequest } from '../../logging.js';
-import { readJsonBody } from '../http-body.js';
+import { closeAfterAnswer, readJsonBody } from '../../http-kit/body.js';
+import { writeJson } from '../../http-kit/respond.js';
 import { elapsedMs } from '../timing.js';
 import { executeOperation, validateRequest } from '../operations.js';
 import { exampleProfileUrl, withContinueUrl, withTrustHint } from '../profile-trust.js';
@@ -36,7 +37,7 @@ export class RestEndpoint {
     try {
       const body = await readJsonBody(req, this.options.maxBodyBytes);
       if (!body.ok) {
-        if (body.status === 413) res.setHeader('Connection', 'close');
+        if (body.status === 413) closeAfterAnswer(res);
         this.fail(res, log, started, summary, restError(body.status, body.reason, body.message, 'recoverable'));
         return;
       }
@@ -100,10 +101,5 @@ export class RestEndpoint {
   }
 }
 
-export function writeJson(res: ServerResponse, status: number, payload: unknown): void {
-  const text = JSON.stringify(payload);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
-}
+/** Kept here for the modules of the binding that write JSON; it is the HTTP kit's. */
+export { writeJson };

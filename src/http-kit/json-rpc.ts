@@ -1,15 +1,33 @@
 /**
- * The JSON-RPC ids of a request that is refused before its body is read (429 rate limit, 503 shed,
- * the Host/Origin guard's 403): JSON-RPC 2.0 wants the id echoed whenever it was readable (R-J1),
- * and reading a little of the body costs far less than the work the refusal saves.
+ * JSON-RPC error answers written by the HTTP layer itself, before or instead of any JSON-RPC
+ * library: for a request refused before its body is read (429 rate limit, 503 shed, the Host
+ * guard's 403, a missing token's 401) or whose body could not be used (413, 400). JSON-RPC 2.0
+ * wants the id echoed whenever it was readable (R-J1), and reading a little of the body costs far
+ * less than the work the refusal saves.
  *
  * At most PREFIX_BYTES of the body are looked at, by a single pass that never parses a value it
  * does not need: it counts nesting (no recursion, whatever the depth) and only reads the `id`
  * members of the top-level object, or of each top-level element of a batch.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RpcErrorObject, RpcId } from './mcp/jsonrpc.js';
-import { writeJson } from './rest/routes.js';
+import { writeJson } from './respond.js';
+
+/** A JSON-RPC request id; null when none was readable. */
+export type RpcId = string | number | null;
+
+/** A JSON-RPC 2.0 error response. */
+export interface RpcErrorObject {
+  jsonrpc: '2.0';
+  id: RpcId;
+  error: { code: number; message: string; data?: Record<string, unknown> };
+}
+
+/** JSON-RPC 2.0 codes the HTTP layer answers with. */
+export const RPC_PARSE_ERROR = -32700;
+export const RPC_INVALID_REQUEST = -32600;
+export const RPC_INTERNAL_ERROR = -32603;
+/** The "server error" code UCP uses for 401/403/429/503 (and MCP servers for transport refusals). */
+export const RPC_SERVER_ERROR = -32000;
 
 /** How much of a body is read for its ids. */
 export const PREFIX_BYTES = 8 * 1024;
@@ -29,8 +47,27 @@ export type PrefixIds =
  * A JSON-RPC refusal written before the body was parsed, echoing the request's id — or, for a
  * batch, one refusal per element with its id — read from the start of the body (R-J1).
  */
-export async function refuseMcp(req: IncomingMessage, res: ServerResponse, status: number, error: RpcErrorObject['error']): Promise<void> {
-  const ids = scanIds(await readBodyPrefix(req));
+export async function refuseJsonRpc(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  error: RpcErrorObject['error'],
+): Promise<void> {
+  answerJsonRpcError(res, status, scanIds(await readBodyPrefix(req)), error);
+}
+
+/**
+ * A JSON-RPC error about a body as a whole (too large, nested too deep, of the wrong type), written
+ * from the bytes read of it (`bytes`: the body, or the first bytes of one refused as too large):
+ * one error object, echoing the request's id when a single request's id can be read from them.
+ * A batch gets one error with a null id, since the failure is not any one element's.
+ */
+export function writeJsonRpcError(res: ServerResponse, status: number, bytes: Buffer, error: RpcErrorObject['error']): void {
+  const ids = scanIds(bytes);
+  writeJson(res, status, { jsonrpc: '2.0', id: ids?.kind === 'single' ? ids.id : null, error } satisfies RpcErrorObject);
+}
+
+function answerJsonRpcError(res: ServerResponse, status: number, ids: PrefixIds | undefined, error: RpcErrorObject['error']): void {
   const one = (id: RpcId): RpcErrorObject => ({ jsonrpc: '2.0', id, error });
   // A batch element seen whole without an id is a notification (or no request at all): no answer.
   const elements = ids?.kind === 'batch' ? ids.elements.filter((e) => !e.whole || e.id !== null) : [];

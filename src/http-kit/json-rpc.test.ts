@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PREFIX_BYTES, scanIds } from './rpc-ids.js';
+import { PREFIX_BYTES, scanIds } from './json-rpc.js';
 
 const scan = (text: string): ReturnType<typeof scanIds> => scanIds(Buffer.from(text, 'utf8'));
 
