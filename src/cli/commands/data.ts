@@ -13,6 +13,7 @@ import { diffValidated, validateFiles, writeValidated, type FileSummary, type Va
 import { applyInventoryFile } from '../../data/inventory.js';
 import { DATA_FORMATS } from '../../data/sources.js';
 import type { ImportProgress, LocationStore } from '../../store/store.js';
+import type { IndexFileRefresh } from '../../store/memory-index/index.js';
 import { SqliteLocationStore } from '../../store/sqlite/index.js';
 import { createProgress } from '../progress.js';
 import { addSourceOptions, printDiff, printNotes, sourceImportOptions, type SourceFlags } from './import-report.js';
@@ -138,6 +139,30 @@ async function withStore<T>(db: string, body: (store: LocationStore) => Promise<
   }
 }
 
+/**
+ * After a write: the store's index file for its new generation, so servers load it at start (and
+ * other PostgreSQL instances on the change) instead of each building the same index. An import
+ * builds it; an inventory batch reuses the previous file with the new availability.
+ */
+async function refreshIndexFileOf(store: LocationStore, db: string): Promise<IndexFileRefresh | null> {
+  const { canExportIndex, indexFileHomeFor, refreshIndexFile } = await import('../../store/memory-index/index.js');
+  if (!canExportIndex(store)) return null;
+  const home = await indexFileHomeFor(store, db);
+  if (home === undefined) return null;
+  try {
+    return await refreshIndexFile(store, home);
+  } finally {
+    await home.close?.();
+  }
+}
+
+function indexFileLine(refresh: IndexFileRefresh | null): string | null {
+  if (refresh === null) return null;
+  if (!refresh.written) return 'Index file: not written (the store moved on to a newer import meanwhile)';
+  const how = refresh.source === 'file' ? 'updated from the previous one' : 'built';
+  return `Index file: ${how} for generation ${refresh.generation} (${refresh.locations.toLocaleString('en-US')} public location(s))`;
+}
+
 /** Commander reports its own usage errors; they exit with 2, help and --version with 0. */
 function usageExits(cmd: Command): Command {
   return cmd.exitOverride((err) => process.exit(err.exitCode === 0 ? EXIT_OK : EXIT_USAGE));
@@ -205,16 +230,22 @@ export function registerDataCommands(program: Command): void {
           }
           return EXIT_OK;
         }
-        const report = await withStore(options.store ?? options.db, (store) => writeValidated(store, checked, importOptions));
+        const db = options.store ?? options.db;
+        const { report, indexFile } = await withStore(db, async (store) => {
+          const written = await writeValidated(store, checked, importOptions);
+          return { report: written, indexFile: await refreshIndexFileOf(store, db) };
+        });
         progress.finish();
         const ms = performance.now() - started;
         if (options.json === true) {
-          printJson({ ok: true, command: 'import', db: target(options), ...report, ...notes, durationMs: Math.round(ms) });
+          printJson({ ok: true, command: 'import', db: target(options), ...report, ...notes, indexFile, durationMs: Math.round(ms) });
         } else if (options.quiet !== true) {
           print(
             `Imported ${report.locations.toLocaleString('en-US')} location(s) (${report.publicLocations.toLocaleString('en-US')} public) into ${target(options)} in ${seconds(ms)} (${perSecond(report.records, ms)}); ${report.availability.toLocaleString('en-US')} item availability row(s); generation ${report.generation}`,
           );
           for (const line of fileLines(report.files)) print(line);
+          const indexLine = indexFileLine(indexFile);
+          if (indexLine !== null) print(indexLine);
           printNotes(notes);
         }
         return EXIT_OK;
@@ -269,13 +300,20 @@ export function registerDataCommands(program: Command): void {
   usageExits(inventoryCmd).action(async (file: string, options: StoreOptions) => {
     await run('inventory', options, async () => {
       const started = performance.now();
-      const report = await withStore(options.store ?? options.db, (store) => applyInventoryFile(store, file, options.format));
+      const db = options.store ?? options.db;
+      const { report, indexFile } = await withStore(db, async (store) => {
+        const applied = await applyInventoryFile(store, file, options.format);
+        return { report: applied, indexFile: await refreshIndexFileOf(store, db) };
+      });
       const ms = performance.now() - started;
-      if (options.json === true) printJson({ ok: true, command: 'inventory', db: target(options), ...report, durationMs: Math.round(ms) });
+      if (options.json === true)
+        printJson({ ok: true, command: 'inventory', db: target(options), ...report, indexFile, durationMs: Math.round(ms) });
       else if (options.quiet !== true) {
         print(
           `Applied ${report.applied.toLocaleString('en-US')} availability row(s) from ${file} (${report.rows.toLocaleString('en-US')} read) in ${seconds(ms)}; generation ${report.generation}`,
         );
+        const indexLine = indexFileLine(indexFile);
+        if (indexLine !== null) print(indexLine);
       }
       return EXIT_OK;
     });

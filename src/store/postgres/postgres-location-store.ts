@@ -15,7 +15,7 @@
  * fast with ServiceUnavailableError, and the store recovers by itself when it returns.
  */
 import pg from 'pg';
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { ClientConfig, Pool, PoolClient, QueryResultRow } from 'pg';
 import { createHash } from 'node:crypto';
 import type { Location, LocationRecord, RecordLanguages } from '../../domain/location.js';
 import { causeMessage, DataValidationError, ServiceUnavailableError, StoreError, type DataIssue } from '../../errors.js';
@@ -220,6 +220,7 @@ export class PostgresLocationStore implements LocationStore {
         )
       : null;
     store = new PostgresLocationStore(pool, settings, guard, listener);
+    store.#indexFileConfig = config;
     try {
       store.observe(await store.readCountersNow());
       await listener?.start();
@@ -230,6 +231,18 @@ export class PostgresLocationStore implements LocationStore {
         : new StoreError('open_failed', `Could not start the PostgreSQL store: ${causeMessage(cause)}`, { cause });
     }
     return store;
+  }
+
+  #indexFileConfig: ClientConfig | null = null;
+
+  /**
+   * What the index-file home (memory-index/index-file-postgres.ts) needs to keep its files in
+   * this store's schema: the schema and a connection config of its own (its reads and writes
+   * move hundreds of MiB, and it listens for other instances' files).
+   */
+  indexFileAccess(): { schema: string; clientConfig: ClientConfig } {
+    this.assertOpen();
+    return { schema: this.settings.schema, clientConfig: this.#indexFileConfig ?? {} };
   }
 
   /** Apply pending migrations (the `migrate` CLI verb). */
