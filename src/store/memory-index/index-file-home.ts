@@ -6,18 +6,24 @@
  * previous one, so a process killed at any moment leaves the previous file whole (and a reader
  * sees the old file or the new one, never a mix). The PostgreSQL home is index-file-postgres.ts.
  */
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { IndexFileBytes } from './index-file-format.js';
+
+/** Told how far a write has come; the writer waits for it before going on. */
+export type WriteProgress = (written: number, total: number) => void | Promise<void>;
 
 export interface IndexFileHome {
   /** Where, for log lines ("/srv/shop.db.index", "PostgreSQL schema shop"). */
   readonly description: string;
   /** The newest file whole, in a buffer of its own (8-byte aligned), or null when there is none. */
   read(): Promise<ArrayBuffer | null>;
-  /** Replace the newest file, all or nothing. `generation`: the store generation the file answers. */
-  write(bytes: IndexFileBytes, generation: number): Promise<void>;
+  /**
+   * Replace the newest file, all or nothing. `generation`: the store generation the file answers.
+   * `onProgress` is awaited after each part written (bytes so far, of `bytes.length`).
+   */
+  write(bytes: IndexFileBytes, generation: number, onProgress?: WriteProgress): Promise<void>;
   /** Files other processes have published since this home was opened (PostgreSQL: NOTIFYs seen). */
   publicationCount?(): number;
   /**
@@ -65,23 +71,30 @@ export class DiskIndexFileHome implements IndexFileHome {
     }
   }
 
-  /** Synchronous on purpose: nothing else may run between the flush and the rename. */
-  async write(bytes: IndexFileBytes): Promise<void> {
+  /**
+   * Temporary name, every byte flushed to the disk, then one rename over the live file: killed at
+   * any point before the rename, the previous file is untouched (the leftover temporary file is
+   * removed by the next write).
+   */
+  async write(bytes: IndexFileBytes, _generation?: number, onProgress?: WriteProgress): Promise<void> {
     this.removeLeftovers();
     const temp = `${this.path}.tmp-${process.pid}-${Date.now().toString(36)}`;
-    const fd = openSync(temp, 'wx', 0o644);
+    const handle = await open(temp, 'wx', 0o644);
     try {
+      let written = 0;
       for (const part of bytes.parts) {
         let at = 0;
-        while (at < part.byteLength) at += writeSync(fd, part, at, part.byteLength - at);
+        while (at < part.byteLength) at += (await handle.write(part, at, part.byteLength - at)).bytesWritten;
+        written += part.byteLength;
+        await onProgress?.(written, bytes.length);
       }
-      fsyncSync(fd);
+      await handle.sync();
     } catch (error) {
-      closeSync(fd);
+      await handle.close();
       rmSync(temp, { force: true });
       throw error;
     }
-    closeSync(fd);
+    await handle.close();
     renameSync(temp, this.path);
     // The rename itself is durable only once the directory is flushed.
     const dir = openSync(dirname(this.path), 'r');

@@ -7,7 +7,7 @@
  * store, and the reason returned here is what it logs — once.
  */
 import { IndexFileReader, IndexFileRejected } from './index-file-format.js';
-import type { IndexFileHome } from './index-file-home.js';
+import type { IndexFileHome, WriteProgress } from './index-file-home.js';
 import { type ImportStamp, indexFileBytes, indexFromFile, stampOf } from './index-snapshot.js';
 import { type MemoryIndex, MemoryIndexBuilder } from './memory-index.js';
 import type { LocationStore } from '../store.js';
@@ -72,11 +72,11 @@ export async function loadIndexFile(store: ExportingStore, home: IndexFileHome):
  * Write `index` to the home, stamped with the store's current import. Skipped (false) when the
  * store has moved on to a newer import since the index was exported: the file would lie.
  */
-export async function publishIndex(index: MemoryIndex, store: LocationStore, home: IndexFileHome): Promise<boolean> {
+export async function publishIndex(index: MemoryIndex, store: LocationStore, home: IndexFileHome, onProgress?: WriteProgress): Promise<boolean> {
   const stamp = await storeStamp(store);
   // Read after the export: an import at or before the index's generation is the one it holds.
   if (stamp.importGeneration > index.generation) return false;
-  await home.write(indexFileBytes(index, stamp), index.generation);
+  await home.write(indexFileBytes(index, stamp), index.generation, onProgress);
   return true;
 }
 
