@@ -153,9 +153,8 @@ export const EXTERNALS: Readonly<Record<string, Externals>> = {
   store: {},
   'store/sqlite': { node: ['node:fs', 'node:os', 'node:path'], packages: ['better-sqlite3'] },
   'store/postgres': { node: ['node:crypto'], packages: ['pg'] },
-  // node:fs / node:path: the index file beside an SQLite store; pg: the index files of a PostgreSQL
-  // store (index-file-postgres.ts, loaded only for one); node:crypto: the file's checksum.
-  'store/memory-index': { node: ['node:crypto', 'node:fs', 'node:fs/promises', 'node:path'], packages: ['flatbush', 'pg'] },
+  // node:fs / node:path: the index file beside an SQLite store; node:crypto: the file's checksum.
+  'store/memory-index': { node: ['node:crypto', 'node:fs', 'node:fs/promises', 'node:path'], packages: ['flatbush'] },
   service: {},
   data: {
     node: ['node:fs', 'node:fs/promises', 'node:path', 'node:os', 'node:url', 'node:worker_threads'],

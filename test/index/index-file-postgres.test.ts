@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { IndexedLocationStore, indexFileHomeFor, logIndexFileEvent, type IndexFileLogger } from '../../src/store/memory-index/index.js';
+import { indexFileHomeFor } from '../../src/server.js';
+import { IndexedLocationStore, logIndexFileEvent, type IndexFileLogger } from '../../src/store/memory-index/index.js';
 import { PostgresLocationStore } from '../../src/store/postgres/index.js';
 import type { Candidate, CandidateQuery } from '../../src/store/store.js';
 import { fixtureRecords } from '../contract/fixture.js';

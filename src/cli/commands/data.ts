@@ -145,8 +145,9 @@ async function withStore<T>(db: string, body: (store: LocationStore) => Promise<
  * builds it; an inventory batch reuses the previous file with the new availability.
  */
 async function refreshIndexFileOf(store: LocationStore, db: string): Promise<IndexFileRefresh | null> {
-  const { canExportIndex, indexFileHomeFor, refreshIndexFile } = await import('../../store/memory-index/index.js');
+  const { canExportIndex, refreshIndexFile } = await import('../../store/memory-index/index.js');
   if (!canExportIndex(store)) return null;
+  const { indexFileHomeFor } = await import('../../server.js');
   const home = await indexFileHomeFor(store, db);
   if (home === undefined) return null;
   try {

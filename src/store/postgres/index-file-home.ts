@@ -1,5 +1,6 @@
 /**
- * The index-file home of a PostgreSQL store: in the store's own schema, one row per generation
+ * The index-file home of a PostgreSQL store (the IndexFileHome of memory-index/index-file-home.ts,
+ * which this adapter does not import: the two are siblings): in the store's own schema, one row per generation
  * (`index_files`) with its bytes in chunks (`index_file_chunks`, migration 4), so every instance
  * of the store reads the file its importer wrote instead of building the same index again.
  *
@@ -13,19 +14,24 @@
  */
 import pg from 'pg';
 import type { ClientConfig } from 'pg';
-import { INDEX_FILE_CHANNEL, LOCK_NAMESPACE_INDEX_FILE } from '../postgres/migrations.js';
-import type { IndexFileBytes } from './index-file-format.js';
-import type { IndexFileHome } from './index-file-home.js';
+import { INDEX_FILE_CHANNEL, LOCK_NAMESPACE_INDEX_FILE } from './migrations.js';
+
+/** An index file laid out (memory-index/index-file-format.ts): its bytes, in order. */
+export interface IndexFileParts {
+  parts: readonly Uint8Array[];
+  length: number;
+}
 
 /** Bytes per chunk row: large enough to keep rows few, small enough for one statement each. */
 const CHUNK_BYTES = 8 * 1024 * 1024;
 
+/** What PostgresLocationStore.indexFileAccess() gives. */
 export interface PostgresIndexFileAccess {
   schema: string;
   clientConfig: ClientConfig;
 }
 
-export class PostgresIndexFileHome implements IndexFileHome {
+export class PostgresIndexFileHome {
   readonly description: string;
   private listener: pg.Client | null = null;
   private published = 0;
@@ -132,7 +138,7 @@ export class PostgresIndexFileHome implements IndexFileHome {
     });
   }
 
-  async write(bytes: IndexFileBytes, generation: number): Promise<void> {
+  async write(bytes: IndexFileParts, generation: number): Promise<void> {
     await this.withClient(async (client) => {
       await client.query('BEGIN');
       try {
@@ -175,7 +181,7 @@ export class PostgresIndexFileHome implements IndexFileHome {
 }
 
 /** The file's bytes in CHUNK_BYTES pieces (the last shorter), copied from its parts one piece at a time. */
-function* chunksOf(bytes: IndexFileBytes): Generator<Buffer> {
+function* chunksOf(bytes: IndexFileParts): Generator<Buffer> {
   let chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, bytes.length));
   let filled = 0;
   let left = bytes.length;
