@@ -13,7 +13,7 @@ import { diffValidated, validateFiles, writeValidated, type FileSummary, type Va
 import { applyInventoryFile } from '../../data/inventory.js';
 import { DATA_FORMATS } from '../../data/sources.js';
 import type { ImportProgress, LocationStore } from '../../store/store.js';
-import type { IndexFileRefresh } from '../../store/memory-index/index.js';
+import { indexFileLine, refreshIndexFileOf } from '../index-file.js';
 import { SqliteLocationStore } from '../../store/sqlite/index.js';
 import { createProgress } from '../progress.js';
 import { addSourceOptions, printDiff, printNotes, sourceImportOptions, type SourceFlags } from './import-report.js';
@@ -137,31 +137,6 @@ async function withStore<T>(db: string, body: (store: LocationStore) => Promise<
   } finally {
     await store.close();
   }
-}
-
-/**
- * After a write: the store's index file for its new generation, so servers load it at start (and
- * other PostgreSQL instances on the change) instead of each building the same index. An import
- * builds it; an inventory batch reuses the previous file with the new availability.
- */
-async function refreshIndexFileOf(store: LocationStore, db: string): Promise<IndexFileRefresh | null> {
-  const { canExportIndex, refreshIndexFile } = await import('../../store/memory-index/index.js');
-  if (!canExportIndex(store)) return null;
-  const { indexFileHomeFor } = await import('../../server.js');
-  const home = await indexFileHomeFor(store, db);
-  if (home === undefined) return null;
-  try {
-    return await refreshIndexFile(store, home);
-  } finally {
-    await home.close?.();
-  }
-}
-
-function indexFileLine(refresh: IndexFileRefresh | null): string | null {
-  if (refresh === null) return null;
-  if (!refresh.written) return 'Index file: not written (the store moved on to a newer import meanwhile)';
-  const how = refresh.source === 'file' ? 'updated from the previous one' : 'built';
-  return `Index file: ${how} for generation ${refresh.generation} (${refresh.locations.toLocaleString('en-US')} public location(s))`;
 }
 
 /** Commander reports its own usage errors; they exit with 2, help and --version with 0. */
