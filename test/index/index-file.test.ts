@@ -201,7 +201,7 @@ describe('index file refused, rebuilt from the store, never served', () => {
   it('an inventory batch after the file was written: the file is loaded and the availability read from the store', async () => {
     const before = (await store.findCandidates({ items: ['sku_milk'] })).map((c) => c.id);
     expect(before).not.toContain('loc_la_echo');
-    await store.applyInventory([{ location_id: 'loc_la_echo', item_id: 'sku_milk', available: true }]);
+    await store.applyInventory([{ location_id: 'loc_la_echo', item_id: 'sku_milk', available: true, line: 1 }]);
     const events: IndexFileEvent[] = [];
     const indexed = await IndexedLocationStore.open(store, { closeSource: false, indexFiles: home, onIndexFile: (e) => events.push(e) });
     expect(events.map((e) => e.outcome)).toEqual(['loaded']);
