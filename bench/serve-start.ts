@@ -22,7 +22,7 @@ async function serveOnce(db: string): Promise<{ readySeconds: number; maxRssMiB:
   const hello = await child.next();
   if (typeof hello['url'] !== 'string') throw new Error(`the server did not report its URL: ${JSON.stringify(hello)}`);
   const readySeconds = (performance.now() - spawned) / 1000;
-  const bye = child.next().catch(() => ({}) as Record<string, unknown>);
+  const bye = child.next().catch((): Record<string, unknown> => ({}));
   await stopChild(child.process, 30_000);
   const rss = (await bye)['maxRssKiB'];
   return { readySeconds, maxRssMiB: typeof rss === 'number' ? rss / 1024 : null };

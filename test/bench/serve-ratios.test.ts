@@ -7,7 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { computeRatios, type E2eResult, type E2eTarget, type SetupRow } from '../../bench/lib/report.js';
 
 function target(readySeconds: number, maxRssMiB: number): E2eTarget {
-  return { requestsPerSecond: 100, latencyP50Ms: 5, latencyP99Ms: 20, requests: 1000, non2xx: 0, errors: 0, timeouts: 0, maxRssMiB, readySeconds };
+  return {
+    requestsPerSecond: 100,
+    latencyP50Ms: 5,
+    latencyP99Ms: 20,
+    requests: 1000,
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+    maxRssMiB,
+    readySeconds,
+  };
 }
 
 function e2eAt(size: number, mcp: E2eTarget): E2eResult {
@@ -15,7 +25,9 @@ function e2eAt(size: number, mcp: E2eTarget): E2eResult {
 }
 
 describe('bench ratios of the index file', () => {
-  const setups: SetupRow[] = [{ size: 1_000_000, datasetBytes: 1, naiveLoadSeconds: 1, indexBuildSeconds: 120, indexFileLoadSeconds: 6.5, indexFileBytes: 2 ** 30 }];
+  const setups: SetupRow[] = [
+    { size: 1_000_000, datasetBytes: 1, naiveLoadSeconds: 1, indexBuildSeconds: 120, indexFileLoadSeconds: 6.5, indexFileBytes: 2 ** 30 },
+  ];
 
   it('at 1M: ready and RSS are judged against 15 s and 1536 MiB; the load time is informative', () => {
     const ratios = computeRatios([], [], e2eAt(1_000_000, target(12, 1600)), [10_000, 1_000_000], setups);

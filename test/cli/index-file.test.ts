@@ -66,7 +66,9 @@ describe('index file: import writes it, inventory updates it, serve loads it', (
     writeFileSync(`${db}.index`, file);
     const refused = await serveLines(db);
     expect(refused).toHaveLength(2);
-    expect(refused[0]?.msg).toMatch(/^in-memory index built from the store because the index file at .* was refused: its checksum does not match/);
+    expect(refused[0]?.msg).toMatch(
+      /^in-memory index built from the store because the index file at .* was refused: its checksum does not match/,
+    );
     expect(refused[1]?.msg).toBe('in-memory index ready');
     // Replaced by a good one: the next start loads it.
     expect((await serveLines(db))[0]?.msg).toBe('in-memory index loaded from its index file');

@@ -20,10 +20,14 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 
 /** Runs the child until it prints `line`, then kills it with SIGKILL and waits for it to be gone. */
 async function killAt(db: string, recordsFile: string, stopAt: 'records' | 'index', line: string): Promise<void> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'test/index/support/import-kill-child.ts', db, recordsFile, stopAt], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/index/support/import-kill-child.ts', db, recordsFile, stopAt],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = once(child, 'exit');
@@ -76,7 +80,7 @@ describe('an import killed half-way (kill -9)', () => {
     return { events, ids, generation };
   }
 
-  it('while writing the records: the store and the index file are the previous generation\'s, and the file is loaded', async () => {
+  it("while writing the records: the store and the index file are the previous generation's, and the file is loaded", async () => {
     const fileBefore = readFileSync(indexFilePathFor(db));
     const before = await reopen();
     expect(before.events.map((e) => e.outcome)).toEqual(['loaded']);
@@ -102,8 +106,17 @@ describe('an import killed half-way (kill -9)', () => {
     const after = await reopen();
     expect(after.generation).toBeGreaterThan(before.generation);
     expect(after.events).toHaveLength(1);
-    expect(after.events[0]).toMatchObject({ outcome: 'built', written: true, reason: expect.stringContaining('holds the import of generation') });
-    expect(after.ids).toEqual(next.filter((r) => r.visibility !== 'private').map((r) => r.id).sort());
+    expect(after.events[0]).toMatchObject({
+      outcome: 'built',
+      written: true,
+      reason: expect.stringContaining('holds the import of generation'),
+    });
+    expect(after.ids).toEqual(
+      next
+        .filter((r) => r.visibility !== 'private')
+        .map((r) => r.id)
+        .sort(),
+    );
     // The write removed the killed writer's leftover.
     expect(readdirSync(dir).filter((f) => f.includes('.index.tmp-'))).toEqual([]);
     const again = await reopen();

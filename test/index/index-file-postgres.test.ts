@@ -83,16 +83,22 @@ describe('index files over PostgreSQL: written by the importing instance, loaded
         'in-memory index loaded from its index file',
       ]);
       expect(b.log.lines[1]?.fields).toMatchObject({ generation: result.generation, from: expect.stringContaining('idx_files') });
-      for (const q of QUERIES) expect(withoutKeys(await b.store.findCandidates(q)), JSON.stringify(q)).toEqual(withoutKeys(await a.store.findCandidates(q)));
+      for (const q of QUERIES)
+        expect(withoutKeys(await b.store.findCandidates(q)), JSON.stringify(q)).toEqual(withoutKeys(await a.store.findCandidates(q)));
       expect((await b.store.findCandidates({})).map((c) => c.id).sort()).toEqual(
-        next.filter((r) => r.visibility !== 'private').map((r) => r.id).sort(),
+        next
+          .filter((r) => r.visibility !== 'private')
+          .map((r) => r.id)
+          .sort(),
       );
 
       // One row per generation, in chunks: only the newest is kept.
       const client = new pg.Client({ connectionString: db.url });
       await client.connect();
       try {
-        const files = await client.query<{ generation: string; chunks: number }>('SELECT generation::text, chunks FROM idx_files.index_files');
+        const files = await client.query<{ generation: string; chunks: number }>(
+          'SELECT generation::text, chunks FROM idx_files.index_files',
+        );
         expect(files.rows).toEqual([{ generation: String(result.generation), chunks: expect.any(Number) }]);
         const chunks = await client.query<{ n: string }>('SELECT count(*)::text AS n FROM idx_files.index_file_chunks');
         expect(Number(chunks.rows[0]?.n)).toBe(files.rows[0]?.chunks);

@@ -59,51 +59,58 @@ describe('index file ≡ freshly built index', () => {
 
   it('a loaded file gives the same pages, lookups, languages, items, amenities and localities as the built index (R-S1, R-S4, R-S5, R-S6, R-S9)', async () => {
     await fc.assert(
-      fc.asyncProperty(dataset, fc.array(searchRequest, { minLength: 6, maxLength: 6 }), lookupRequest, async (records, searches, lookup) => {
-        const home = new DiskIndexFileHome(join(dir, `equivalence-${n++}.index`));
-        const events: IndexFileEvent[] = [];
-        const built = await IndexedLocationStore.open(raw, { closeSource: false, indexFiles: home, onIndexFile: (e) => events.push(e) });
-        await built.replaceAll(records);
-        const loaded = await IndexedLocationStore.open(raw, { closeSource: false, indexFiles: home, onIndexFile: (e) => events.push(e) });
-        // The import through `built` built and wrote the file; `loaded` read it, nothing else.
-        expect(events.map((e) => e.outcome)).toEqual(['built', 'built', 'loaded']);
-        expect(events[1]).toMatchObject({ outcome: 'built', reason: 'this instance imported the dataset', written: true });
+      fc.asyncProperty(
+        dataset,
+        fc.array(searchRequest, { minLength: 6, maxLength: 6 }),
+        lookupRequest,
+        async (records, searches, lookup) => {
+          const home = new DiskIndexFileHome(join(dir, `equivalence-${n++}.index`));
+          const events: IndexFileEvent[] = [];
+          const built = await IndexedLocationStore.open(raw, { closeSource: false, indexFiles: home, onIndexFile: (e) => events.push(e) });
+          await built.replaceAll(records);
+          const loaded = await IndexedLocationStore.open(raw, { closeSource: false, indexFiles: home, onIndexFile: (e) => events.push(e) });
+          // The import through `built` built and wrote the file; `loaded` read it, nothing else.
+          expect(events.map((e) => e.outcome)).toEqual(['built', 'built', 'loaded']);
+          expect(events[1]).toMatchObject({ outcome: 'built', reason: 'this instance imported the dataset', written: true });
 
-        const viaBuilt = new LocationService(built, { cursorSecret: SECRET });
-        const viaLoaded = new LocationService(loaded, { cursorSecret: SECRET });
-        for (const request of searches) expect(await walk(viaLoaded, request), JSON.stringify(request)).toEqual(await walk(viaBuilt, request));
-        expect(await settle(viaLoaded.lookup(lookup))).toEqual(await settle(viaBuilt.lookup(lookup)));
+          const viaBuilt = new LocationService(built, { cursorSecret: SECRET });
+          const viaLoaded = new LocationService(loaded, { cursorSecret: SECRET });
+          for (const request of searches)
+            expect(await walk(viaLoaded, request), JSON.stringify(request)).toEqual(await walk(viaBuilt, request));
+          expect(await settle(viaLoaded.lookup(lookup))).toEqual(await settle(viaBuilt.lookup(lookup)));
 
-        const ids = records.map((r) => r.id);
-        const keys = [...(await built.resolveIds(ids)).values()].flat();
-        expect(await loaded.resolveIds(ids)).toEqual(await built.resolveIds(ids));
-        expect(await loaded.getLocations(keys)).toEqual(await built.getLocations(keys));
-        expect(await loaded.getLanguages(keys)).toEqual(await built.getLanguages(keys));
-        expect(await loaded.knownItems([...ITEMS, 'sku-none'])).toEqual(await built.knownItems([...ITEMS, 'sku-none']));
-        expect(await loaded.amenityIds(10)).toEqual(await built.amenityIds(10));
-        expect(await loaded.localityModel()).toEqual(await built.localityModel());
-        // Unlimited candidate lists keep their order too (availability in insertion order).
-        for (const item of ITEMS) expect(await loaded.findCandidates({ items: [item] })).toEqual(await built.findCandidates({ items: [item] }));
-        for (const amenity of AMENITIES)
-          expect(await loaded.findCandidates({ amenities: [amenity], withSchedule: true, withCoverage: true })).toEqual(
-            (await built.findCandidates({ amenities: [amenity], withSchedule: true, withCoverage: true })).map((c) => ({
-              ...c,
-              // Schedule keys are process-unique per index (the engine compiles per key): compare what they name.
-              ...(c.scheduleKey === undefined ? {} : { scheduleKey: expect.any(Number) }),
-              ...(c.coverageKey === undefined ? {} : { coverageKey: expect.any(Number) }),
-            })),
-          );
+          const ids = records.map((r) => r.id);
+          const keys = [...(await built.resolveIds(ids)).values()].flat();
+          expect(await loaded.resolveIds(ids)).toEqual(await built.resolveIds(ids));
+          expect(await loaded.getLocations(keys)).toEqual(await built.getLocations(keys));
+          expect(await loaded.getLanguages(keys)).toEqual(await built.getLanguages(keys));
+          expect(await loaded.knownItems([...ITEMS, 'sku-none'])).toEqual(await built.knownItems([...ITEMS, 'sku-none']));
+          expect(await loaded.amenityIds(10)).toEqual(await built.amenityIds(10));
+          expect(await loaded.localityModel()).toEqual(await built.localityModel());
+          // Unlimited candidate lists keep their order too (availability in insertion order).
+          for (const item of ITEMS)
+            expect(await loaded.findCandidates({ items: [item] })).toEqual(await built.findCandidates({ items: [item] }));
+          for (const amenity of AMENITIES)
+            expect(await loaded.findCandidates({ amenities: [amenity], withSchedule: true, withCoverage: true })).toEqual(
+              (await built.findCandidates({ amenities: [amenity], withSchedule: true, withCoverage: true })).map((c) => ({
+                ...c,
+                // Schedule keys are process-unique per index (the engine compiles per key): compare what they name.
+                ...(c.scheduleKey === undefined ? {} : { scheduleKey: expect.any(Number) }),
+                ...(c.coverageKey === undefined ? {} : { coverageKey: expect.any(Number) }),
+              })),
+            );
 
-        // Written again from the loaded index: the same bytes.
-        const first = readFileSync(home.path);
-        const again = indexFromFile(new IndexFileReader(ownBuffer(first)));
-        const stamp = { importGeneration: (await raw.lastImport())?.generation ?? 0, importedAt: (await raw.lastImport())?.at ?? null };
-        expect(concat(indexFileBytes(again, stamp).parts).equals(first)).toBe(true);
+          // Written again from the loaded index: the same bytes.
+          const first = readFileSync(home.path);
+          const again = indexFromFile(new IndexFileReader(ownBuffer(first)));
+          const stamp = { importGeneration: (await raw.lastImport())?.generation ?? 0, importedAt: (await raw.lastImport())?.at ?? null };
+          expect(concat(indexFileBytes(again, stamp).parts).equals(first)).toBe(true);
 
-        await built.close();
-        await loaded.close();
-        rmSync(home.path);
-      }),
+          await built.close();
+          await loaded.close();
+          rmSync(home.path);
+        },
+      ),
       { seed: 30_030, numRuns: 25 },
     );
   }, 180_000);

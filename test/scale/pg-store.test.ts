@@ -86,7 +86,7 @@ describeWith(NEEDS, 'migrations', () => {
     expect(upgrade).toMatchObject({
       from: 1,
       to: PG_SCHEMA_VERSION,
-      applied: [2, 3, 4].map((version) => expect.objectContaining({ version })),
+      applied: [expect.objectContaining({ version: 2 }), expect.objectContaining({ version: 3 }), expect.objectContaining({ version: 4 })],
     });
     const store = await PostgresLocationStore.open(url);
     try {

@@ -74,7 +74,7 @@ export class StringColumn {
     return this.offsets.length - 1;
   }
   get(i: number): string {
-    return this.text.toString('utf8', this.offsets[i]!, this.offsets[i + 1]!);
+    return this.text.toString('utf8', this.offsets[i], this.offsets[i + 1]);
   }
   /** Every string (for parts that need them all at once). */
   all(): string[] {
@@ -122,24 +122,18 @@ export class IndexFileWriter {
       }
       return at;
     };
-    let manifestJson = '';
+    // Converges in a round or two: only the digits of offsets change the manifest's length, and
+    // the sections only move when its padded length does.
     let manifestBytes = 0;
-    let total = 0;
-    // Converges in a round or two: only the digits of offsets change the manifest's length.
-    for (let round = 0; round < 8; round++) {
+    let total = layout(manifestBytes);
+    let manifest = Buffer.from(JSON.stringify({ values, sections: entries } satisfies Manifest), 'utf8');
+    for (let round = 0; pad8(HEADER_BYTES + manifest.length) !== pad8(HEADER_BYTES + manifestBytes); round++) {
+      if (round === 8) throw new Error('index file manifest layout did not settle');
+      manifestBytes = manifest.length;
       total = layout(manifestBytes);
-      manifestJson = JSON.stringify({ values, sections: entries } satisfies Manifest);
-      const len = Buffer.byteLength(manifestJson, 'utf8');
-      if (pad8(HEADER_BYTES + len) === pad8(HEADER_BYTES + manifestBytes)) {
-        manifestBytes = len;
-        break;
-      }
-      manifestBytes = len;
+      manifest = Buffer.from(JSON.stringify({ values, sections: entries } satisfies Manifest), 'utf8');
     }
-    total = layout(manifestBytes);
-    manifestJson = JSON.stringify({ values, sections: entries } satisfies Manifest);
-    const manifest = Buffer.from(manifestJson, 'utf8');
-    if (manifest.length !== manifestBytes) throw new Error('index file manifest layout did not settle');
+    manifestBytes = manifest.length;
 
     const body: Uint8Array[] = [];
     let at = HEADER_BYTES;
@@ -209,7 +203,8 @@ export class IndexFileReader {
     }
     const manifestBytes = all.readUInt32LE(12);
     const total = all.readDoubleLE(16);
-    if (total !== all.length) throw new IndexFileRejected(`it is ${all.length} bytes long, its header says ${total} (truncated or extended)`);
+    if (total !== all.length)
+      throw new IndexFileRejected(`it is ${all.length} bytes long, its header says ${total} (truncated or extended)`);
     const digest = createHash('sha256').update(all.subarray(HEADER_BYTES)).digest();
     if (!digest.equals(all.subarray(24, HEADER_BYTES))) throw new IndexFileRejected('its checksum does not match its contents (damaged)');
     let parsed: unknown;

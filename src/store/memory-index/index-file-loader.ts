@@ -62,7 +62,8 @@ export async function loadIndexFile(store: ExportingStore, home: IndexFileHome):
     // Inventory batches since the file was written: availability from the store, in place.
     const rows: [string, number, boolean][] = [];
     const counters = await store.exportAvailability({ availability: (key, item, available) => rows.push([item, key, available]) });
-    if (counters.dataset !== index.dataset) return { reason: `the store's dataset changed while the index file at ${home.description} was read` };
+    if (counters.dataset !== index.dataset)
+      return { reason: `the store's dataset changed while the index file at ${home.description} was read` };
     index.replaceAvailability(rows, counters.generation);
   }
   return { index, ms: performance.now() - started };
@@ -72,7 +73,12 @@ export async function loadIndexFile(store: ExportingStore, home: IndexFileHome):
  * Write `index` to the home, stamped with the store's current import. Skipped (false) when the
  * store has moved on to a newer import since the index was exported: the file would lie.
  */
-export async function publishIndex(index: MemoryIndex, store: LocationStore, home: IndexFileHome, onProgress?: WriteProgress): Promise<boolean> {
+export async function publishIndex(
+  index: MemoryIndex,
+  store: LocationStore,
+  home: IndexFileHome,
+  onProgress?: WriteProgress,
+): Promise<boolean> {
   const stamp = await storeStamp(store);
   // Read after the export: an import at or before the index's generation is the one it holds.
   if (stamp.importGeneration > index.generation) return false;

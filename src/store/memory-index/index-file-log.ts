@@ -13,7 +13,10 @@ export interface IndexFileLogger {
 export function logIndexFileEvent(logger: IndexFileLogger, event: IndexFileEvent): void {
   const ms = Math.round(event.ms);
   if (event.outcome === 'loaded') {
-    logger.info({ from: event.from, locations: event.locations, generation: event.generation, ms }, 'in-memory index loaded from its index file');
+    logger.info(
+      { from: event.from, locations: event.locations, generation: event.generation, ms },
+      'in-memory index loaded from its index file',
+    );
     return;
   }
   const fields = { reason: event.reason, locations: event.locations, generation: event.generation, ms, indexFileWritten: event.written };

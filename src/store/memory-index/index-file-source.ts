@@ -48,7 +48,13 @@ export async function obtainIndex(store: ExportingStore, options: IndexFileOptio
     }
     if ('index' in loaded) {
       const { index } = loaded;
-      options.onIndexFile?.({ outcome: 'loaded', from: home.description, locations: index.size, generation: index.generation, ms: loaded.ms });
+      options.onIndexFile?.({
+        outcome: 'loaded',
+        from: home.description,
+        locations: index.size,
+        generation: index.generation,
+        ms: loaded.ms,
+      });
       return index;
     }
     reason = loaded.reason;

@@ -12,7 +12,7 @@
 import Flatbush from 'flatbush';
 import { compareIds } from '../../domain/ranking.js';
 import { isRecord } from '../../protocol/guards.js';
-import { IndexFileReader, IndexFileRejected, IndexFileWriter, StringColumn, type IndexFileBytes } from './index-file-format.js';
+import { type IndexFileBytes, type IndexFileReader, IndexFileRejected, IndexFileWriter, StringColumn } from './index-file-format.js';
 import { type Content, type IndexParts, type ItemRows, MemoryIndex, newContent, type OrdinalLookup } from './memory-index.js';
 import { PackedDocuments, SHARED_MEMBER_COUNT } from './packed-documents.js';
 import { TextIndex } from './text-index.js';
@@ -69,7 +69,7 @@ function readGrouped(r: IndexFileReader, name: string): Map<string, Uint32Array>
   const ordinals = r.u32(`${name}.ordinals`);
   if (starts.length !== names.length + 1) throw new IndexFileRejected(`section ${name} is inconsistent`);
   const out = new Map<string, Uint32Array>();
-  for (let i = 0; i < names.length; i++) out.set(names.get(i), ordinals.subarray(starts[i]!, starts[i + 1]!));
+  for (let i = 0; i < names.length; i++) out.set(names.get(i), ordinals.subarray(starts[i], starts[i + 1]));
   return out;
 }
 
@@ -253,7 +253,8 @@ function checkedValues(v: unknown): SnapshotValues {
   }
   const layouts: string[][] = [];
   for (const l of v.layouts) {
-    if (!Array.isArray(l) || !l.every((k): k is string => typeof k === 'string')) throw new IndexFileRejected('its document layouts are malformed');
+    if (!Array.isArray(l) || !l.every((k): k is string => typeof k === 'string'))
+      throw new IndexFileRejected('its document layouts are malformed');
     layouts.push(l);
   }
   return {

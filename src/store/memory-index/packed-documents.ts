@@ -96,7 +96,11 @@ export class PackedDocuments {
   }
 
   /** From the packer's output (index build). */
-  static fromPacked(packed: readonly PackedDocument[], layouts: readonly (readonly string[])[], parts: readonly unknown[]): PackedDocuments {
+  static fromPacked(
+    packed: readonly PackedDocument[],
+    layouts: readonly (readonly string[])[],
+    parts: readonly unknown[],
+  ): PackedDocuments {
     const n = packed.length;
     const skeletons = new Array<string>(n);
     const layoutOf = new Uint32Array(n);
