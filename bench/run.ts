@@ -6,11 +6,11 @@
 import type * as PostgresStoreModule from '../src/store/postgres/index.js';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { SqliteLocationStore } from '../src/store/sqlite/index.js';
-import { IndexedLocationStore } from '../src/store/memory-index/index.js';
+import { DiskIndexFileHome, IndexedLocationStore, indexFilePathFor, loadIndexFile, publishIndex } from '../src/store/memory-index/index.js';
 import type { SearchRequest } from '../src/domain/requests.js';
 import type { LocationStore } from '../src/store/store.js';
 import { importFiles } from '../src/data/import.js';
@@ -103,6 +103,25 @@ async function runImport(size: number, file: string, db: string): Promise<Import
     cpuSeconds: report.cpuSeconds,
     phases: report.phases,
   };
+}
+
+/**
+ * The index file `import` writes beside the store, written from the built index and loaded back
+ * (what `serve` does at start instead of building). The e2e MCP server then starts from it.
+ */
+async function measureIndexFile(store: SqliteLocationStore, indexed: IndexedLocationStore, db: string, setup: SetupRow): Promise<void> {
+  const home = new DiskIndexFileHome(indexFilePathFor(db));
+  const written = performance.now();
+  await publishIndex(indexed.index, store, home);
+  setup.indexFileWriteSeconds = (performance.now() - written) / 1000;
+  setup.indexFileBytes = statSync(home.path).size;
+  const loading = performance.now();
+  const loaded = await loadIndexFile(store, home);
+  setup.indexFileLoadSeconds = (performance.now() - loading) / 1000;
+  if ('reason' in loaded) throw new Error(`the index file just written was refused: ${loaded.reason}`);
+  log(
+    `engine-sqlite ${sizeLabel(setup.size)}: index file ${(setup.indexFileBytes / 2 ** 20).toFixed(0)} MiB written in ${setup.indexFileWriteSeconds.toFixed(1)} s, loaded in ${setup.indexFileLoadSeconds.toFixed(2)} s`,
+  );
 }
 
 /**
@@ -261,6 +280,7 @@ async function main(): Promise<void> {
     const indexed = await IndexedLocationStore.open(sqlite, { closeSource: false });
     setup.indexBuildSeconds = (performance.now() - indexStarted) / 1000;
     log(`engine-sqlite ${sizeLabel(size)}: in-memory index built in ${setup.indexBuildSeconds.toFixed(1)} s`);
+    await measureIndexFile(sqlite, indexed, db, setup);
     const engine = new EngineContender('engine-sqlite', indexed);
     const reference = new ReferenceEngine(sqlite);
     contenders.push(engine);
@@ -422,7 +442,7 @@ async function main(): Promise<void> {
     seed: o.seed,
     sizes: o.sizes,
     settings: { budgetSecondsPerCell: o.duration, instancesPerQuery: o.instances, e2eSeconds: o.e2eSeconds, connections: o.connections },
-    ratios: computeRatios(latency, imports, e2e, o.sizes),
+    ratios: computeRatios(latency, imports, e2e, o.sizes, setups),
     queries: QUERIES.map((q) => ({ name: q.name, label: q.label })),
     contenders: CONTENDERS,
     latency,

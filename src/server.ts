@@ -41,6 +41,7 @@ import type { SharedState } from './shared-state/index.js';
 import { LocationService } from './service.js';
 import { SqliteLocationStore } from './store/sqlite/index.js';
 import type { LocationStore } from './store/store.js';
+import type { IndexFileHome } from './store/memory-index/index.js';
 import { attachUcpHttp, buildUcpApp, listenUcpHttp, normaliseBaseUrl } from './transport/index.js';
 import type { ListeningUcp, UcpAppParts } from './transport/index.js';
 import { isLoopbackHost } from './transport/index.js';
@@ -275,7 +276,7 @@ const VALIDATORS: RequestValidators = {
 const AMENITY_EXAMPLES = 30;
 
 async function openRuntime(options: ServerOptions, config: ServerConfig, logger: Logger): Promise<Runtime> {
-  const data = await withIndex(await openStore(options, logger), config, logger);
+  const data = await withIndex(await openStore(options, logger), config, logger, options.db);
   let shared: SharedState | undefined;
   let closed = false;
   const close = async (): Promise<void> => {
@@ -503,24 +504,42 @@ async function openDemo(now: number, logger: Logger): Promise<LocationStore> {
 }
 
 /**
- * With `index: memory`, put an in-memory index in front of a store the server opened (built
- * here, before anything listens, so no call ever meets an index that is not ready).
+ * With `index: memory`, put an in-memory index in front of a store the server opened (loaded
+ * from the store's index file, or built, here, before anything listens, so no call ever meets an
+ * index that is not ready).
  */
-async function withIndex(data: OpenedStore, config: ServerConfig, logger: Logger): Promise<OpenedStore> {
+async function withIndex(data: OpenedStore, config: ServerConfig, logger: Logger, storeFile: string | undefined): Promise<OpenedStore> {
   if (config.index !== 'memory' || !data.owned || data.store.exportIndex === undefined) return data;
-  const { IndexedLocationStore } = await import('./store/memory-index/index.js');
+  const { IndexedLocationStore, logIndexFileEvent } = await import('./store/memory-index/index.js');
   const started = performance.now();
   let store;
   try {
     store = await IndexedLocationStore.open(data.store, {
       onError: (err) => logger.warn({ err }, 'rebuilding the in-memory index failed; the previous one keeps answering'),
+      indexFiles: await indexFileHomeFor(data.store, storeFile),
+      onIndexFile: (event) => logIndexFileEvent(logger, event),
     });
   } catch (err) {
     await data.store.close();
     throw err;
   }
-  logger.info({ locations: store.index.size, ms: Math.round(performance.now() - started) }, 'in-memory index built');
+  logger.info({ locations: store.index.size, ms: Math.round(performance.now() - started) }, 'in-memory index ready');
   return { ...data, store };
+}
+
+/**
+ * Where a store keeps the index files of its datasets (docs/deployment.md#sizing): beside an
+ * SQLite store file, or in a PostgreSQL store's schema; undefined for an in-memory store.
+ * `storeFile`: the SQLite file the store was opened from. `pg` is loaded only for PostgreSQL.
+ */
+export async function indexFileHomeFor(store: LocationStore, storeFile?: string): Promise<IndexFileHome | undefined> {
+  if (store.kind === 'postgres') {
+    const { PostgresLocationStore, PostgresIndexFileHome } = await import('./store/postgres/index.js');
+    return store instanceof PostgresLocationStore ? PostgresIndexFileHome.open(store.indexFileAccess()) : undefined;
+  }
+  if (store.kind !== 'sqlite' || storeFile === undefined || storeFile === ':memory:' || storeFile === '') return undefined;
+  const { DiskIndexFileHome, indexFilePathFor } = await import('./store/memory-index/index.js');
+  return new DiskIndexFileHome(indexFilePathFor(storeFile));
 }
 
 let version: string | undefined;

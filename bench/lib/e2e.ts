@@ -128,11 +128,12 @@ async function checkMcp(url: string, mix: E2eOptions['mix']): Promise<string | n
   return null;
 }
 
-async function startTarget(args: string[], nodeFlags: string[] = []): Promise<{ child: BenchChild; url: string }> {
+async function startTarget(args: string[], nodeFlags: string[] = []): Promise<{ child: BenchChild; url: string; readySeconds: number }> {
+  const spawned = performance.now();
   const child = startChild('bench/e2e-server.ts', args, nodeFlags);
   const hello = await child.next();
   if (typeof hello['url'] !== 'string') throw new Error(`e2e server did not report its URL: ${JSON.stringify(hello)}`);
-  return { child, url: hello['url'] };
+  return { child, url: hello['url'], readySeconds: (performance.now() - spawned) / 1000 };
 }
 
 async function stop(child: BenchChild): Promise<number | undefined> {
@@ -176,7 +177,7 @@ export async function runEndToEnd(o: E2eOptions): Promise<E2eResult> {
       size: o.size,
       connections: o.connections,
       secondsPerTarget: 2 * half,
-      mcp: combine(segs.mcp, mcpRss),
+      mcp: { ...combine(segs.mcp, mcpRss), readySeconds: mcp.readySeconds },
       direct: combine(segs.echo, echoRss),
       failure,
     };

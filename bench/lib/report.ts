@@ -57,6 +57,8 @@ export interface E2eTarget {
   errors: number;
   timeouts: number;
   maxRssMiB?: number;
+  /** From spawning the server process to its first listening line, s (MCP target: `serve` as a user starts it). */
+  readySeconds?: number;
   /** Server process CPU time per answered request, ms (Linux /proc; absent elsewhere). */
   cpuMsPerRequest?: number;
 }
@@ -80,6 +82,11 @@ export interface SetupRow {
   enginePostgresImportSeconds?: number;
   /** Building the in-memory index of the SQLite store. */
   indexBuildSeconds?: number;
+  /** Writing that index as the store's index file (what `import` does after the records). */
+  indexFileWriteSeconds?: number;
+  /** Loading the index file back into a ready index (what `serve` does at start instead of building). */
+  indexFileLoadSeconds?: number;
+  indexFileBytes?: number;
 }
 
 export interface ProfileSummary {
@@ -186,6 +193,7 @@ export function computeRatios(
   imports: readonly ImportRow[],
   e2e: BenchResults['e2e'],
   sizes: readonly number[],
+  setups: readonly SetupRow[] = [],
 ): Record<string, Ratio> {
   const largest = Math.max(...sizes);
   const smallest = Math.min(...sizes);
@@ -268,7 +276,38 @@ export function computeRatios(
     null,
     'direct server CPU per request / MCP server CPU per request (the throughput ratio a machine with a free core per server would show)',
   );
+  Object.assign(out, serveRatios(e2e, setups, largest));
   return out;
+}
+
+/** The index-file keys of #30: how soon and how small `serve` is at 1M when it loads the index file. */
+function serveRatios(e2e: BenchResults['e2e'], setups: readonly SetupRow[], largest: number): Record<string, Ratio> {
+  const run = e2e !== null && 'mcp' in e2e ? e2e : null;
+  const at1m = run !== null && run.size >= 1_000_000;
+  const where = run === null ? 'end-to-end not run' : `@ ${sizeLabel(run.size)}${at1m ? '' : ' (the target is for 1M)'}`;
+  const setup = setups.find((r) => r.size === largest);
+  return {
+    serve_ready_1m_s: ratio(
+      run?.mcp.readySeconds ?? null,
+      '<= 15',
+      at1m ? (v) => v <= 15 : null,
+      `seconds from spawning the MCP server process (startServer over the SQLite store, index: memory) to its listening line, with the store's index file present ${where}`,
+    ),
+    serve_rss_1m_mib: ratio(
+      run?.mcp.maxRssMiB ?? null,
+      '<= 1536',
+      at1m ? (v) => v <= 1536 : null,
+      `peak RSS (getrusage maxrss, file-backed pages included) of the MCP server process through start and the e2e load, MiB ${where}`,
+    ),
+    index_file_load_1m_s: ratio(
+      setup?.indexFileLoadSeconds ?? null,
+      'informative',
+      null,
+      setup?.indexFileLoadSeconds === undefined
+        ? 'index file not measured'
+        : `seconds to load the SQLite store's index file (${((setup.indexFileBytes ?? 0) / 2 ** 20).toFixed(0)} MiB) into a ready index @ ${sizeLabel(largest)}, vs ${setup.indexBuildSeconds?.toFixed(1) ?? '?'} s to build it from the store`,
+    ),
+  };
 }
 
 function fmtMs(v: number | undefined): string {

@@ -160,7 +160,8 @@ export const EXTERNALS: Readonly<Record<string, Externals>> = {
   store: {},
   'store/sqlite': { node: ['node:fs', 'node:os', 'node:path'], packages: ['better-sqlite3'] },
   'store/postgres': { node: ['node:crypto'], packages: ['pg'] },
-  'store/memory-index': { packages: ['flatbush'] },
+  // node:fs / node:path: the index file beside an SQLite store; node:crypto: the file's checksum.
+  'store/memory-index': { node: ['node:crypto', 'node:fs', 'node:fs/promises', 'node:path'], packages: ['flatbush'] },
   service: {},
   data: {
     node: ['node:fs', 'node:fs/promises', 'node:path', 'node:os', 'node:url', 'node:worker_threads'],

@@ -86,7 +86,7 @@ describeWith(NEEDS, 'migrations', () => {
     expect(upgrade).toMatchObject({
       from: 1,
       to: PG_SCHEMA_VERSION,
-      applied: [expect.objectContaining({ version: 2 }), expect.objectContaining({ version: 3 })],
+      applied: [expect.objectContaining({ version: 2 }), expect.objectContaining({ version: 3 }), expect.objectContaining({ version: 4 })],
     });
     const store = await PostgresLocationStore.open(url);
     try {

@@ -13,6 +13,7 @@ import { diffValidated, validateFiles, writeValidated, type FileSummary, type Va
 import { applyInventoryFile } from '../../data/inventory.js';
 import { DATA_FORMATS } from '../../data/sources.js';
 import type { ImportProgress, LocationStore } from '../../store/store.js';
+import { indexFileLine, refreshIndexFileOf } from '../index-file.js';
 import { SqliteLocationStore } from '../../store/sqlite/index.js';
 import { createProgress } from '../progress.js';
 import { addSourceOptions, printDiff, printNotes, sourceImportOptions, type SourceFlags } from './import-report.js';
@@ -205,16 +206,22 @@ export function registerDataCommands(program: Command): void {
           }
           return EXIT_OK;
         }
-        const report = await withStore(options.store ?? options.db, (store) => writeValidated(store, checked, importOptions));
+        const db = options.store ?? options.db;
+        const { report, indexFile } = await withStore(db, async (store) => {
+          const written = await writeValidated(store, checked, importOptions);
+          return { report: written, indexFile: await refreshIndexFileOf(store, db) };
+        });
         progress.finish();
         const ms = performance.now() - started;
         if (options.json === true) {
-          printJson({ ok: true, command: 'import', db: target(options), ...report, ...notes, durationMs: Math.round(ms) });
+          printJson({ ok: true, command: 'import', db: target(options), ...report, ...notes, indexFile, durationMs: Math.round(ms) });
         } else if (options.quiet !== true) {
           print(
             `Imported ${report.locations.toLocaleString('en-US')} location(s) (${report.publicLocations.toLocaleString('en-US')} public) into ${target(options)} in ${seconds(ms)} (${perSecond(report.records, ms)}); ${report.availability.toLocaleString('en-US')} item availability row(s); generation ${report.generation}`,
           );
           for (const line of fileLines(report.files)) print(line);
+          const indexLine = indexFileLine(indexFile);
+          if (indexLine !== null) print(indexLine);
           printNotes(notes);
         }
         return EXIT_OK;
@@ -269,13 +276,20 @@ export function registerDataCommands(program: Command): void {
   usageExits(inventoryCmd).action(async (file: string, options: StoreOptions) => {
     await run('inventory', options, async () => {
       const started = performance.now();
-      const report = await withStore(options.store ?? options.db, (store) => applyInventoryFile(store, file, options.format));
+      const db = options.store ?? options.db;
+      const { report, indexFile } = await withStore(db, async (store) => {
+        const applied = await applyInventoryFile(store, file, options.format);
+        return { report: applied, indexFile: await refreshIndexFileOf(store, db) };
+      });
       const ms = performance.now() - started;
-      if (options.json === true) printJson({ ok: true, command: 'inventory', db: target(options), ...report, durationMs: Math.round(ms) });
+      if (options.json === true)
+        printJson({ ok: true, command: 'inventory', db: target(options), ...report, indexFile, durationMs: Math.round(ms) });
       else if (options.quiet !== true) {
         print(
           `Applied ${report.applied.toLocaleString('en-US')} availability row(s) from ${file} (${report.rows.toLocaleString('en-US')} read) in ${seconds(ms)}; generation ${report.generation}`,
         );
+        const indexLine = indexFileLine(indexFile);
+        if (indexLine !== null) print(indexLine);
       }
       return EXIT_OK;
     });

@@ -38,9 +38,11 @@ import type {
   StoreReadiness,
   StoreStats,
 } from '../store.js';
-import { type MemoryIndex, MemoryIndexBuilder } from './memory-index.js';
+import { canExportIndex, type ExportingStore } from './index-file-loader.js';
+import { type IndexFileOptions, type IndexNeed, obtainIndex } from './index-file-source.js';
+import type { MemoryIndex } from './memory-index.js';
 
-export interface IndexedStoreOptions {
+export interface IndexedStoreOptions extends IndexFileOptions {
   /** How long a replaced index stays readable for cursor walks begun on it, ms. Default 60 000. */
   retainMs?: number;
   /** At most this many replaced indexes are kept readable (memory bound). Default 2. */
@@ -49,18 +51,6 @@ export interface IndexedStoreOptions {
   onError?: (error: unknown) => void;
   /** Close the wrapped store on close(). Default true. */
   closeSource?: boolean;
-}
-
-type ExportingStore = LocationStore & Required<Pick<LocationStore, 'exportIndex' | 'exportAvailability'>>;
-
-function canExport(store: LocationStore): store is ExportingStore {
-  return store.exportIndex !== undefined && store.exportAvailability !== undefined;
-}
-
-async function buildIndex(store: ExportingStore): Promise<MemoryIndex> {
-  const builder = new MemoryIndexBuilder();
-  const counters = await store.exportIndex(builder);
-  return builder.build(counters);
 }
 
 /** The read half of the port over an index (which one is the subclass's choice). */
@@ -173,12 +163,20 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
     return this.inner.changeFeed?.notifiedGeneration() ?? null;
   }
 
-  /** Wrap `store`, building its first index before returning. */
+  /** Wrap `store`, loading (or building) its first index before returning. */
   static async open(store: LocationStore, options: IndexedStoreOptions = {}): Promise<IndexedLocationStore> {
-    if (!canExport(store)) {
+    if (!canExportIndex(store)) {
       throw new StoreError('open_failed', `The ${store.kind} store cannot feed an in-memory index; use index: store for it.`);
     }
-    return new IndexedLocationStore(store, await buildIndex(store), options);
+    const exporting = store;
+    let first: MemoryIndex;
+    try {
+      first = await obtainIndex(exporting, options, 'start');
+    } catch (error) {
+      await options.indexFiles?.close?.();
+      throw error;
+    }
+    return new IndexedLocationStore(exporting, first, options);
   }
 
   /** The live index (tests and statistics). */
@@ -212,17 +210,17 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
     const sink: Pick<IndexSink, 'availability'> = { availability: (key, item, available) => rows.push([item, key, available]) };
     const counters = await this.inner.exportAvailability(sink);
     const index = this.current;
-    if (counters.dataset !== index.dataset) await this.startRebuild();
+    if (counters.dataset !== index.dataset) await this.startRebuild('follow');
     else if (counters.generation > index.generation) {
       index.replaceAvailability(rows, counters.generation);
       this.advanced();
     }
   }
 
-  private startRebuild(): Promise<void> {
+  private startRebuild(need: IndexNeed): Promise<void> {
     this.rebuilding ??= (async () => {
       try {
-        const next = await buildIndex(this.inner);
+        const next = await obtainIndex(this.inner, this.options, need);
         if (next.generation > this.current.generation || next.dataset !== this.current.dataset) this.swap(next);
       } catch (error) {
         this.options.onError?.(error);
@@ -316,7 +314,7 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
     const result = await this.ownWrite(() => this.inner.replaceAll(records, onProgress, notes));
     // A rebuild already under way may have read the previous dataset: build again after it.
     await this.rebuilding;
-    await this.startRebuild();
+    await this.startRebuild('imported');
     return result;
   }
 
@@ -365,6 +363,7 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
     this.waiters = [];
     for (const w of waiting) w.reject(new StoreError('closed', 'The indexed store closed before it caught up.'));
     await this.rebuilding;
+    await this.options.indexFiles?.close?.();
     if (this.options.closeSource !== false) await this.inner.close();
   }
 }

@@ -36,18 +36,24 @@ const PARSED_DOCUMENTS_KEPT = 8192;
 let nextContentKey = 1;
 
 /** Availability of one item: public row ordinal → available. A row that exists makes the item known. */
-type ItemRows = Map<number, boolean>;
+export type ItemRows = Map<number, boolean>;
 
-interface Content {
+/** A distinct schedule or coverage (JSON) with its process-unique key. */
+export interface Content {
   json: string;
   key: number;
+}
+
+/** A schedule or coverage new to this process (an index loaded from a file interns its own). */
+export function newContent(json: string): Content {
+  return { json, key: nextContentKey++ };
 }
 
 function intern(map: Map<string, Content>, json: string | null): Content | null {
   if (json === null) return null;
   let c = map.get(json);
   if (c === undefined) {
-    c = { json, key: nextContentKey++ };
+    c = newContent(json);
     map.set(json, c);
   }
   return c;
@@ -248,7 +254,7 @@ export class MemoryIndexBuilder implements IndexSink {
       }
     }
     this.items.clear();
-    const docs = new PackedDocuments(
+    const docs = PackedDocuments.fromPacked(
       rows.map((r) => r.doc),
       this.packer.layouts,
       this.packer.parts,
@@ -287,12 +293,18 @@ export class MemoryIndexBuilder implements IndexSink {
   }
 }
 
-interface IndexParts {
+/** A read-only key → ordinal lookup: a Map when built, a binary search over the file's arrays when loaded. */
+export interface OrdinalLookup<K> {
+  get(key: K): number | undefined;
+}
+
+/** Everything an index is made of (index-snapshot.ts writes and reads these). */
+export interface IndexParts {
   counters: ExportCounters;
-  ids: string[];
+  ids: readonly string[];
   keys: Float64Array;
-  ordinalOf: Map<number, number>;
-  idOrdinal: Map<string, number>;
+  ordinalOf: OrdinalLookup<number>;
+  idOrdinal: OrdinalLookup<string>;
   lat: Float64Array;
   lon: Float64Array;
   docs: PackedDocuments;
@@ -328,16 +340,31 @@ export class MemoryIndex {
    */
   private readonly parsed = new Map<number, Location>();
 
-  constructor(private readonly parts: IndexParts) {
+  /** `amenityBits`: the bitsets read from an index file (else computed from the amenity lists). */
+  constructor(
+    private readonly parts: IndexParts,
+    amenityBits?: ReadonlyMap<string, Uint8Array>,
+  ) {
     this.generation = parts.counters.generation;
     this.dataset = parts.counters.dataset;
     this.items = parts.items;
     const n = parts.ids.length;
     for (const [amenity, list] of parts.amenities) {
-      const bits = new Uint8Array((n >>> 3) + 1);
-      for (const o of list) bits[o >>> 3] = bits[o >>> 3]! | (1 << (o & 7));
+      let bits = amenityBits?.get(amenity);
+      if (bits === undefined) {
+        bits = new Uint8Array((n >>> 3) + 1);
+        for (const o of list) bits[o >>> 3] = bits[o >>> 3]! | (1 << (o & 7));
+      }
       this.amenityBits.set(amenity, bits);
     }
+  }
+
+  /** What the index is made of now (availability and generation as they stand), for writing it to a file. */
+  snapshot(): { parts: Readonly<IndexParts>; amenityBits: ReadonlyMap<string, Uint8Array> } {
+    return {
+      parts: { ...this.parts, items: this.items, counters: { generation: this.generation, dataset: this.dataset } },
+      amenityBits: this.amenityBits,
+    };
   }
 
   get size(): number {

@@ -30,7 +30,7 @@ describe('packed documents', () => {
       fc.property(fc.array(doc, { maxLength: 20 }), (docs) => {
         const packer = new DocumentPacker();
         const packed = docs.map((d) => packer.pack(d as unknown as Location));
-        const store = new PackedDocuments(packed, packer.layouts, packer.parts);
+        const store = PackedDocuments.fromPacked(packed, packer.layouts, packer.parts);
         docs.forEach((d, o) => {
           const back = store.unpack(o);
           expect(JSON.stringify(back)).toBe(JSON.stringify(d));
@@ -45,7 +45,7 @@ describe('packed documents', () => {
     const packer = new DocumentPacker();
     const week = [{ day: 'monday', opens: '09:00', closes: '17:00' }];
     const packed = [1, 2, 3].map((i) => packer.pack({ id: `l${i}`, name: 'n', hours: week } as unknown as Location));
-    const store = new PackedDocuments(packed, packer.layouts, packer.parts);
+    const store = PackedDocuments.fromPacked(packed, packer.layouts, packer.parts);
     expect(packer.parts).toHaveLength(1);
     expect(store.unpack(0).hours).toBe(store.unpack(2).hours);
   });

@@ -68,37 +68,82 @@ export class DocumentPacker {
   }
 }
 
+/** Strings by position: an array when built, a column of the index file when loaded. */
+export interface StringsByPosition {
+  readonly length: number;
+  get(i: number): string;
+}
+
+/** The columns documents are kept in (index-snapshot.ts writes and reads them). */
+export interface DocumentColumns {
+  skeletons: StringsByPosition;
+  layoutOf: Uint32Array;
+  /** Per shared member (SHARED_MEMBERS order): part number per ordinal, -1 when the document has no such member. */
+  partOf: readonly Int32Array[];
+  layouts: readonly (readonly string[])[];
+  /** Shared parts as JSON (parsed, frozen and kept on first use). */
+  partJson: StringsByPosition;
+}
+
+export const SHARED_MEMBER_COUNT = SHARED_MEMBERS.length;
+
 /** The packed documents of one index, by ordinal. */
 export class PackedDocuments {
-  private readonly skeletons: string[];
-  private readonly layoutOf: Uint32Array;
-  /** Per shared member: part number per ordinal, -1 when the document has no such member. */
-  private readonly partOf: Int32Array[];
+  private readonly parsedParts: unknown[];
 
-  constructor(
+  constructor(readonly columns: DocumentColumns) {
+    this.parsedParts = new Array<unknown>(columns.partJson.length);
+  }
+
+  /** From the packer's output (index build). */
+  static fromPacked(
     packed: readonly PackedDocument[],
-    private readonly layouts: readonly (readonly string[])[],
-    private readonly parts: readonly unknown[],
-  ) {
+    layouts: readonly (readonly string[])[],
+    parts: readonly unknown[],
+  ): PackedDocuments {
     const n = packed.length;
-    this.skeletons = new Array<string>(n);
-    this.layoutOf = new Uint32Array(n);
-    this.partOf = SHARED_MEMBERS.map(() => new Int32Array(n));
+    const skeletons = new Array<string>(n);
+    const layoutOf = new Uint32Array(n);
+    const partOf = SHARED_MEMBERS.map(() => new Int32Array(n));
     packed.forEach((p, o) => {
-      this.skeletons[o] = p.skeleton;
-      this.layoutOf[o] = p.layout;
-      SHARED_MEMBERS.forEach((_, j) => (this.partOf[j]![o] = p.parts[j]!));
+      skeletons[o] = p.skeleton;
+      layoutOf[o] = p.layout;
+      SHARED_MEMBERS.forEach((_, j) => (partOf[j]![o] = p.parts[j]!));
     });
+    const docs = new PackedDocuments({
+      skeletons: arrayStrings(skeletons),
+      layoutOf,
+      partOf,
+      layouts,
+      partJson: arrayStrings(parts.map((part) => JSON.stringify(part))),
+    });
+    // The packer's parts are already parsed and frozen: no need to parse them again.
+    parts.forEach((part, i) => (docs.parsedParts[i] = part));
+    return docs;
+  }
+
+  private part(i: number): unknown {
+    let part = this.parsedParts[i];
+    if (part === undefined) {
+      const parsed: unknown = JSON.parse(this.columns.partJson.get(i));
+      this.parsedParts[i] = part = deepFreeze(parsed);
+    }
+    return part;
   }
 
   /** The document of ordinal `o`, deep-frozen (shared parts are shared between documents). */
   unpack(o: number): Location {
-    const rest = JSON.parse(this.skeletons[o]!) as Record<string, unknown>;
+    const { skeletons, layoutOf, partOf, layouts } = this.columns;
+    const rest = JSON.parse(skeletons.get(o)) as Record<string, unknown>;
     const doc: Record<string, unknown> = {};
-    for (const k of this.layouts[this.layoutOf[o]!]!) {
+    for (const k of layouts[layoutOf[o]!]!) {
       const j = SHARED_MEMBERS.indexOf(k as SharedMember);
-      setMember(doc, k, j < 0 ? rest[k] : this.parts[this.partOf[j]![o]!]);
+      setMember(doc, k, j < 0 ? rest[k] : this.part(partOf[j]![o]!));
     }
     return deepFreeze(doc) as unknown as Location;
   }
+}
+
+function arrayStrings(strings: readonly string[]): StringsByPosition {
+  return { length: strings.length, get: (i) => strings[i]! };
 }

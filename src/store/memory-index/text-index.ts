@@ -146,7 +146,7 @@ export class TextIndexBuilder {
 }
 
 /** Postings of every term: term t's rows are ords[starts[t] .. starts[t + 1]), ascending, with their weighted frequencies. */
-interface Postings {
+export interface TextPostings {
   starts: Uint32Array;
   ords: Uint32Array;
   freqs: Uint16Array | Float64Array;
@@ -160,16 +160,21 @@ export class TextIndex {
   constructor(
     /** Distinct stems in code-point order. */
     private readonly terms: readonly string[],
-    private readonly postings: Postings,
+    private readonly postings: TextPostings,
     /** Tokens per row over all columns. */
     private readonly lengths: Uint32Array,
     private readonly rows: number,
-    totalTokens: number,
+    private readonly totalTokens: number,
   ) {
     const { starts } = postings;
     const entries: VocabularyEntry[] = terms.map((term, i) => ({ term, docs: starts[i + 1]! - starts[i]! }));
     this.vocabulary = new IndexVocabulary(entries);
     this.avgdl = totalTokens / rows;
+  }
+
+  /** What the index is made of (index-snapshot.ts writes it to a file and reads it back). */
+  snapshot(): { terms: readonly string[]; postings: Readonly<TextPostings>; lengths: Uint32Array; rows: number; totalTokens: number } {
+    return { terms: this.terms, postings: this.postings, lengths: this.lengths, rows: this.rows, totalTokens: this.totalTokens };
   }
 
   /** The postings of term number `t`. */

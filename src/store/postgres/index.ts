@@ -5,3 +5,4 @@
 export { PostgresLocationStore, type OpenPostgresOptions, type StoreReadiness } from './postgres-location-store.js';
 export { isPostgresUrl, redactUrl, DEFAULT_SCHEMA, type PostgresStoreOptions, type StoreLogger } from './connection.js';
 export { PG_SCHEMA_VERSION, type MigrateResult } from './migrations.js';
+export { PostgresIndexFileHome } from './index-file-home.js';

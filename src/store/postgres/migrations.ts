@@ -46,6 +46,15 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     // One row at most: replaceAll overwrites it in the transaction that swaps the dataset.
     statements: ['CREATE TABLE IF NOT EXISTS last_import (id integer PRIMARY KEY CHECK (id = 1), json text NOT NULL)'],
   },
+  {
+    version: 4,
+    describe: 'the in-memory index of each generation as a file, in chunks, loaded by every instance instead of rebuilt',
+    // Written by memory-index/index-file-postgres.ts: one row per generation, its bytes in chunks.
+    statements: [
+      'CREATE TABLE IF NOT EXISTS index_files (generation bigint PRIMARY KEY, bytes bigint NOT NULL, chunks integer NOT NULL, written_at timestamptz NOT NULL DEFAULT now())',
+      'CREATE TABLE IF NOT EXISTS index_file_chunks (generation bigint NOT NULL REFERENCES index_files ON DELETE CASCADE, chunk integer NOT NULL, data bytea NOT NULL, PRIMARY KEY (generation, chunk))',
+    ],
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;
@@ -59,6 +68,10 @@ export const CHANGE_CHANNEL = 'ucp_location_changes';
 /** Two-key advisory lock ids: (namespace, hashtext(schema)). */
 export const LOCK_NAMESPACE_MIGRATE = 0x75637031; // 'ucp1'
 export const LOCK_NAMESPACE_WRITE = 0x75637032; // 'ucp2'
+export const LOCK_NAMESPACE_INDEX_FILE = 0x75637033; // 'ucp3'
+
+/** NOTIFY channel on which an index file's writer announces it: payload '<schema> <generation>'. */
+export const INDEX_FILE_CHANNEL = 'ucp_location_index_files';
 
 export interface SchemaStatus {
   /** Highest applied migration; 0 when the schema or its migrations table does not exist. */

@@ -17,7 +17,7 @@
  *  - readiness.ts: `/readyz`.
  */
 import pg from 'pg';
-import type { Pool } from 'pg';
+import type { ClientConfig, Pool } from 'pg';
 import type { Location, LocationRecord, RecordLanguages } from '../../domain/location.js';
 import { causeMessage, StoreError } from '../../errors.js';
 import type {
@@ -162,6 +162,7 @@ export class PostgresLocationStore implements LocationStore {
       : null;
     store.#listener = listener;
     store.changeFeed.attach(listener);
+    store.#indexFileConfig = config;
     try {
       await store.#path.read('counter read', () => store.#path.countersFromDb());
       await listener?.start();
@@ -172,6 +173,18 @@ export class PostgresLocationStore implements LocationStore {
         : new StoreError('open_failed', `Could not start the PostgreSQL store: ${causeMessage(cause)}`, { cause });
     }
     return store;
+  }
+
+  #indexFileConfig: ClientConfig | null = null;
+
+  /**
+   * What the index-file home (memory-index/index-file-postgres.ts) needs to keep its files in
+   * this store's schema: the schema and a connection config of its own (its reads and writes
+   * move hundreds of MiB, and it listens for other instances' files).
+   */
+  indexFileAccess(): { schema: string; clientConfig: ClientConfig } {
+    this.#ctx.assertOpen();
+    return { schema: this.#ctx.settings.schema, clientConfig: this.#indexFileConfig ?? {} };
   }
 
   /** Apply pending migrations (the `migrate` CLI verb). */

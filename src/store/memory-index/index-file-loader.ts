@@ -1,0 +1,115 @@
+/**
+ * Getting the index of a store's dataset from its index file, and writing one.
+ *
+ * A file is used only when it is whole (format, length, checksum: index-file-format.ts) and holds
+ * the store's current import (its stamp); availability changed since the file was written is then
+ * read from the store (one availability export, no rebuild). Otherwise the caller builds from the
+ * store, and the reason returned here is what it logs — once.
+ */
+import { IndexFileReader, IndexFileRejected } from './index-file-format.js';
+import type { IndexFileHome, WriteProgress } from './index-file-home.js';
+import { type ImportStamp, indexFileBytes, indexFromFile, stampOf } from './index-snapshot.js';
+import { type MemoryIndex, MemoryIndexBuilder } from './memory-index.js';
+import type { LocationStore } from '../store.js';
+
+export type ExportingStore = LocationStore & Required<Pick<LocationStore, 'exportIndex' | 'exportAvailability'>>;
+
+/** The store can feed an in-memory index (and so have an index file). */
+export function canExportIndex(store: LocationStore): store is ExportingStore {
+  return store.exportIndex !== undefined && store.exportAvailability !== undefined;
+}
+
+export type IndexFileLoad = { index: MemoryIndex; ms: number } | { reason: string };
+
+/** The store's current import, as an index file names it. */
+export async function storeStamp(store: LocationStore): Promise<ImportStamp> {
+  const last = (await store.lastImport?.()) ?? null;
+  return { importGeneration: last?.generation ?? 0, importedAt: last?.at ?? null };
+}
+
+export async function buildIndex(store: ExportingStore): Promise<MemoryIndex> {
+  const builder = new MemoryIndexBuilder();
+  const counters = await store.exportIndex(builder);
+  return builder.build(counters);
+}
+
+/** The index of the store's dataset from the home's file, or why it cannot be used. */
+export async function loadIndexFile(store: ExportingStore, home: IndexFileHome): Promise<IndexFileLoad> {
+  const started = performance.now();
+  const buffer = await home.read();
+  if (buffer === null) return { reason: `there is no index file at ${home.description}` };
+  let index: MemoryIndex;
+  try {
+    const reader = new IndexFileReader(buffer);
+    const stamp = stampOf(reader);
+    const current = await storeStamp(store);
+    if (stamp.importGeneration !== current.importGeneration || stamp.importedAt !== current.importedAt) {
+      return {
+        reason: `the index file at ${home.description} holds the import of generation ${stamp.importGeneration}, the store holds the import of generation ${current.importGeneration}`,
+      };
+    }
+    index = indexFromFile(reader);
+  } catch (error) {
+    if (error instanceof IndexFileRejected) return { reason: `the index file at ${home.description} was refused: ${error.reason}` };
+    // The checksum matched, so this is a file this release cannot read as it wrote it: never serve it.
+    return { reason: `the index file at ${home.description} could not be read: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const generation = await store.generation();
+  if (generation < index.generation) {
+    return { reason: `the index file at ${home.description} is newer (generation ${index.generation}) than the store (${generation})` };
+  }
+  if (generation > index.generation) {
+    // Inventory batches since the file was written: availability from the store, in place.
+    const rows: [string, number, boolean][] = [];
+    const counters = await store.exportAvailability({ availability: (key, item, available) => rows.push([item, key, available]) });
+    if (counters.dataset !== index.dataset)
+      return { reason: `the store's dataset changed while the index file at ${home.description} was read` };
+    index.replaceAvailability(rows, counters.generation);
+  }
+  return { index, ms: performance.now() - started };
+}
+
+/**
+ * Write `index` to the home, stamped with the store's current import. Skipped (false) when the
+ * store has moved on to a newer import since the index was exported: the file would lie.
+ */
+export async function publishIndex(
+  index: MemoryIndex,
+  store: LocationStore,
+  home: IndexFileHome,
+  onProgress?: WriteProgress,
+): Promise<boolean> {
+  const stamp = await storeStamp(store);
+  // Read after the export: an import at or before the index's generation is the one it holds.
+  if (stamp.importGeneration > index.generation) return false;
+  await home.write(indexFileBytes(index, stamp), index.generation, onProgress);
+  return true;
+}
+
+/** What `refreshIndexFile` did. */
+export interface IndexFileRefresh {
+  /** How the index was obtained: from the previous file (plus availability), or built. */
+  source: 'file' | 'built';
+  /** Why the previous file was not used, when it was not. */
+  reason?: string;
+  written: boolean;
+  locations: number;
+  generation: number;
+}
+
+/**
+ * After a write through the CLI (`import`, `inventory`): the file for the store's current
+ * generation. An inventory batch reuses the previous file (availability re-read); an import builds.
+ */
+export async function refreshIndexFile(store: ExportingStore, home: IndexFileHome): Promise<IndexFileRefresh> {
+  const loaded = await loadIndexFile(store, home);
+  const index = 'index' in loaded ? loaded.index : await buildIndex(store);
+  const written = await publishIndex(index, store, home);
+  return {
+    source: 'index' in loaded ? 'file' : 'built',
+    ...('reason' in loaded ? { reason: loaded.reason } : {}),
+    written,
+    locations: index.size,
+    generation: index.generation,
+  };
+}
