@@ -326,13 +326,28 @@ export interface IndexParts {
   text: TextIndex;
 }
 
+/** One bitset per amenity over the ordinals: those read from an index file, the rest computed from the lists. */
+function amenityBitsets(parts: IndexParts, fromFile?: ReadonlyMap<string, Uint8Array>): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  const n = parts.ids.length;
+  for (const [amenity, list] of parts.amenities) {
+    let bits = fromFile?.get(amenity);
+    if (bits === undefined) {
+      bits = new Uint8Array((n >>> 3) + 1);
+      for (const o of list) bits[o >>> 3] = bits[o >>> 3]! | (1 << (o & 7));
+    }
+    out.set(amenity, bits);
+  }
+  return out;
+}
+
 export class MemoryIndex {
   /** Generation of the data answered (advances in place when inventory is applied). */
   generation: number;
   /** replaceAll counter of the dataset this index holds. */
   readonly dataset: number;
   private items: Map<string, ItemRows>;
-  private readonly amenityBits = new Map<string, Uint8Array>();
+  private readonly amenityBits: ReadonlyMap<string, Uint8Array>;
   /**
    * Documents already parsed, by ordinal, frozen (the port's callers copy before changing a
    * Location). Popular Locations come back page after page, and parsing a document is the largest
@@ -348,15 +363,7 @@ export class MemoryIndex {
     this.generation = parts.counters.generation;
     this.dataset = parts.counters.dataset;
     this.items = parts.items;
-    const n = parts.ids.length;
-    for (const [amenity, list] of parts.amenities) {
-      let bits = amenityBits?.get(amenity);
-      if (bits === undefined) {
-        bits = new Uint8Array((n >>> 3) + 1);
-        for (const o of list) bits[o >>> 3] = bits[o >>> 3]! | (1 << (o & 7));
-      }
-      this.amenityBits.set(amenity, bits);
-    }
+    this.amenityBits = amenityBitsets(parts, amenityBits);
   }
 
   /** What the index is made of now (availability and generation as they stand), for writing it to a file. */
