@@ -15,9 +15,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { type Budget, compareWithBudget, listCasts, parseBudget, renderBudget } from './casts/budget.js';
 import { castsByFolder } from './casts/count.js';
+import { parseScriptArgs } from './script-args.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SRC = join(ROOT, 'src');
@@ -26,22 +26,9 @@ const BUDGET_PATH = join(ROOT, 'scripts/casts/budget.json');
 const USAGE = 'usage: npm run casts -- [--check | --write | --list [FOLDER]]';
 
 function main(argv: string[]): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { check: { type: 'boolean' }, write: { type: 'boolean' }, list: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-    });
-  } catch (error) {
-    console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseScriptArgs(argv, { check: { type: 'boolean' }, write: { type: 'boolean' }, list: { type: 'boolean' } }, USAGE);
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help === true) {
-    console.log(USAGE);
-    return 0;
-  }
   if (values.list === true) {
     for (const cast of listCasts(SRC, positionals[0])) console.log(`src/${cast.file}:${cast.line}  ${cast.text}`);
     return 0;

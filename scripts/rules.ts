@@ -13,9 +13,9 @@
  * not what the vendored SPEC requirement list (test/rules/spec-requirements.txt) yields; 2 on a
  * usage error.
  */
-import { parseArgs } from 'node:util';
 import { scanRepository } from './rules/citations.js';
 import { buildReport, formatReport } from './rules/report.js';
+import { parseScriptArgs } from './script-args.js';
 import { readFileSync } from 'node:fs';
 import {
   loadManifest,
@@ -35,22 +35,9 @@ const USAGE = `usage: npm run rules -- [--json] [--strict] [R-ID …]
   R-ID …     show only these rules (the totals still cover all of them)`;
 
 function main(argv: string[]): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { json: { type: 'boolean' }, strict: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-    });
-  } catch (error) {
-    console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseScriptArgs(argv, { json: { type: 'boolean' }, strict: { type: 'boolean' } }, USAGE);
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help === true) {
-    console.log(USAGE);
-    return 0;
-  }
   const manifest = loadManifest();
   const known = new Set(manifest.rules.map((r) => r.id));
   const wrong = positionals.filter((p) => !RULE_ID_PATTERN.test(p) || !known.has(p));

@@ -86,7 +86,12 @@ export class BusinessDirectory {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     this.#userAgent = `ucp-location-agent/${packageVersion()} (UCP platform)`;
+    // A business's timeoutMs includes its discovery (docs/agent.md), so the profile fetch may take
+    // as long as the most patient business allows, not the fetcher's default 5 s; each business is
+    // still cut off at its own timeout by the deadline around its discovery and calls.
+    const longest = Math.max(0, ...businesses.map((b) => b.timeoutMs));
     this.#fetcher = new SafeFetcher({
+      ...(longest > 0 ? { totalTimeoutMs: longest } : {}),
       allowLoopback: options.allowLoopback,
       userAgent: this.#userAgent,
       now: this.#now,

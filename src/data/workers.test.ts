@@ -15,6 +15,9 @@ import { importFiles, validateFiles, writeValidated } from './import.js';
 import { DOWNTOWN } from './test-support/canonical-record.js';
 import { deepFreeze } from '../protocol/schema-walk.js';
 import { defaultWorkers, lineAlignedRanges, SharedParts } from './workers.js';
+import { allowForChildProcesses } from '../../test/support/child-process-budget.js';
+
+allowForChildProcesses();
 
 const scratch = useScratchDir('ucp-workers');
 let counter = 0;
@@ -71,7 +74,7 @@ describe('parallel validation (pass 1 on byte ranges)', () => {
       }),
       { numRuns: 8 },
     );
-  }, 180_000);
+  });
 
   it('joins the dataset rules across files and ranges', async () => {
     const a = file(Array.from({ length: 30 }, (_, i) => record(i)).join('\n'));

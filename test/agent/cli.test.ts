@@ -5,9 +5,12 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../client/support/cli.js';
-import { cliArgs } from './support/agent-process.js';
+import { cliNodeArgs, runCli } from '../client/support/cli.js';
+import { untilOutput } from '../support/child-output.js';
 import { startBusiness, dataset } from './support/fleet.js';
+import { allowForChildProcesses } from '../support/child-process-budget.js';
+
+allowForChildProcesses();
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -58,7 +61,7 @@ describe('ucp-location agent: stdio hygiene', () => {
   });
 
   it('writes only JSON-RPC messages on stdout (the start-up line and logs go to stderr) and exits 0 when the host hangs up', async () => {
-    const child = spawn(process.execPath, [...cliArgs(), 'agent', '--business', `solo=${business.url}`, '--serve-profile'], {
+    const child = spawn(process.execPath, [...cliNodeArgs(), 'agent', '--business', `solo=${business.url}`, '--serve-profile'], {
       cwd: ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -67,6 +70,7 @@ describe('ucp-location agent: stdio hygiene', () => {
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const answered = untilOutput(child, () => stdout.includes('"id":2'), 'it answered the tool call');
     const send = (message: object): boolean => child.stdin.write(`${JSON.stringify(message)}\n`);
     send({
       jsonrpc: '2.0',
@@ -76,8 +80,7 @@ describe('ucp-location agent: stdio hygiene', () => {
     });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'find_locations', arguments: { query: 'grocery', limit: 2 } } });
-    const deadline = Date.now() + 30_000;
-    while (!stdout.includes('"id":2') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await answered;
     child.stdin.end();
     expect(await exited).toBe(0);
     const lines = stdout.trim().split('\n');

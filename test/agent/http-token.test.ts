@@ -9,6 +9,9 @@ import { AgentBridge, checkAgentAccess, serveAgentHttp, type AgentHttpServer } f
 import { ConfigError } from '../../src/errors.js';
 import { createLogger } from '../../src/logging.js';
 import { runCli } from '../client/support/cli.js';
+import { allowForChildProcesses } from '../support/child-process-budget.js';
+
+allowForChildProcesses();
 
 const TOKEN = 'a-long-random-agent-token-0123456789';
 const logger = createLogger({ level: 'silent', destination: 'stderr' });

@@ -18,6 +18,9 @@ import { DEFAULT_CONFIG, loadConfigFile } from '../../src/config.js';
 import { LOOKUP_CAPABILITY } from '../../src/protocol/types.js';
 import { runCli } from '../client/support/cli.js';
 import { useScratchDir } from '../support/scratch.js';
+import { allowForChildProcesses } from '../support/child-process-budget.js';
+
+allowForChildProcesses();
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURE = join(REPO, 'test/e2e/fixtures/locations.ndjson');
@@ -153,7 +156,9 @@ describe('CLI flags scripts rely on', () => {
   });
 });
 
-describe.concurrent('CLI flags, one real invocation each', () => {
+// One invocation at a time, so each test's time is its own on a busy machine (side by side they
+// all shared one clock: the time of every CLI start at once).
+describe('CLI flags, one real invocation each', () => {
   const scratch = useScratchDir('ucp-compat');
 
   it('import --format --db --quiet writes the database and prints nothing', async () => {

@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteLocationStore } from '../../src/store/sqlite/index.js';
 import { runCli, type CliRun } from '../client/support/cli.js';
+import { allowForChildProcesses } from '../support/child-process-budget.js';
+
+allowForChildProcesses();
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

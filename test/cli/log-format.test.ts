@@ -7,11 +7,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliCommand } from '../client/support/cli.js';
+import { allowForChildProcesses } from '../support/child-process-budget.js';
+
+allowForChildProcesses();
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const [COMMAND, PREFIX] = cliCommand();
-/** Server start-up under a loaded machine takes seconds; each case runs one or two servers. */
-const TIMEOUT_MS = 90_000;
 /** Every child still running when the file ends is stopped, also after a failed or timed-out case. */
 const running = new Set<ChildProcess>();
 afterAll(() => {
@@ -87,64 +88,50 @@ function lines(text: string): string[] {
   return text.trimEnd().split('\n');
 }
 
-describe.concurrent('serve --log-format / UCP_LOG_FORMAT', () => {
-  it(
-    '--log-format pretty: one readable line per entry, no colour into a pipe, coordinates truncated (R-P1)',
-    async () => {
-      const run = await serve(['--log-format', 'pretty'], {}, searchNear);
-      expect(run.code).toBe(0);
-      const out = lines(run.stdout);
-      expect(out.length).toBeGreaterThanOrEqual(4);
-      for (const line of out) expect(line).toMatch(PRETTY_LINE);
-      expect(run.stdout).not.toContain('\u001b[');
-      expect(out.some((l) => l.includes('listening on http://127.0.0.1:'))).toBe(true);
-      const search = out.find((l) => l.includes('"center"'));
-      expect(search).toContain('"latitude":40.71');
-      expect(search).toContain('"longitude":-74');
-      expect(run.stdout).not.toContain('40.7127');
-      expect(run.stdout).not.toContain('74.0059');
-      expect(out.at(-1)).toContain('UCP Location business server stopped');
-    },
-    TIMEOUT_MS,
-  );
+// One case at a time: side by side, each case's time was the time of all five servers (60 s each
+// beside seven other engineers on two cores), which is what the timeout then measured.
+describe('serve --log-format / UCP_LOG_FORMAT', () => {
+  it('--log-format pretty: one readable line per entry, no colour into a pipe, coordinates truncated (R-P1)', async () => {
+    const run = await serve(['--log-format', 'pretty'], {}, searchNear);
+    expect(run.code).toBe(0);
+    const out = lines(run.stdout);
+    expect(out.length).toBeGreaterThanOrEqual(4);
+    for (const line of out) expect(line).toMatch(PRETTY_LINE);
+    expect(run.stdout).not.toContain('\u001b[');
+    expect(out.some((l) => l.includes('listening on http://127.0.0.1:'))).toBe(true);
+    const search = out.find((l) => l.includes('"center"'));
+    expect(search).toContain('"latitude":40.71');
+    expect(search).toContain('"longitude":-74');
+    expect(run.stdout).not.toContain('40.7127');
+    expect(run.stdout).not.toContain('74.0059');
+    expect(out.at(-1)).toContain('UCP Location business server stopped');
+  });
 
-  it(
-    'UCP_LOG_FORMAT=pretty does the same without the flag; the flag wins over it',
-    async () => {
-      const [fromEnv, flagWins] = await Promise.all([
-        serve([], { UCP_LOG_FORMAT: 'pretty' }),
-        serve(['--log-format', 'json'], { UCP_LOG_FORMAT: 'pretty' }),
-      ]);
-      expect(fromEnv.code).toBe(0);
-      for (const line of lines(fromEnv.stdout)) expect(line).toMatch(PRETTY_LINE);
-      expect(flagWins.code).toBe(0);
-      for (const line of lines(flagWins.stdout)) expect(JSON.parse(line)).toMatchObject({ service: 'ucp-location' });
-    },
-    TIMEOUT_MS,
-  );
+  it('UCP_LOG_FORMAT=pretty does the same without the flag; the flag wins over it', async () => {
+    const [fromEnv, flagWins] = await Promise.all([
+      serve([], { UCP_LOG_FORMAT: 'pretty' }),
+      serve(['--log-format', 'json'], { UCP_LOG_FORMAT: 'pretty' }),
+    ]);
+    expect(fromEnv.code).toBe(0);
+    for (const line of lines(fromEnv.stdout)) expect(line).toMatch(PRETTY_LINE);
+    expect(flagWins.code).toBe(0);
+    for (const line of lines(flagWins.stdout)) expect(JSON.parse(line)).toMatchObject({ service: 'ucp-location' });
+  });
 
-  it(
-    'JSON lines by default when stdout is not a terminal',
-    async () => {
-      const run = await serve([], {}, searchNear);
-      expect(run.code).toBe(0);
-      const entries = lines(run.stdout).map((l) => JSON.parse(l) as { msg: string; request?: { distance?: unknown } });
-      expect(entries.some((e) => e.msg.includes('listening on'))).toBe(true);
-      expect(JSON.stringify(entries)).toContain('"center":{"latitude":40.71,"longitude":-74}');
-      expect(run.stdout).not.toContain('40.7127');
-    },
-    TIMEOUT_MS,
-  );
+  it('JSON lines by default when stdout is not a terminal', async () => {
+    const run = await serve([], {}, searchNear);
+    expect(run.code).toBe(0);
+    const entries = lines(run.stdout).map((l) => JSON.parse(l) as { msg: string; request?: { distance?: unknown } });
+    expect(entries.some((e) => e.msg.includes('listening on'))).toBe(true);
+    expect(JSON.stringify(entries)).toContain('"center":{"latitude":40.71,"longitude":-74}');
+    expect(run.stdout).not.toContain('40.7127');
+  });
 
-  it(
-    'refuses an unknown format from the flag or the environment (exit 2), naming the choices',
-    async () => {
-      const [flag, env] = await Promise.all([serve(['--log-format', 'text'], {}), serve([], { UCP_LOG_FORMAT: 'yaml' })]);
-      expect(flag.code).toBe(2);
-      expect(flag.stderr).toContain('ucp-location serve: --log-format must be one of json, pretty, got "text"');
-      expect(env.code).toBe(2);
-      expect(env.stderr).toContain('ucp-location serve: UCP_LOG_FORMAT must be one of json, pretty, got "yaml"');
-    },
-    TIMEOUT_MS,
-  );
+  it('refuses an unknown format from the flag or the environment (exit 2), naming the choices', async () => {
+    const [flag, env] = await Promise.all([serve(['--log-format', 'text'], {}), serve([], { UCP_LOG_FORMAT: 'yaml' })]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('ucp-location serve: --log-format must be one of json, pretty, got "text"');
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain('ucp-location serve: UCP_LOG_FORMAT must be one of json, pretty, got "yaml"');
+  });
 });

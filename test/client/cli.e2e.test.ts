@@ -15,6 +15,9 @@ import { buildBusinessProfile } from '../../src/transport/business-profile.js';
 import { cliCommand, runCli, type CliRun } from './support/cli.js';
 import { startFakeBusiness, type FakeBusiness } from './support/fake-business.js';
 import { CENTER, startBusiness, startProfileHost, type Business, type ProfileHost } from './support/peers.js';
+import { allowForChildProcesses } from '../support/child-process-budget.js';
+
+allowForChildProcesses();
 
 let business: Business;
 let fake: FakeBusiness;
@@ -28,7 +31,7 @@ beforeAll(async () => {
   profileFile = join(dir, 'platform.json');
   const init = await runCli(['platform-profile', 'init', '--out', profileFile]);
   expect(init.code).toBe(0);
-}, 120_000);
+});
 
 afterAll(async () => {
   await Promise.all([business?.close(), fake?.close(), ...hosts.map((h) => h.close())]);
@@ -43,14 +46,12 @@ async function businessAt(profile: unknown): Promise<string> {
 }
 
 const NEAR = `${CENTER.latitude},${CENTER.longitude}`;
-/** Each test starts one or more CLI processes; on a loaded machine that takes a while. */
-const SLOW = { timeout: 120_000 };
 
 function expectFailure(run: CliRun, status: number, pattern: RegExp): void {
   expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: status, stderr: expect.stringMatching(pattern) });
 }
 
-describe('ucp-location platform-profile init', SLOW, () => {
+describe('ucp-location platform-profile init', () => {
   it('writes a valid platform profile (R-D1, R-N2)', async () => {
     const written = JSON.parse(readFileSync(profileFile, 'utf8')) as unknown;
     const result = validateProfile(written, 'platform');
@@ -72,7 +73,7 @@ describe('ucp-location platform-profile init', SLOW, () => {
   });
 });
 
-describe('ucp-location discover / search / lookup against the business', SLOW, () => {
+describe('ucp-location discover / search / lookup against the business', () => {
   it('discover prints the binding verdict of every entity, the version, capabilities and transports', async () => {
     const run = await runCli(['discover', business.url, '--serve-profile', profileFile]);
     expect(run.stderr).toBe('');
@@ -165,7 +166,7 @@ describe('ucp-location discover / search / lookup against the business', SLOW, (
   });
 });
 
-describe('exit statuses per failure class', SLOW, () => {
+describe('exit statuses per failure class', () => {
   it('2: usage — no platform profile, bad options, an http business without --allow-loopback', async () => {
     const runs = await Promise.all([
       runCli(['search', business.url]),

@@ -2,29 +2,21 @@
  * `ucp-location conformance` as a user runs it: the real CLI in a child process against servers on
  * loopback. Exit statuses: 0 conformant, 1 a check failed, 2 usage.
  */
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../client/support/cli.js';
 import { noProfileValidator, startBrokenServer, type BrokenServer } from './broken-servers.js';
 import { startOurServer, type OurServer } from './support.js';
+import { allowForChildProcesses } from '../support/child-process-budget.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+allowForChildProcesses();
 
+// The profile variable is set, and empty, so a developer's own UCP_PLATFORM_PROFILE never reaches the run.
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      `${ROOT}node_modules/.bin/tsx`,
-      [`${ROOT}src/cli/main.ts`, 'conformance', ...args],
-      { cwd: ROOT, env: { ...process.env, UCP_PLATFORM_PROFILE: '' } },
-      (error, stdout, stderr) => {
-        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
-      },
-    );
-  });
+  return runCli(['conformance', ...args], { env: { UCP_PLATFORM_PROFILE: '' } });
 }
 
-// Each case starts the CLI through tsx (seconds of start-up on a busy machine).
-describe('ucp-location conformance (CLI)', { timeout: 90_000 }, () => {
+// Each case starts the CLI and a conformance run against a live server: seconds on a busy machine.
+describe('ucp-location conformance (CLI)', () => {
   let ours: OurServer;
   let broken: BrokenServer;
 

@@ -7,6 +7,9 @@ import { rawRequest } from '../../src/transport/test-support/raw-http.js';
 import { cliCommand, runCli } from '../client/support/cli.js';
 import { useScratchDir } from '../support/scratch.js';
 import { buildDemoStore, TOKEN } from './support.js';
+import { allowForChildProcesses } from '../support/child-process-budget.js';
+
+allowForChildProcesses();
 
 const scratch = useScratchDir('ucp-console-cli');
 
@@ -53,5 +56,5 @@ describe('ucp-location console', () => {
     }
     expect(await exited).toBe(0);
     expect(stdout).toContain('console stopped');
-  }, 60_000);
+  });
 });

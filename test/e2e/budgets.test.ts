@@ -5,54 +5,16 @@
  * as if connecting from each; every 127.x address is local on Linux loopback). Platform profiles
  * come from a loopback test server under host names an injected resolver maps to 127.0.0.1.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config.js';
-import type { ServerConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logging.js';
-import type { Resolver } from '../../src/protocol/safe-fetch.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PLATFORM_PROFILE_URL } from '../../src/server.js';
-import { startInProcessServer } from '../support/in-process-server.js';
 import type { RunningServer } from '../../src/server.js';
-import { platformProfile } from '../../src/transport/test-support/fake-parts.js';
 import { rawRequest } from '../../src/transport/test-support/raw-http.js';
 import type { RawResponse } from '../../src/transport/test-support/raw-http.js';
-import { json, startTestServer } from '../support/http-server.js';
-import type { TestServer } from '../support/http-server.js';
+import { startInProcessServer } from '../support/in-process-server.js';
+import { useDiscoveryPlatforms } from './support/discovery-platforms.js';
 
-/** `*.budget.test` → 127.0.0.1 (each name is an origin of its own); anything else does not exist. */
-const resolver: Resolver = (hostname) =>
-  hostname.endsWith('.budget.test')
-    ? Promise.resolve([{ address: '127.0.0.1', family: 4 }])
-    : Promise.reject(Object.assign(new Error(`no such host ${hostname}`), { code: 'ENOTFOUND' }));
-
-let platforms: TestServer;
-const running: RunningServer[] = [];
-
-beforeAll(async () => {
-  platforms = await startTestServer();
-  platforms.route('/profile.json', json(platformProfile(), { 'cache-control': 'max-age=300' }));
-});
-
-afterAll(async () => {
-  await Promise.all(running.map((s) => s.close()));
-  await platforms?.close();
-});
-
-async function serve(config: Record<string, unknown>): Promise<RunningServer> {
-  const server = await startInProcessServer({
-    host: '127.0.0.1',
-    port: 0,
-    allowLoopbackProfiles: true,
-    resolveHost: resolver,
-    config: parseConfig(config) satisfies ServerConfig,
-    logger: createLogger({ level: 'silent' }),
-  });
-  running.push(server);
-  return server;
-}
-
-/** A profile URL on an origin of its own (a new origin for the discovery budget). */
-const freshProfile = (tag: string): string => `http://${tag}.budget.test:${new URL(platforms.origin('127.0.0.1')).port}/profile.json`;
+/** Profiles under `<tag>.budget.test`, each name an origin of its own. */
+const { serve, freshProfile } = useDiscoveryPlatforms('budget.test', startInProcessServer);
 
 function post(url: string, body: unknown, from: string, headers: Record<string, string> = {}): Promise<RawResponse> {
   return rawRequest(url, {

@@ -13,6 +13,9 @@ import { rawRequest } from '../../src/transport/test-support/raw-http.js';
 import { cliNodeArgs } from '../client/support/cli.js';
 import { buildStoreFile, FIXTURE } from './support/store.js';
 import type { StoreFile } from './support/store.js';
+import { allowForChildProcesses } from '../support/child-process-budget.js';
+
+allowForChildProcesses();
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = cliNodeArgs();

@@ -17,6 +17,9 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliCommand, runCli } from '../client/support/cli.js';
 import { useScratchDir } from '../support/scratch.js';
+import { allowForChildProcesses } from '../support/child-process-budget.js';
+
+allowForChildProcesses();
 
 /** The user's own dataset: bike shops in Boulder, one of them private with an amenity of its own. */
 const RECORDS = [
@@ -152,7 +155,7 @@ beforeAll(async () => {
     /meta\["ucp-agent"\]\.profile = (\S+)/.exec(s.logs.find((l) => l.msg.startsWith('MCP hosts:'))?.msg ?? '')?.[1];
   trustedUrl = announced(both) ?? '';
   restOnlyUrl = announced(restOnly) ?? '';
-}, 120_000);
+});
 
 afterAll(async () => {
   await Promise.all([both, mcpOnly, restOnly].filter((s) => s !== undefined).map((s) => s.stop()));

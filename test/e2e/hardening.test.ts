@@ -22,6 +22,21 @@ let platform2: TestServer;
 let mcpUrl: string;
 let searchUrl: string;
 const logLines: string[] = [];
+/** The server's log stream, and the markers the test writes into it (see logsArrived). */
+const sink = new PassThrough();
+const markers = new Map<string, () => void>();
+
+/**
+ * Resolves once every line the server has logged so far is in logLines: a marker written into the
+ * same stream after them comes out after them. No pause whose length a busy machine could beat.
+ */
+function logsArrived(): Promise<void> {
+  const marker = `marker-${markers.size}`;
+  return new Promise((resolve) => {
+    markers.set(marker, resolve);
+    sink.write(`${marker}\n`);
+  });
+}
 
 beforeAll(async () => {
   platform = await startTestServer();
@@ -32,15 +47,14 @@ beforeAll(async () => {
   platform.route('/deep.json', (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(deepProfile));
   platform2 = await startTestServer();
   platform2.route('/deep.json', (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(deepProfile));
-  const sink = new PassThrough();
-  sink.on('data', (chunk: Buffer) =>
-    logLines.push(
-      ...chunk
-        .toString('utf8')
-        .split('\n')
-        .filter((l) => l !== ''),
-    ),
-  );
+  sink.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (line === '') continue;
+      const reached = markers.get(line);
+      if (reached === undefined) logLines.push(line);
+      else reached();
+    }
+  });
   server = await startServer({
     host: '127.0.0.1',
     port: 0,
@@ -241,7 +255,7 @@ describe('every log line of a request carries its request id', () => {
       const from = logLines.length;
       const response = await send({ 'request-id': requestId });
       expect(response.headers['request-id'], name).toBe(requestId);
-      await new Promise((resolve) => setTimeout(resolve, 20)); // the log sink is a stream
+      await logsArrived();
       const raw = logLines.slice(from);
       const lines = raw.map((l) => JSON.parse(l) as { requestId?: string; msg: string });
       expect(lines.length, `${name} logs at least one line at debug level`).toBeGreaterThan(0);

@@ -6,17 +6,13 @@
  */
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
-import type { Resolver } from '../../src/protocol/safe-fetch.js';
 import { DEMO_PLATFORM_PROFILE_URL, startServer, startStdioServer } from '../../src/server.js';
 import type { RunningServer, StdioServer } from '../../src/server.js';
 import { MAX_BATCH } from '../../src/transport/mcp/jsonrpc.js';
-import { platformProfile } from '../../src/transport/test-support/fake-parts.js';
 import { rawRequest } from '../../src/transport/test-support/raw-http.js';
 import type { RawResponse } from '../../src/transport/test-support/raw-http.js';
-import { json, startTestServer } from '../support/http-server.js';
-import type { TestServer } from '../support/http-server.js';
+import { useDiscoveryPlatforms } from './support/discovery-platforms.js';
 
 const META = { 'ucp-agent': { profile: DEMO_PLATFORM_PROFILE_URL } };
 const ping = (id: number | string): Record<string, unknown> => ({ jsonrpc: '2.0', id, method: 'ping' });
@@ -34,37 +30,7 @@ type RpcAnswer = {
   error?: { code: number; message: string; data?: Record<string, unknown> };
 };
 
-/** `*.edges.test` → 127.0.0.1 (each name an origin of its own); anything else does not exist. */
-const resolver: Resolver = (hostname) =>
-  hostname.endsWith('.edges.test')
-    ? Promise.resolve([{ address: '127.0.0.1', family: 4 }])
-    : Promise.reject(Object.assign(new Error(`no such host ${hostname}`), { code: 'ENOTFOUND' }));
-
-let platforms: TestServer;
-const running: RunningServer[] = [];
-
-async function serve(config: Record<string, unknown> = {}): Promise<RunningServer> {
-  const server = await startServer({
-    host: '127.0.0.1',
-    port: 0,
-    allowLoopbackProfiles: true,
-    resolveHost: resolver,
-    config: parseConfig(config),
-    logger: createLogger({ level: 'silent' }),
-  });
-  running.push(server);
-  return server;
-}
-
-beforeAll(async () => {
-  platforms = await startTestServer();
-  platforms.route('/profile.json', json(platformProfile(), { 'cache-control': 'max-age=300' }));
-});
-
-afterAll(async () => {
-  await Promise.all(running.map((s) => s.close()));
-  await platforms?.close();
-});
+const { serve, freshProfile } = useDiscoveryPlatforms('edges.test', startServer);
 
 const post = (server: RunningServer, body: unknown, from = '127.0.0.1', headers: Record<string, string> = {}): Promise<RawResponse> =>
   rawRequest(`${server.url}/ucp/mcp`, {
@@ -172,13 +138,11 @@ describe('R-J1: refusals sent before the body is read echo the request id', () =
 describe('R-G7: a spent new-origin discovery budget is a rate limit (fails before: HTTP 200, -32001 profile_unreachable)', () => {
   it('MCP: 429 with -32000 and error.data.retry_after; REST: 429 with Retry-After and rate_limited', async () => {
     const server = await serve({});
-    const port = new URL(platforms.origin('127.0.0.1')).port;
-    const fresh = (tag: string): string => `http://${tag}.edges.test:${port}/profile.json`;
     const from = '127.0.0.51';
     // The default share: 5 new origins per client address.
     for (let i = 0; i < 5; i++)
-      expect((await post(server, toolCall(i, { 'ucp-agent': { profile: fresh(`o${i}`) } }), from)).status).toBe(200);
-    const refused = await post(server, toolCall('over', { 'ucp-agent': { profile: fresh('o9') } }), from);
+      expect((await post(server, toolCall(i, { 'ucp-agent': { profile: freshProfile(`o${i}`) } }), from)).status).toBe(200);
+    const refused = await post(server, toolCall('over', { 'ucp-agent': { profile: freshProfile('o9') } }), from);
     expect(refused.status).toBe(429);
     expect(refused.json).toMatchObject({ id: 'over', error: { code: -32000, data: { retry_after: expect.any(Number) as number } } });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
@@ -186,7 +150,7 @@ describe('R-G7: a spent new-origin discovery budget is a rate limit (fails befor
 
     const rest = await rawRequest(`${server.url}/ucp/locations/search`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'ucp-agent': `profile="${fresh('o10')}"` },
+      headers: { 'content-type': 'application/json', 'ucp-agent': `profile="${freshProfile('o10')}"` },
       body: '{}',
       localAddress: from,
     });

@@ -21,6 +21,9 @@ import { runCli } from '../client/support/cli.js';
 import { createTestDatabase, withSchema, type TestDatabase } from '../scale/support/pg.js';
 import { useScratchDir } from '../support/scratch.js';
 import { describeWith } from '../support/services.js';
+import { allowForChildProcesses } from '../support/child-process-budget.js';
+
+allowForChildProcesses();
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples/osm/stores.geojson');

@@ -22,6 +22,9 @@ import type { Platforms } from './support/platform.js';
 import { cliNodeArgs } from '../client/support/cli.js';
 import { buildStoreFile } from './support/store.js';
 import type { StoreFile } from './support/store.js';
+import { allowForChildProcesses } from '../support/child-process-budget.js';
+
+allowForChildProcesses();
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const CONFIG = { cursorSecret: 'stdio-e2e-cursor-secret-0123456789abcdef0123', logLevel: 'warn' };

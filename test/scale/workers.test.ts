@@ -8,6 +8,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { cliNodeArgs } from '../client/support/cli.js';
+import { untilOutput } from '../support/child-output.js';
 import { postJson, rawRequest } from '../../src/transport/test-support/raw-http.js';
 import { FIXTURE } from '../e2e/support/store.js';
 import { startPlatforms, type Platforms } from '../e2e/support/platform.js';
@@ -17,6 +19,9 @@ import { freePort, ThrowawayRedis } from './support/redis.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describeWith, type ServiceName } from '../support/services.js';
+import { allowForChildProcesses } from '../support/child-process-budget.js';
+
+allowForChildProcesses();
 
 const NEEDS: ServiceName[] = ['postgis', 'redis'];
 
@@ -45,9 +50,9 @@ beforeAll(async () => {
     JSON.stringify({ limits: { defaultPageSize: 1 }, rateLimits: { itemSearch: { limit: ITEM_BUDGET, windowSeconds: 600 } } }),
   );
   child = spawn(
-    join(ROOT, 'node_modules/.bin/tsx'),
+    process.execPath,
     [
-      join(ROOT, 'src/cli/main.ts'),
+      ...cliNodeArgs(),
       'serve',
       '--port',
       String(port),
@@ -66,12 +71,8 @@ beforeAll(async () => {
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   // Both workers listening (each logs its own line).
-  const deadline = Date.now() + 90_000;
-  while ((output.match(/business server listening/g) ?? []).length < 2) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`workers did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}, 120_000);
+  await untilOutput(child, () => (output.match(/business server listening/g) ?? []).length >= 2, 'both workers listened');
+});
 
 afterAll(async () => {
   if (child !== undefined && child.exitCode === null) child.kill('SIGKILL');

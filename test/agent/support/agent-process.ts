@@ -1,32 +1,28 @@
 /**
  * `ucp-location agent` as a real child process, driven by the official MCP SDK client: over stdio
  * (StdioClientTransport spawns it) or over Streamable HTTP (spawned with `--http --port 0`, the URL
- * read from its start-up line on stderr). The built CLI is used when it is newer than every
- * source file, otherwise the sources through tsx, so a stale dist/ is never what gets tested.
+ * read from its start-up line on stderr). The CLI is started by `cliNodeArgs()` (the built one when
+ * dist/ is fresh), so a stale dist/ is never what gets tested.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { freshBuiltCli } from '../../client/support/cli.js';
+import { cliNodeArgs } from '../../client/support/cli.js';
+import { untilOutput } from '../../support/child-output.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** node arguments that run the CLI. */
-export function cliArgs(): string[] {
-  const built = freshBuiltCli();
-  if (built !== undefined) return [built];
-  return ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
-}
 
 function childEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'UCP_PLATFORM_PROFILE') env[k] = v;
   return { ...env, NO_COLOR: '1' };
 }
+
+/** The agent's start-up line over HTTP, on stderr. */
+const START_LINE = /MCP over Streamable HTTP at (http:\/\/\S+)/;
 
 export type AgentMode = 'stdio' | 'http';
 
@@ -50,7 +46,7 @@ export async function connectAgent(mode: AgentMode, agentArgs: readonly string[]
   if (mode === 'stdio') {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [...cliArgs(), 'agent', ...agentArgs],
+      args: [...cliNodeArgs(), 'agent', ...agentArgs],
       cwd: ROOT,
       env: childEnv(),
       stderr: 'pipe',
@@ -58,27 +54,15 @@ export async function connectAgent(mode: AgentMode, agentArgs: readonly string[]
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     await client.connect(transport);
   } else {
-    const spawned = spawn(process.execPath, [...cliArgs(), 'agent', ...agentArgs, '--http', '--port', '0'], {
+    const spawned = spawn(process.execPath, [...cliNodeArgs(), 'agent', ...agentArgs, '--http', '--port', '0'], {
       cwd: ROOT,
       env: childEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = spawned;
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the agent did not start:\n${stderr}`)), 30_000);
-      spawned.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString('utf8');
-        const match = /MCP over Streamable HTTP at (http:\/\/\S+)/.exec(stderr);
-        if (match?.[1] !== undefined) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-      spawned.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`the agent exited with ${String(code)}:\n${stderr}`));
-      });
-    });
+    spawned.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const startup = await untilOutput(spawned, (text) => START_LINE.test(text), 'it said where it listens');
+    const url = START_LINE.exec(startup)?.[1] ?? '';
     endpoint = url;
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   }

@@ -97,8 +97,11 @@ export interface ProxyOptions {
   only?: 'mcp' | 'rest';
   /** Rewrite every `version` of the profile to this release. */
   version?: string;
-  /** Hold every REST call (`/ucp/locations/…`) this long before forwarding it, ms. */
-  delayRestMs?: number;
+  /**
+   * Never forward a REST call (`/ucp/locations/…`): hold it until the proxy closes. A business
+   * that never answers, so a caller that gets an answer at all must have stopped waiting for it.
+   */
+  holdRest?: boolean;
 }
 
 /**
@@ -120,9 +123,8 @@ export async function startProxy(
       res.writeHead(404, { 'content-type': 'text/plain' }).end('this business does not offer that binding');
       return;
     }
-    const delay = options.delayRestMs !== undefined && path.startsWith('/ucp/locations/') ? options.delayRestMs : 0;
-    const timer = setTimeout(() => forwardRequest(req, res, path), delay);
-    res.on('close', () => clearTimeout(timer));
+    if (options.holdRest === true && path.startsWith('/ucp/locations/')) return; // closeAllConnections() ends it
+    forwardRequest(req, res, path);
   });
   const forwardRequest = (req: IncomingMessage, res: ServerResponse, path: string): void => {
     const forward = httpRequest(
@@ -226,9 +228,9 @@ export async function startErrorFleet(): Promise<Fleet & { broken: FakeBusiness;
   const broken = await startFakeBusiness();
   // A search answer without the required pagination member, and a Location without a name.
   broken.respondWith({ ucp: { version: '2026-08-25' }, locations: [{ id: 'x' }] });
-  // Answers searches over REST only after 5 s: past any sensible per-business timeout.
+  // Discoverable, but never answers a search over REST: whatever timeout the agent gives it passes.
   const patient = await startBusiness(dataset({ prefix: 'slow', turn: 0 }));
-  const slow = await startProxy(patient.url, { delayRestMs: 5_000 });
+  const slow = await startProxy(patient.url, { holdRest: true });
   return {
     flags: [`tight=${tight.url}`, `lookuponly=${lookupOnly.url}`, `old=${old.url}`, `broken=${broken.url}`],
     slow: slow.url,

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { Redis } from 'ioredis';
+import { untilOutput } from '../../support/child-output.js';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -16,26 +16,6 @@ export async function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
-}
-
-async function ping(port: number): Promise<boolean> {
-  const r = new Redis({
-    port,
-    host: '127.0.0.1',
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    connectTimeout: 300,
-  });
-  r.on('error', () => undefined);
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
 }
 
 export class ThrowawayRedis {
@@ -58,16 +38,24 @@ export class ThrowawayRedis {
     const child = spawn(
       'redis-server',
       ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
-      {
-        stdio: 'ignore',
-      },
+      { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.#child = child;
-    for (let i = 0; i < 100; i++) {
-      if (await ping(this.port)) return;
-      await new Promise((r) => setTimeout(r, 50));
+    // redis-server logs this line once it accepts connections; an exit first (a port already
+    // taken) rejects with its log.
+    try {
+      await untilOutput(
+        child,
+        (log) => log.includes('Ready to accept connections'),
+        `redis-server accepted connections on port ${this.port}`,
+      );
+    } catch (error) {
+      this.#child = null;
+      throw error;
     }
-    throw new Error(`redis-server did not start on port ${this.port}`);
+    // Its later log lines are not read; drained so a full pipe never blocks the server.
+    child.stdout.resume();
+    child.stderr.resume();
   }
 
   /** Kill the server (no clean shutdown: clients see their connection drop). */
