@@ -42,7 +42,7 @@ import { LocationService } from './service.js';
 import { SqliteLocationStore } from './store/sqlite/index.js';
 import type { LocationStore } from './store/store.js';
 import { attachUcpHttp, buildUcpApp, listenUcpHttp, normaliseBaseUrl } from './transport/index.js';
-import type { ListeningUcp, UcpAppParts } from './transport/index.js';
+import type { Hosting, ListeningUcp, UcpAppParts } from './transport/index.js';
 import { isLoopbackHost } from './transport/index.js';
 import type { Readiness } from './transport/index.js';
 import { serveStdio } from './transport/index.js';
@@ -107,7 +107,19 @@ export interface ServerOptions {
    * holidays start from. Default: the system clock. Tests and docs pin it.
    */
   now?: () => number;
+  /** @internal What metrics observe of this server (src/metrics/); default nothing. */
+  instruments?: ServerInstruments;
 }
+
+/** @internal The hooks a metrics registry needs into one server, decorated before the app is built. */
+export interface ServerInstruments {
+  /** The parts the app is built from, decorated (operation observer, limiter, discovery source). */
+  decorate(parts: UcpAppParts, store: LocationStore): UcpAppParts;
+  /** An in-memory index was built (or loaded) in `ms`, holding `locations` Locations. */
+  indexLoaded(info: { locations: number; ms: number }): void;
+}
+
+export type { UcpAppParts } from './transport/index.js';
 
 export interface StartServerOptions extends ServerOptions {
   /** Default 127.0.0.1. */
@@ -161,9 +173,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
  * injected requests). `port` is only written into its URLs.
  */
 export async function startServerInProcess(
-  options: StartServerOptions & { port: number },
+  options: StartServerOptions & { port: number; hosting?: Hosting },
 ): Promise<RunningServer & { listener: RequestListener }> {
-  const { running, listening } = await start(options, (parts, at) => Promise.resolve(attachUcpHttp(parts, at)));
+  const hosting = options.hosting;
+  const { running, listening } = await start(options, (parts, at) =>
+    Promise.resolve(attachUcpHttp(parts, { ...at, ...(hosting === undefined ? {} : { hosting }) })),
+  );
   return { ...running, listener: listening.listener };
 }
 
@@ -275,7 +290,7 @@ const VALIDATORS: RequestValidators = {
 const AMENITY_EXAMPLES = 30;
 
 async function openRuntime(options: ServerOptions, config: ServerConfig, logger: Logger): Promise<Runtime> {
-  const data = await withIndex(await openStore(options, logger), config, logger);
+  const data = await withIndex(await openStore(options, logger), config, logger, options.instruments);
   let shared: SharedState | undefined;
   let closed = false;
   const close = async (): Promise<void> => {
@@ -349,7 +364,7 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
       guidance,
     };
     const caughtUp = (generation: number): Promise<void> => storeCaughtUp(data.store, generation);
-    return { parts, source: data.description, close, caughtUp };
+    return { parts: options.instruments?.decorate(parts, data.store) ?? parts, source: data.description, close, caughtUp };
   } catch (err) {
     await close();
     throw err;
@@ -514,7 +529,12 @@ async function openDemo(now: number, logger: Logger): Promise<LocationStore> {
  * With `index: memory`, put an in-memory index in front of a store the server opened (built
  * here, before anything listens, so no call ever meets an index that is not ready).
  */
-async function withIndex(data: OpenedStore, config: ServerConfig, logger: Logger): Promise<OpenedStore> {
+async function withIndex(
+  data: OpenedStore,
+  config: ServerConfig,
+  logger: Logger,
+  instruments: ServerInstruments | undefined,
+): Promise<OpenedStore> {
   if (config.index !== 'memory' || !data.owned || data.store.exportIndex === undefined) return data;
   const { IndexedLocationStore } = await import('./store/memory-index/index.js');
   const started = performance.now();
@@ -527,7 +547,9 @@ async function withIndex(data: OpenedStore, config: ServerConfig, logger: Logger
     await data.store.close();
     throw err;
   }
-  logger.info({ locations: store.index.size, ms: Math.round(performance.now() - started) }, 'in-memory index built');
+  const ms = Math.round(performance.now() - started);
+  logger.info({ locations: store.index.size, ms }, 'in-memory index built');
+  instruments?.indexLoaded({ locations: store.index.size, ms });
   return { ...data, store };
 }
 

@@ -103,8 +103,12 @@ export class HostGuard {
   readonly #hosts: Set<string>;
   readonly #origins: Set<string>;
 
-  constructor(port: number, bindHost: string, baseUrl: string, extraOrigins: readonly string[]) {
+  /** Host names admitted at any port (a tenant's domain behind `serve --tenants`), lower-case. */
+  readonly #names: Set<string>;
+
+  constructor(port: number, bindHost: string, baseUrl: string, extraOrigins: readonly string[], hostNames: readonly string[] = []) {
     const base = new URL(baseUrl);
+    this.#names = new Set(hostNames.map((n) => n.toLowerCase()));
     const names = ['127.0.0.1', 'localhost', '[::1]', bindHost.includes(':') && !bindHost.startsWith('[') ? `[${bindHost}]` : bindHost];
     this.#hosts = new Set([...names.map((n) => `${n}:${port}`.toLowerCase()), base.host.toLowerCase()]);
     this.#origins = new Set([
@@ -117,15 +121,38 @@ export class HostGuard {
   /** undefined when allowed; otherwise why not. */
   check(req: IncomingMessage): string | undefined {
     const host = req.headers.host?.toLowerCase();
-    if (host === undefined || !this.#hosts.has(host)) {
+    if (host === undefined || (!this.#hosts.has(host) && !this.#names.has(hostNameOf(host)))) {
       return `Host ${JSON.stringify(req.headers.host ?? '')} is not served here; use one of: ${[...this.#hosts].join(', ')}.`;
     }
     const origin = req.headers.origin;
-    if (origin !== undefined && origin !== 'null' && !this.#origins.has(origin.toLowerCase())) {
+    if (origin !== undefined && origin !== 'null' && !this.#origins.has(origin.toLowerCase()) && !this.#namedOrigin(origin)) {
       return `Origin ${JSON.stringify(origin)} is not allowed to call this server.`;
     }
     return undefined;
   }
+
+  #namedOrigin(origin: string): boolean {
+    return URL.canParse(origin) && this.#names.has(new URL(origin).hostname.toLowerCase());
+  }
+}
+
+/** `brand.example:8080` → `brand.example`; `[::1]:8080` → `[::1]`. */
+function hostNameOf(host: string): string {
+  return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? host);
+}
+
+/**
+ * How a server is hosted when it is one of several behind a router in the same process
+ * (`serve --tenants`): the router has matched the Host already, and these replace what a
+ * stand-alone server works out from its socket.
+ */
+export interface Hosting {
+  /** Host names the DNS-rebinding guard admits at any port, besides its own. */
+  hostNames: readonly string[];
+  /** The client address budgets are charged to (e.g. from X-Forwarded-For); default the socket peer. */
+  clientAddress?: (req: IncomingMessage) => string | undefined;
+  /** One queue of turns shared by every server of the process, so its bound holds for them all. */
+  turns?: RequestTurns;
 }
 
 export class UcpHttpServer {
@@ -134,9 +161,10 @@ export class UcpHttpServer {
   #inFlight = 0;
   #closing = false;
   readonly #turns: RequestTurns;
+  #clientAddress: ((req: IncomingMessage) => string | undefined) | undefined;
 
-  constructor(options: { turns?: Partial<RequestTurnsOptions> } = {}) {
-    this.#turns = new RequestTurns(options.turns);
+  constructor(options: { turns?: Partial<RequestTurnsOptions> | RequestTurns } = {}) {
+    this.#turns = options.turns instanceof RequestTurns ? options.turns : new RequestTurns(options.turns);
   }
 
   /**
@@ -171,12 +199,13 @@ export class UcpHttpServer {
    * anything: tests drive the whole HTTP layer in-process through it (an injected request and
    * response, no socket), and `listen()` hands the same listener to node:http.
    */
-  attach(at: { host: string; port: number }, makeApp: () => HttpApp): RequestListener {
+  attach(at: { host: string; port: number; hosting?: Hosting }, makeApp: () => HttpApp): RequestListener {
     const app = makeApp();
     if (isLoopbackHost(at.host)) {
       const corsOrigins = app.cors.origins === '*' ? [] : app.cors.origins;
-      this.#guard = new HostGuard(at.port, at.host, app.baseUrl, corsOrigins);
+      this.#guard = new HostGuard(at.port, at.host, app.baseUrl, corsOrigins, at.hosting?.hostNames);
     }
+    this.#clientAddress = at.hosting?.clientAddress;
     return (req: IncomingMessage, res: ServerResponse) => {
       this.#inFlight++;
       res.once('close', () => {
@@ -314,7 +343,7 @@ export class UcpHttpServer {
       return;
     }
     // Budgets are kept per peer: an IPv4 address or an IPv6 /64 (client-key.ts).
-    const clientIp = clientKey(req.socket.remoteAddress);
+    const clientIp = clientKey(this.#clientAddress?.(req) ?? req.socket.remoteAddress);
     switch (route.kind) {
       case 'healthz':
       case 'readyz':
