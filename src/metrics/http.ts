@@ -42,7 +42,9 @@ export async function startMetricsServer(metrics: ServerMetrics, at: { host: str
       const code = errorCodeOf(err);
       reject(
         code === 'EADDRINUSE'
-          ? new ConfigError(`--metrics-port ${at.port} on ${at.host} is already in use; choose another (0 picks a free one).`, { cause: err })
+          ? new ConfigError(`--metrics-port ${at.port} on ${at.host} is already in use; choose another (0 picks a free one).`, {
+              cause: err,
+            })
           : err,
       );
     });

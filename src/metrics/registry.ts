@@ -73,7 +73,12 @@ export class ServerMetrics {
       registers,
     });
     this.#indexLoads = new Counter({ name: 'ucp_index_loads_total', help: 'In-memory index builds', labelNames: ['tenant'], registers });
-    this.#indexLocations = new Gauge({ name: 'ucp_index_locations', help: 'Locations in the in-memory index', labelNames: ['tenant'], registers });
+    this.#indexLocations = new Gauge({
+      name: 'ucp_index_locations',
+      help: 'Locations in the in-memory index',
+      labelNames: ['tenant'],
+      registers,
+    });
     this.#indexSeconds = new Gauge({
       name: 'ucp_index_load_seconds',
       help: 'How long the last in-memory index build took, seconds',

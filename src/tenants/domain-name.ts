@@ -24,7 +24,9 @@ export function normaliseDomain(raw: string): string {
     throw new ConfigError(`${shown} is not a domain name; give the host name the business is known by, e.g. stores.brand.example.`);
   }
   if (isIP(trimmed) !== 0) {
-    throw new ConfigError(`${shown} is an IP address; a tenant is named by its domain (e.g. stores.brand.example), which its profile is served at.`);
+    throw new ConfigError(
+      `${shown} is an IP address; a tenant is named by its domain (e.g. stores.brand.example), which its profile is served at.`,
+    );
   }
   // WHATWG's domainToASCII lower-cases, maps and punycodes; '' means the name is not valid IDNA.
   const ascii = domainToASCII(trimmed);

@@ -62,7 +62,10 @@ export class TenantRegistry {
     const staging = join(this.dir, `.adding-${domain}-${randomBytes(4).toString('hex')}`);
     await mkdir(staging);
     try {
-      await writeFile(join(staging, TENANT_FILE), `${JSON.stringify({ domain, ...(baseUrl === undefined ? {} : { baseUrl }) }, null, 2)}\n`);
+      await writeFile(
+        join(staging, TENANT_FILE),
+        `${JSON.stringify({ domain, ...(baseUrl === undefined ? {} : { baseUrl }) }, null, 2)}\n`,
+      );
       if (config !== undefined) await writeFile(join(staging, CONFIG_FILE), `${JSON.stringify(config, null, 2)}\n`);
       await rename(staging, paths.dir);
     } catch (err) {
@@ -81,7 +84,9 @@ export class TenantRegistry {
     }
     const meta = await readTenantFile(paths.tenantFile);
     if (meta.domain !== domain) {
-      throw new ConfigError(`${paths.tenantFile} names the tenant ${JSON.stringify(meta.domain)}, not ${domain}, the name of its directory.`);
+      throw new ConfigError(
+        `${paths.tenantFile} names the tenant ${JSON.stringify(meta.domain)}, not ${domain}, the name of its directory.`,
+      );
     }
     return {
       domain,
@@ -137,7 +142,9 @@ async function readTenantFile(path: string): Promise<{ domain: string; baseUrl?:
 function checkBaseUrl(raw: string, domain: string): string {
   const url = URL.canParse(raw) ? new URL(raw) : undefined;
   if (url === undefined || url.protocol !== 'https:' || url.origin !== raw.replace(/\/$/, '')) {
-    throw new ConfigError(`--base-url ${JSON.stringify(raw)} for ${domain} must be an https origin without a path, e.g. https://${domain}.`);
+    throw new ConfigError(
+      `--base-url ${JSON.stringify(raw)} for ${domain} must be an https origin without a path, e.g. https://${domain}.`,
+    );
   }
   return url.origin;
 }

@@ -88,7 +88,10 @@ export async function startTenantServers(options: TenantServeOptions): Promise<R
   const shutdown = gracefulClose(server, options.shutdownGraceMs ?? 10_000);
   server.on('request', shutdown.track(assembled.listener));
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-  options.logger.info({ url, tenants: assembled.domains }, `UCP Location business servers for ${assembled.domains.length} tenant(s) listening on ${url}`);
+  options.logger.info(
+    { url, tenants: assembled.domains },
+    `UCP Location business servers for ${assembled.domains.length} tenant(s) listening on ${url}`,
+  );
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -138,7 +141,8 @@ export async function assembleTenants(options: TenantServeOptions, port: number)
     const { connectSharedState } = await import('../shared-state/index.js');
     sharedState = await connectSharedState(options.redis, { logger: options.logger });
   }
-  const counters: RateLimitBackend = sharedState?.rateLimitBackend ?? new MemoryRateLimitBackend({ maxKeys: 50_000, maxBytes: 64 * 1024 * 1024 });
+  const counters: RateLimitBackend =
+    sharedState?.rateLimitBackend ?? new MemoryRateLimitBackend({ maxKeys: 50_000, maxBytes: 64 * 1024 * 1024 });
   const turns = new RequestTurns({ maxQueued: DEFAULT_CONFIG.maxQueuedRequests });
   const started: Array<{ tenant: Tenant; server: RunningServer & { listener: RequestListener } }> = [];
   const closeAll = async (): Promise<void> => {
@@ -183,7 +187,12 @@ export async function assembleTenants(options: TenantServeOptions, port: number)
 }
 
 /** The tenant's configuration with its cursor key and the process's log level. */
-async function tenantConfig(registry: TenantRegistry, tenant: Tenant, processSecret: string, logLevel: LogLevel | undefined): Promise<ServerConfig> {
+async function tenantConfig(
+  registry: TenantRegistry,
+  tenant: Tenant,
+  processSecret: string,
+  logLevel: LogLevel | undefined,
+): Promise<ServerConfig> {
   const own = (await registry.config(tenant)) ?? DEFAULT_CONFIG;
   return {
     ...own,
@@ -219,7 +228,9 @@ function gracefulClose(server: Server, graceMs: number): { track(listener: Reque
 function bindError(err: Error, options: TenantServeOptions): Error {
   const code = errorCodeOf(err);
   if (code === 'EADDRINUSE') {
-    return new ConfigError(`Port ${options.port} on ${options.host} is already in use; choose another with --port (0 picks a free one).`, { cause: err });
+    return new ConfigError(`Port ${options.port} on ${options.host} is already in use; choose another with --port (0 picks a free one).`, {
+      cause: err,
+    });
   }
   if (code === 'EADDRNOTAVAIL') {
     return new ConfigError(`Cannot listen on ${options.host}: no such local address; use --host 127.0.0.1 or 0.0.0.0.`, { cause: err });

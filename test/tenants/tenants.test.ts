@@ -53,12 +53,19 @@ function fixtureRecords(): Array<Record<string, unknown>> {
 }
 
 const recordsA = fixtureRecords();
-const recordsB = recordsA.slice(1).map((r) => ({ ...r, name: `B ${String(r['name'])}` }));
-const recordsC = recordsA.slice(0, 2).map((r) => ({ ...r, id: `c_${String(r['id'])}`, aliases: [], name: `C ${String(r['name'])}` }));
+const recordsB: Array<Record<string, unknown>> = recordsA.slice(1).map((r) => ({ ...r, name: `B ${String(r['name'])}` }));
+const recordsC: Array<Record<string, unknown>> = recordsA
+  .slice(0, 2)
+  .map((r) => ({ ...r, id: `c_${String(r['id'])}`, aliases: [], name: `C ${String(r['name'])}` }));
 const SHARED_ID = String(recordsB[0]?.['id']);
 const ONLY_A_ID = String(recordsA[0]?.['id']);
 
-async function addTenant(registry: TenantRegistry, domain: string, records: ReadonlyArray<Record<string, unknown>>, config: object): Promise<void> {
+async function addTenant(
+  registry: TenantRegistry,
+  domain: string,
+  records: ReadonlyArray<Record<string, unknown>>,
+  config: object,
+): Promise<void> {
   const configFile = join(scratch(), `${domain}.config.json`);
   writeFileSync(configFile, JSON.stringify(config));
   const tenant = await registry.add(domain, { configFile });
@@ -226,13 +233,18 @@ describe('R-T1 one process, three businesses chosen by host name', () => {
           jsonrpc: '2.0',
           id: 1,
           method: 'tools/call',
-          params: { name: 'lookup_locations', arguments: { meta: { 'ucp-agent': { profile: platforms.good } }, location: { ids: [SHARED_ID] } } },
+          params: {
+            name: 'lookup_locations',
+            arguments: { meta: { 'ucp-agent': { profile: platforms.good } }, location: { ids: [SHARED_ID] } },
+          },
         },
         { host: `${host}:${PORT}`, 'x-forwarded-for': '198.51.100.2' },
       );
     const [a, b] = await Promise.all([call(A), call(B)]);
     const named = (res: RawResponse): string[] =>
-      ((res.json as { result: { structuredContent: { locations: Fixture[] } } }).result.structuredContent.locations ?? []).map((l) => l.name);
+      ((res.json as { result: { structuredContent: { locations: Fixture[] } } }).result.structuredContent.locations ?? []).map(
+        (l) => l.name,
+      );
     expect(named(a)).toEqual([recordsA.find((r) => r['id'] === SHARED_ID)?.['name']]);
     expect(named(b)[0]).toMatch(/^B /);
   });

@@ -66,9 +66,18 @@ export function registerServeCommand(program: Command): void {
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option('--stdio', 'serve MCP over stdin/stdout instead of HTTP (logs go to stderr)')
-    .option('--tenants <dir>', 'serve every business of a tenants directory (`ucp-location tenant add`), each at its own domain, chosen by the Host header')
-    .option('--trust-proxy', 'with --tenants: behind a reverse proxy, route by X-Forwarded-Host and charge per-address budgets to X-Forwarded-For')
-    .option('--metrics-port <port>', 'serve Prometheus metrics at http://<host>:<port>/metrics (no Host check, no token: keep it off public interfaces)')
+    .option(
+      '--tenants <dir>',
+      'serve every business of a tenants directory (`ucp-location tenant add`), each at its own domain, chosen by the Host header',
+    )
+    .option(
+      '--trust-proxy',
+      'with --tenants: behind a reverse proxy, route by X-Forwarded-Host and charge per-address budgets to X-Forwarded-For',
+    )
+    .option(
+      '--metrics-port <port>',
+      'serve Prometheus metrics at http://<host>:<port>/metrics (no Host check, no token: keep it off public interfaces)',
+    )
     .option('--log-level <level>', `override the configured log level (${LOG_LEVELS.join(', ')})`)
     .option('--log-format <format>', `json or pretty (default: $${LOG_FORMAT_ENV}, else pretty on a terminal and json otherwise)`)
     .action(async (options: ServeOptions) => {
@@ -80,7 +89,8 @@ export function registerServeCommand(program: Command): void {
 function parseMetricsPort(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65_535) throw new ConfigError(`--metrics-port must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || port > 65_535)
+    throw new ConfigError(`--metrics-port must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
   return port;
 }
 
@@ -193,7 +203,9 @@ async function serve(options: ServeOptions): Promise<number> {
     const metricsPort = parseMetricsPort(options.metricsPort);
     if (options.tenants !== undefined) return await serveTenants(options, { port, logFormat, logLevel, metricsPort });
     if (options.trustProxy === true) {
-      throw new ConfigError('--trust-proxy applies to --tenants (routing by X-Forwarded-Host); a single business is served as it is reached.');
+      throw new ConfigError(
+        '--trust-proxy applies to --tenants (routing by X-Forwarded-Host); a single business is served as it is reached.',
+      );
     }
     if (options.store !== undefined && options.db !== undefined)
       throw new ConfigError('Give either --store or --db (they are the same option), not both.');

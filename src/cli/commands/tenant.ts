@@ -32,7 +32,9 @@ export function registerTenantCommands(program: Command): void {
   dirOption(
     tenant
       .command('add')
-      .description('add a business: <dir>/<domain>/ with its configuration; then import its data with `import --tenants <dir> --tenant <domain>`')
+      .description(
+        'add a business: <dir>/<domain>/ with its configuration; then import its data with `import --tenants <dir> --tenant <domain>`',
+      )
       .argument('<domain>', 'the domain its profile is served at, e.g. stores.brand.example (IDNA names are stored in punycode)')
       .option('--config <file>', 'its configuration file (the keys of docs/configuration.md); default: all defaults')
       .option('--base-url <url>', 'its public https origin, when it is not https://<domain>'),
@@ -82,7 +84,8 @@ function describe(t: Tenant): Record<string, unknown> {
 
 async function run(command: string, options: TenantOptions, body: (registry: TenantRegistry) => Promise<void>): Promise<void> {
   try {
-    if (options.tenants === undefined) throw new ConfigError('--tenants <dir> is required: the directory holding one subdirectory per tenant.');
+    if (options.tenants === undefined)
+      throw new ConfigError('--tenants <dir> is required: the directory holding one subdirectory per tenant.');
     await body(new TenantRegistry(options.tenants));
     process.exitCode = EXIT_OK;
   } catch (error) {
