@@ -73,6 +73,14 @@ export interface RunningTenants {
 /** Binds `host:port` and serves every tenant of the registry there. Throws ConfigError for bad options. */
 export async function startTenantServers(options: TenantServeOptions): Promise<RunningTenants> {
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 });
+  // The port is bound before the tenants are built (their profiles name it): a request that
+  // arrives meanwhile is told to come back rather than left without an answer.
+  let serve: RequestListener = (req, res) => {
+    req.resume();
+    res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1' });
+    res.end('The server is starting; retry in a second.\n');
+  };
+  server.on('request', (req, res) => serve(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) => reject(bindError(err, options)));
     server.listen(options.port, options.host, () => resolve());
@@ -86,7 +94,7 @@ export async function startTenantServers(options: TenantServeOptions): Promise<R
     throw err;
   }
   const shutdown = gracefulClose(server, options.shutdownGraceMs ?? 10_000);
-  server.on('request', shutdown.track(assembled.listener));
+  serve = shutdown.track(assembled.listener);
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   options.logger.info(
     { url, tenants: assembled.domains },
