@@ -18,6 +18,7 @@ export const QUICK = [
   'test/e2e/budgets.test.ts',
   'test/e2e/continue-url.test.ts',
   'test/e2e/localization.test.ts',
+  'test/tenants/tenants.test.ts',
 ];
 
 export default defineConfig({

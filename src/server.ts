@@ -43,7 +43,7 @@ import { SqliteLocationStore } from './store/sqlite/index.js';
 import type { LocationStore } from './store/store.js';
 import type { IndexFileHome } from './store/memory-index/index.js';
 import { attachUcpHttp, buildUcpApp, listenUcpHttp, normaliseBaseUrl } from './transport/index.js';
-import type { ListeningUcp, UcpAppParts } from './transport/index.js';
+import type { Hosting, ListeningUcp, UcpAppParts } from './transport/index.js';
 import { isLoopbackHost } from './transport/index.js';
 import type { Readiness } from './transport/index.js';
 import { serveStdio } from './transport/index.js';
@@ -108,7 +108,19 @@ export interface ServerOptions {
    * holidays start from. Default: the system clock. Tests and docs pin it.
    */
   now?: () => number;
+  /** @internal What metrics observe of this server (src/metrics/); default nothing. */
+  instruments?: ServerInstruments;
 }
+
+/** @internal The hooks a metrics registry needs into one server, decorated before the app is built. */
+export interface ServerInstruments {
+  /** The parts the app is built from, decorated (operation observer, limiter, discovery source). */
+  decorate(parts: UcpAppParts, store: LocationStore): UcpAppParts;
+  /** An in-memory index was built (or loaded) in `ms`, holding `locations` Locations. */
+  indexLoaded(info: { locations: number; ms: number }): void;
+}
+
+export type { UcpAppParts } from './transport/index.js';
 
 export interface StartServerOptions extends ServerOptions {
   /** Default 127.0.0.1. */
@@ -162,9 +174,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
  * injected requests). `port` is only written into its URLs.
  */
 export async function startServerInProcess(
-  options: StartServerOptions & { port: number },
+  options: StartServerOptions & { port: number; hosting?: Hosting },
 ): Promise<RunningServer & { listener: RequestListener }> {
-  const { running, listening } = await start(options, (parts, at) => Promise.resolve(attachUcpHttp(parts, at)));
+  const hosting = options.hosting;
+  const { running, listening } = await start(options, (parts, at) =>
+    Promise.resolve(attachUcpHttp(parts, { ...at, ...(hosting === undefined ? {} : { hosting }) })),
+  );
   return { ...running, listener: listening.listener };
 }
 
@@ -276,7 +291,7 @@ const VALIDATORS: RequestValidators = {
 const AMENITY_EXAMPLES = 30;
 
 async function openRuntime(options: ServerOptions, config: ServerConfig, logger: Logger): Promise<Runtime> {
-  const data = await withIndex(await openStore(options, logger), config, logger, options.db);
+  const data = await withIndex(await openStore(options, logger), config, logger, options.db, options.instruments);
   let shared: SharedState | undefined;
   let closed = false;
   const close = async (): Promise<void> => {
@@ -352,7 +367,7 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
     // An in-memory index follows other instances' writes through notifications, so it may lag;
     // a store read directly is always current (each request reads the database).
     const caughtUp = async (generation: number): Promise<void> => data.store.caughtUp?.(generation);
-    return { parts, source: data.description, close, caughtUp };
+    return { parts: options.instruments?.decorate(parts, data.store) ?? parts, source: data.description, close, caughtUp };
   } catch (err) {
     await close();
     throw err;
@@ -508,7 +523,13 @@ async function openDemo(now: number, logger: Logger): Promise<LocationStore> {
  * from the store's index file, or built, here, before anything listens, so no call ever meets an
  * index that is not ready).
  */
-async function withIndex(data: OpenedStore, config: ServerConfig, logger: Logger, storeFile: string | undefined): Promise<OpenedStore> {
+async function withIndex(
+  data: OpenedStore,
+  config: ServerConfig,
+  logger: Logger,
+  storeFile: string | undefined,
+  instruments: ServerInstruments | undefined,
+): Promise<OpenedStore> {
   if (config.index !== 'memory' || !data.owned || data.store.exportIndex === undefined) return data;
   const { IndexedLocationStore, logIndexFileEvent } = await import('./store/memory-index/index.js');
   const started = performance.now();
@@ -523,7 +544,9 @@ async function withIndex(data: OpenedStore, config: ServerConfig, logger: Logger
     await data.store.close();
     throw err;
   }
-  logger.info({ locations: store.index.size, ms: Math.round(performance.now() - started) }, 'in-memory index ready');
+  const ms = Math.round(performance.now() - started);
+  logger.info({ locations: store.index.size, ms }, 'in-memory index ready');
+  instruments?.indexLoaded({ locations: store.index.size, ms });
   return { ...data, store };
 }
 

@@ -9,14 +9,14 @@ import { ConfigError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import { buildBusinessProfile, MCP_PATH } from './business-profile.js';
 import { isLoopbackHost, UcpHttpServer } from './http.js';
-import type { HttpApp, ReadinessProbe } from './http.js';
+import type { Hosting, HttpApp, ReadinessProbe } from './http.js';
 import { McpHttpEndpoint } from './mcp/http.js';
 import type { McpApp } from './mcp/server.js';
 import { buildToolCatalog } from './mcp/tools.js';
 import type { CallerGuidance, ToolSchemas } from './mcp/tools.js';
 import { ProfileNegotiator } from './negotiate-request.js';
 import type { PlatformProfileSource } from './negotiate-request.js';
-import type { LocationOperations, OperationDeps, RequestValidators } from './operations.js';
+import type { LocationOperations, OperationDeps, OperationObserver, RequestValidators } from './operations.js';
 import { prepareProfile } from './profile-endpoint.js';
 import type { PreparedProfile } from './profile-endpoint.js';
 import type { RequestLimiter } from './rate-limits.js';
@@ -35,6 +35,8 @@ export interface UcpAppParts {
   readiness?: ReadinessProbe;
   /** What callers are told beyond the schemas: announced profile URLs, the dataset's amenity ids. */
   guidance?: CallerGuidance;
+  /** Told of every binding request once answered (metrics). */
+  observe?: OperationObserver;
 }
 
 export interface UcpApp {
@@ -54,6 +56,7 @@ export function buildUcpApp(parts: UcpAppParts, baseUrl: string): UcpApp {
     limiter: parts.limiter,
     announcedProfileUrls: announced,
     ...(parts.config.continueUrl === undefined ? {} : { continueUrl: parts.config.continueUrl }),
+    ...(parts.observe === undefined ? {} : { observe: parts.observe }),
   };
   const mcp: McpApp = {
     operations,
@@ -113,10 +116,14 @@ export interface AttachedUcp extends ListeningUcp {
  * The same server as `listenUcpHttp`, as if bound at `host:port`, but nothing is bound: requests
  * reach it only through `listener` (tests call it in-process). `port` is only written into URLs.
  */
-export function attachUcpHttp(parts: UcpAppParts, options: { host: string; port: number; baseUrl?: string }): AttachedUcp {
-  const http = new UcpHttpServer({ turns: { maxQueued: parts.config.maxQueuedRequests } });
+export function attachUcpHttp(
+  parts: UcpAppParts,
+  options: { host: string; port: number; baseUrl?: string; hosting?: Hosting },
+): AttachedUcp {
+  const http = new UcpHttpServer({ turns: options.hosting?.turns ?? { maxQueued: parts.config.maxQueuedRequests } });
   const build = appBuilder(parts, options);
-  const listener = http.attach({ host: options.host, port: options.port }, () => build.httpApp(options.port));
+  const at = { host: options.host, port: options.port, ...(options.hosting === undefined ? {} : { hosting: options.hosting }) };
+  const listener = http.attach(at, () => build.httpApp(options.port));
   return { http, listener, url: `http://${hostForUrl(options.host)}:${options.port}`, port: options.port, ...build.built() };
 }
 

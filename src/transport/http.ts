@@ -96,12 +96,39 @@ export { isLoopbackHost };
  * localhost, [::1] and the bound address on its port, and the host of its public base URL), and
  * only their origins plus the configured CORS origins may post to it.
  */
-export function loopbackGuard(port: number, bindHost: string, baseUrl: string, extraOrigins: readonly string[]): HostGuard {
+export function loopbackGuard(
+  port: number,
+  bindHost: string,
+  baseUrl: string,
+  extraOrigins: readonly string[],
+  hostNames: readonly string[] = [],
+): HostGuard {
   const base = new URL(baseUrl);
+  // A tenant's domain (behind `serve --tenants`) is admitted on any port, and pages on it may call us.
+  const names = hostNames.map((n) => n.toLowerCase());
   return new HostGuard({
-    hosts: [...loopbackHosts(port, bindHost), base.host],
-    origins: [...loopbackOrigins(port, bindHost), base.origin, ...extraOrigins],
+    hosts: [...loopbackHosts(port, bindHost), base.host, ...names],
+    origins: [
+      ...loopbackOrigins(port, bindHost),
+      base.origin,
+      ...extraOrigins,
+      ...names.flatMap((n) => [`https://${n}`, `http://${n}`, `http://${n}:${port}`]),
+    ],
   });
+}
+
+/**
+ * How a server is hosted when it is one of several behind a router in the same process
+ * (`serve --tenants`): the router has matched the Host already, and these replace what a
+ * stand-alone server works out from its socket.
+ */
+export interface Hosting {
+  /** Host names the DNS-rebinding guard admits at any port, besides its own. */
+  hostNames: readonly string[];
+  /** The client address budgets are charged to (e.g. from X-Forwarded-For); default the socket peer. */
+  clientAddress?: (req: IncomingMessage) => string | undefined;
+  /** One queue of turns shared by every server of the process, so its bound holds for them all. */
+  turns?: RequestTurns;
 }
 
 export class UcpHttpServer {
@@ -110,9 +137,10 @@ export class UcpHttpServer {
   #inFlight = 0;
   #closing = false;
   readonly #turns: RequestTurns;
+  #clientAddress: ((req: IncomingMessage) => string | undefined) | undefined;
 
-  constructor(options: { turns?: Partial<RequestTurnsOptions> } = {}) {
-    this.#turns = new RequestTurns(options.turns);
+  constructor(options: { turns?: Partial<RequestTurnsOptions> | RequestTurns } = {}) {
+    this.#turns = options.turns instanceof RequestTurns ? options.turns : new RequestTurns(options.turns);
   }
 
   /**
@@ -147,12 +175,13 @@ export class UcpHttpServer {
    * anything: tests drive the whole HTTP layer in-process through it (an injected request and
    * response, no socket), and `listen()` hands the same listener to node:http.
    */
-  attach(at: { host: string; port: number }, makeApp: () => HttpApp): RequestListener {
+  attach(at: { host: string; port: number; hosting?: Hosting }, makeApp: () => HttpApp): RequestListener {
     const app = makeApp();
     if (isLoopbackHost(at.host)) {
       const corsOrigins = app.cors.origins === '*' ? [] : app.cors.origins;
-      this.#guard = loopbackGuard(at.port, at.host, app.baseUrl, corsOrigins);
+      this.#guard = loopbackGuard(at.port, at.host, app.baseUrl, corsOrigins, at.hosting?.hostNames);
     }
+    this.#clientAddress = at.hosting?.clientAddress;
     return (req: IncomingMessage, res: ServerResponse) => {
       this.#inFlight++;
       res.once('close', () => {
@@ -286,7 +315,7 @@ export class UcpHttpServer {
       return;
     }
     // Budgets are kept per peer: an IPv4 address or an IPv6 /64 (client-key.ts).
-    const clientIp = clientKey(req.socket.remoteAddress);
+    const clientIp = clientKey(this.#clientAddress?.(req) ?? req.socket.remoteAddress);
     switch (route.kind) {
       case 'healthz':
       case 'readyz':

@@ -6,8 +6,11 @@
 export { attachUcpHttp, buildUcpApp, listenUcpHttp, normaliseBaseUrl } from './app.js';
 export type { AttachedUcp, ListeningUcp, UcpAppParts } from './app.js';
 export { isLoopbackHost } from './http.js';
-export type { Readiness } from './http.js';
+export type { Hosting, Readiness } from './http.js';
+export { RequestTurns } from './request-turns.js';
 export { serveStdio } from './mcp/stdio.js';
 export type { CallerGuidance } from './mcp/tools.js';
-export type { LocationOperations, RequestValidators } from './operations.js';
+export type { LocationOperations, OperationEvent, OperationObserver, RequestValidators } from './operations.js';
+export type { RequestLimiter } from './rate-limits.js';
+export type { PlatformProfileSource } from './negotiate-request.js';
 export { BudgetLimiter, UNLIMITED } from './rate-limits.js';

@@ -13,6 +13,7 @@ import { withoutMembers, type UnknownMembers } from '../domain/request-members.j
 import type { LookupRequest, LookupResult, PresentationOptions, SearchRequest, SearchResult } from '../domain/requests.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY } from '../protocol/types.js';
 import { checkProfileUrlSize } from '../protocol/profile-resolver.js';
+import { isRecord } from '../protocol/guards.js';
 import type { LocationCapability } from './business-profile.js';
 import type { ErrorResponse } from './error-response.js';
 import type { RequestNegotiator } from './negotiate-request.js';
@@ -51,6 +52,28 @@ export interface RequestValidators {
   unknownMembers?(operation: Operation, request: SearchRequest | LookupRequest, activeExtensions: readonly string[]): UnknownMembers;
 }
 
+/** What became of one binding request for an operation, for metrics (never holds the request). */
+export interface OperationEvent {
+  binding: 'mcp' | 'rest';
+  /** `undefined` when the call named no known operation (an unknown MCP tool). */
+  operation: Operation | undefined;
+  outcome: 'success' | 'capabilities_incompatible' | 'error';
+  /** The error's code (`invalid_cursor`, `not_found`, `rate_limited`…) when the outcome is `error`. */
+  code?: string;
+  /** Codes of the warnings the answer carried. */
+  warnings: readonly string[];
+  durationMs: number;
+}
+
+export type OperationObserver = (event: OperationEvent) => void;
+
+/** The codes of the `warning` messages of a payload. */
+export function warningCodes(payload: unknown): string[] {
+  const messages: unknown = isRecord(payload) ? payload['messages'] : undefined;
+  if (!Array.isArray(messages)) return [];
+  return messages.flatMap((m: unknown) => (isRecord(m) && m['type'] === 'warning' && typeof m['code'] === 'string' ? [m['code']] : []));
+}
+
 export interface OperationDeps {
   service: LocationOperations;
   validate: RequestValidators;
@@ -60,6 +83,8 @@ export interface OperationDeps {
   announcedProfileUrls?: readonly string[];
   /** The Business's `continue_url` (config `continueUrl`) for negotiation failures (R-C5). */
   continueUrl?: string;
+  /** Told of every binding request once it is answered (metrics); default nobody. */
+  observe?: OperationObserver;
 }
 
 export interface OperationCall {

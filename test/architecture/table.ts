@@ -93,6 +93,19 @@ export const LAYERS: Readonly<Record<string, LayerRule>> = {
     what: '`ucp-location/server`, the composition root: wires config, a store adapter, the service and the transports',
     imports: [...CORE, STORE_PORT, ...STORE_ADAPTERS, 'shared-state', 'service', 'data', 'config', 'trusted-profiles', 'transport'],
   },
+  tenants: {
+    side: 'business',
+    what: 'many businesses in one process: the registry of tenants by domain, `serve --tenants` routed by host name, per-tenant cursor keys and budgets',
+    imports: [...CORE, 'config', 'server', 'transport', 'shared-state'],
+    faces: ['tenants/index.ts'],
+  },
+  metrics: {
+    side: 'business',
+    what: 'the Prometheus metrics of the business servers of a process, and the `/metrics` endpoint',
+    imports: CORE,
+    typeImports: ['server', 'transport', STORE_PORT],
+    faces: ['metrics/index.ts'],
+  },
   console: {
     side: 'business',
     what: 'the operator console: a JSON API over the service and the import path, and its web app (console/web/)',
@@ -119,7 +132,20 @@ export const LAYERS: Readonly<Record<string, LayerRule>> = {
   cli: {
     side: 'entry',
     what: '`ucp-location <verb>`: parses options, starts either side, prints a table or --json',
-    imports: [...CORE, STORE_PORT, ...STORE_ADAPTERS, 'data', 'server', 'trusted-profiles', 'client', 'conformance', 'agent', 'console'],
+    imports: [
+      ...CORE,
+      STORE_PORT,
+      ...STORE_ADAPTERS,
+      'data',
+      'server',
+      'trusted-profiles',
+      'tenants',
+      'metrics',
+      'client',
+      'conformance',
+      'agent',
+      'console',
+    ],
   },
   index: {
     side: 'entry',
@@ -173,6 +199,9 @@ export const EXTERNALS: Readonly<Record<string, Externals>> = {
   transport: { node: ['node:crypto', 'node:http', 'node:net', 'node:perf_hooks', 'node:stream'], packages: ['structured-headers'] },
   'transport/mcp': { node: ['node:crypto', 'node:http', 'node:perf_hooks', 'node:stream'], packages: ['@modelcontextprotocol/sdk'] },
   server: { node: ['node:crypto', 'node:fs', 'node:http', 'node:stream', 'node:url'] },
+  // node:url for IDNA (domainToASCII), node:http for the router's socket.
+  tenants: { node: ['node:crypto', 'node:fs', 'node:fs/promises', 'node:http', 'node:net', 'node:path', 'node:url'] },
+  metrics: { node: ['node:http'], packages: ['prom-client'] },
   console: {
     node: ['node:crypto', 'node:fs', 'node:http', 'node:net', 'node:os', 'node:path', 'node:url'],
     packages: ['luxon'],

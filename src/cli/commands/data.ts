@@ -15,6 +15,7 @@ import { DATA_FORMATS } from '../../data/sources.js';
 import type { ImportProgress, LocationStore } from '../../store/store.js';
 import { indexFileLine, refreshIndexFileOf } from '../index-file.js';
 import { SqliteLocationStore } from '../../store/sqlite/index.js';
+import { TenantRegistry } from '../../tenants/index.js';
 import { createProgress } from '../progress.js';
 import { addSourceOptions, printDiff, printNotes, sourceImportOptions, type SourceFlags } from './import-report.js';
 
@@ -34,6 +35,9 @@ interface CommonOptions extends SourceFlags {
 
 interface StoreOptions extends CommonOptions {
   db: string;
+  /** With `tenant`: the tenants directory whose tenant's store is written. */
+  tenants?: string;
+  tenant?: string;
   /** A postgres:// URL (or an SQLite file), instead of --db. */
   store?: string;
   dryRun?: boolean;
@@ -139,6 +143,29 @@ async function withStore<T>(db: string, body: (store: LocationStore) => Promise<
   }
 }
 
+/** `--tenants <dir> --tenant <domain>`: the tenant's own store, the one `serve --tenants` reads. */
+function tenantOptions(cmd: Command): Command {
+  return cmd
+    .option('--tenants <dir>', 'the tenants directory (`ucp-location tenant add`); with --tenant, write that tenant’s store')
+    .option('--tenant <domain>', 'the tenant (business) whose store is written, instead of --db or --store');
+}
+
+/**
+ * Points `options.db` at the tenant's store when `--tenant` is given. Everything else about the
+ * command is unchanged: the tenant's store is an SQLite file like any other.
+ */
+async function useTenantStore(options: StoreOptions, cmd: Command): Promise<void> {
+  if (options.tenant === undefined && options.tenants === undefined) return;
+  if (options.tenant === undefined || options.tenants === undefined) {
+    throw new ConfigError('--tenant <domain> and --tenants <dir> go together: the tenant, and the directory it is registered in.');
+  }
+  if (options.store !== undefined || cmd.getOptionValueSource('db') === 'cli') {
+    throw new ConfigError('--tenant writes that tenant’s own store; drop --db and --store.');
+  }
+  const tenant = await new TenantRegistry(options.tenants).get(options.tenant);
+  options.db = tenant.storeFile;
+}
+
 /** Commander reports its own usage errors; they exit with 2, help and --version with 0. */
 function usageExits(cmd: Command): Command {
   return cmd.exitOverride((err) => process.exit(err.exitCode === 0 ? EXIT_OK : EXIT_USAGE));
@@ -162,8 +189,10 @@ export function registerDataCommands(program: Command): void {
     .option('--quiet', 'no progress and no summary on success');
   formatOption(importCmd, DATA_FORMATS);
   addSourceOptions(importCmd);
-  usageExits(importCmd).action(async (files: string[], options: StoreOptions) => {
+  tenantOptions(importCmd);
+  usageExits(importCmd).action(async (files: string[], options: StoreOptions, cmd: Command) => {
     await run('import', options, async () => {
+      await useTenantStore(options, cmd);
       const progress = createProgress('import', { quiet: options.quiet === true || options.json === true });
       const started = performance.now();
       const importOptions = {
@@ -273,8 +302,10 @@ export function registerDataCommands(program: Command): void {
     .option('--json', 'print one machine-readable JSON report')
     .option('--quiet', 'no summary on success');
   formatOption(inventoryCmd, ['csv', 'ndjson']);
-  usageExits(inventoryCmd).action(async (file: string, options: StoreOptions) => {
+  tenantOptions(inventoryCmd);
+  usageExits(inventoryCmd).action(async (file: string, options: StoreOptions, cmd: Command) => {
     await run('inventory', options, async () => {
+      await useTenantStore(options, cmd);
       const started = performance.now();
       const db = options.store ?? options.db;
       const { report, indexFile } = await withStore(db, async (store) => {

@@ -14,6 +14,7 @@ const platform = async (): Promise<RegisterCommand> => (await import('./platform
 const migrate = async (): Promise<RegisterCommand> => (await import('./migrate.js')).registerMigrateCommand;
 const agent = async (): Promise<RegisterCommand> => (await import('./agent.js')).registerAgentCommand;
 const consoleVerb = async (): Promise<RegisterCommand> => (await import('./console.js')).registerConsoleCommand;
+const tenant = async (): Promise<RegisterCommand> => (await import('./tenant.js')).registerTenantCommands;
 const conformance = async (): Promise<RegisterCommand> => (await import('./conformance.js')).registerConformanceCommand;
 
 export const VERB_LOADERS: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
@@ -29,6 +30,7 @@ export const VERB_LOADERS: Readonly<Record<string, () => Promise<RegisterCommand
   conformance,
   agent,
   console: consoleVerb,
+  tenant,
 };
 
 /** Register the module of `verb` only, or every verb (help, unknown verbs) when it is not known. */

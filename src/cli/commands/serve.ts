@@ -10,6 +10,8 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, DataValidationError, StoreError } from '../../errors.js';
 import { createLogger, LOG_FORMAT_ENV, LOG_LEVELS, parseLogFormat } from '../../logging.js';
+import type { LogFormat, Logger } from '../../logging.js';
+import type { MetricsServer, ServerMetrics } from '../../metrics/index.js';
 import { DEFAULT_CONFIG, DEFAULT_HOST, DEFAULT_PORT, loadConfigFile, startServer, startStdioServer } from '../../server.js';
 import type { ServerConfig } from '../../server.js';
 import { loadTrustedProfiles, parseTrustSpec } from '../../trusted-profiles.js';
@@ -35,6 +37,9 @@ interface ServeOptions {
   logLevel?: string;
   logFormat?: string;
   trustPlatformProfile?: string[];
+  tenants?: string;
+  trustProxy?: boolean;
+  metricsPort?: string;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -61,11 +66,117 @@ export function registerServeCommand(program: Command): void {
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option('--stdio', 'serve MCP over stdin/stdout instead of HTTP (logs go to stderr)')
+    .option(
+      '--tenants <dir>',
+      'serve every business of a tenants directory (`ucp-location tenant add`), each at its own domain, chosen by the Host header',
+    )
+    .option(
+      '--trust-proxy',
+      'with --tenants: behind a reverse proxy, route by X-Forwarded-Host and charge per-address budgets to X-Forwarded-For',
+    )
+    .option(
+      '--metrics-port <port>',
+      'serve Prometheus metrics at http://<host>:<port>/metrics (no Host check, no token: keep it off public interfaces)',
+    )
     .option('--log-level <level>', `override the configured log level (${LOG_LEVELS.join(', ')})`)
     .option('--log-format <format>', `json or pretty (default: $${LOG_FORMAT_ENV}, else pretty on a terminal and json otherwise)`)
     .action(async (options: ServeOptions) => {
       process.exitCode = await serve(options);
     });
+}
+
+/** `--metrics-port`, checked; undefined when not given. */
+function parseMetricsPort(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535)
+    throw new ConfigError(`--metrics-port must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
+  return port;
+}
+
+async function startMetrics(
+  host: string,
+  port: number,
+  logger: Logger,
+): Promise<{ registry: ServerMetrics; server: MetricsServer; singleTenant: string }> {
+  // Loaded only when asked for, so a server without metrics never loads prom-client.
+  const { ServerMetrics, SINGLE_TENANT, startMetricsServer } = await import('../../metrics/index.js');
+  const registry = new ServerMetrics();
+  const server = await startMetricsServer(registry, { host, port });
+  logger.info({ url: server.url }, `Prometheus metrics at ${server.url}`);
+  return { registry, server, singleTenant: SINGLE_TENANT };
+}
+
+/**
+ * `serve --tenants <dir>`: process-wide flags (--host, --port, --allow-loopback-profiles,
+ * --redis, logging, metrics) apply to every tenant; the rest of a business's settings are its
+ * own configuration, so the flags that set them for a single business are refused here.
+ */
+async function serveTenants(
+  options: ServeOptions,
+  common: { port: number; logFormat: LogFormat | undefined; logLevel: string | undefined; metricsPort: number | undefined },
+): Promise<number> {
+  const perBusiness = [
+    ['--db', options.db],
+    ['--store', options.store],
+    ['--data', options.data],
+    ['--base-url', options.baseUrl],
+    ['--config', options.config],
+    ['--trust-platform-profile', options.trustPlatformProfile],
+    ['--workers', options.workers],
+    ['--stdio', options.stdio],
+  ] as const;
+  const given = perBusiness.filter(([, value]) => value !== undefined).map(([flag]) => flag);
+  if (given.length > 0) {
+    throw new ConfigError(
+      `${given.join(', ')} set one business's own settings; with --tenants each tenant has its own (tenant add --config, import --tenant). Drop ${given.length === 1 ? 'it' : 'them'}.`,
+    );
+  }
+  const logLevel = common.logLevel;
+  if (logLevel !== undefined && !isOneOf(LOG_LEVELS, logLevel)) {
+    throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
+  }
+  const logger = createLogger({ level: logLevel ?? 'info', destination: 'stdout', format: common.logFormat });
+  let pendingSignal: NodeJS.Signals | undefined;
+  let onSignal = (signal: NodeJS.Signals): void => void (pendingSignal = signal);
+  const relay = (signal: NodeJS.Signals): void => onSignal(signal);
+  process.once('SIGINT', relay);
+  process.once('SIGTERM', relay);
+  const metrics = common.metricsPort === undefined ? undefined : await startMetrics(options.host, common.metricsPort, logger);
+  const cursorSecret = process.env[CURSOR_SECRET_ENV];
+  let running;
+  try {
+    const { startTenantServers } = await import('../../tenants/index.js');
+    running = await startTenantServers({
+      tenants: options.tenants ?? '',
+      host: options.host,
+      port: common.port,
+      logger,
+      ...(logLevel === undefined ? {} : { logLevel }),
+      ...(cursorSecret === undefined || cursorSecret === '' ? {} : { cursorSecret }),
+      allowLoopbackProfiles: options.allowLoopbackProfiles === true,
+      trustProxy: options.trustProxy === true,
+      ...(options.redis === undefined ? {} : { redis: options.redis }),
+      ...(metrics === undefined ? {} : { metrics: metrics.registry }),
+    });
+  } catch (err) {
+    await metrics?.server.close();
+    throw err;
+  }
+  const server = running;
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      logger.info({ signal }, 'shutting down: finishing in-flight requests');
+      process.once(signal, () => process.exit(EXIT_FAILED));
+      void server
+        .close()
+        .then(() => metrics?.server.close())
+        .then(() => resolve());
+    };
+    if (pendingSignal !== undefined) stop(pendingSignal);
+    else onSignal = stop;
+  });
+  return EXIT_OK;
 }
 
 async function serve(options: ServeOptions): Promise<number> {
@@ -89,6 +200,13 @@ async function serve(options: ServeOptions): Promise<number> {
       const base = config ?? DEFAULT_CONFIG;
       config = { ...base, trustedPlatformProfiles: [...base.trustedPlatformProfiles, ...files] };
     }
+    const metricsPort = parseMetricsPort(options.metricsPort);
+    if (options.tenants !== undefined) return await serveTenants(options, { port, logFormat, logLevel, metricsPort });
+    if (options.trustProxy === true) {
+      throw new ConfigError(
+        '--trust-proxy applies to --tenants (routing by X-Forwarded-Host); a single business is served as it is reached.',
+      );
+    }
     if (options.store !== undefined && options.db !== undefined)
       throw new ConfigError('Give either --store or --db (they are the same option), not both.');
     const db = options.store ?? options.db;
@@ -98,6 +216,9 @@ async function serve(options: ServeOptions): Promise<number> {
     if (isClusterWorker() && (config ?? DEFAULT_CONFIG).cursorSecret === undefined && process.env[CURSOR_SECRET_ENV] !== undefined) {
       // Every worker signs cursors with the secret the primary chose, so they page across workers.
       config = { ...(config ?? DEFAULT_CONFIG), cursorSecret: process.env[CURSOR_SECRET_ENV] };
+    }
+    if (metricsPort !== undefined && (workers > 1 || options.stdio === true)) {
+      throw new ConfigError('--metrics-port serves one HTTP process; it cannot be combined with --workers or --stdio.');
     }
     if (workers > 1 && !isClusterWorker()) {
       // Refuse a bad profile file once, here, rather than in every worker that keeps restarting.
@@ -135,8 +256,10 @@ async function serve(options: ServeOptions): Promise<number> {
     const relay = (signal: NodeJS.Signals): void => onSignal(signal);
     process.once('SIGINT', relay);
     process.once('SIGTERM', relay);
+    const metrics = metricsPort === undefined ? undefined : await startMetrics(options.host, metricsPort, logger);
     const server = await startServer({
       ...common,
+      ...(metrics === undefined ? {} : { instruments: metrics.registry.forTenant(metrics.singleTenant) }),
       logger,
       host: options.host,
       port,
@@ -147,10 +270,13 @@ async function serve(options: ServeOptions): Promise<number> {
         logger.info({ signal }, 'shutting down: finishing in-flight requests');
         // A second signal means "now": skip the grace period.
         process.once(signal, () => process.exit(EXIT_FAILED));
-        void server.close().then(() => {
-          leaveCluster();
-          resolve();
-        });
+        void server
+          .close()
+          .then(() => metrics?.server.close())
+          .then(() => {
+            leaveCluster();
+            resolve();
+          });
       };
       if (pendingSignal !== undefined) stop(pendingSignal);
       else onSignal = stop;

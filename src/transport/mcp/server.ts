@@ -32,7 +32,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { UcpNegotiationError } from '../../errors.js';
 import type { Logger } from '../../logging.js';
 import { summarizeRequest } from '../../logging.js';
-import { executeOperation } from '../operations.js';
+import { executeOperation, warningCodes } from '../operations.js';
 import { elapsedMs } from '../timing.js';
 import type { OperationDeps } from '../operations.js';
 import { exampleProfileUrl, withContinueUrl, withTrustHint } from '../profile-trust.js';
@@ -203,6 +203,13 @@ export async function callTool(
         'tools/call',
       );
     }
+    app.operations.observe?.({
+      binding: 'mcp',
+      operation,
+      outcome: result.outcome,
+      warnings: warningCodes(result.payload),
+      durationMs: elapsedMs(started),
+    });
     return result.payload as unknown as Record<string, unknown>;
   } catch (err) {
     // Discovery failures say which profile URLs work here and how the operator adds one.
@@ -211,6 +218,14 @@ export async function callTool(
       pointerBase,
     );
     ctx.onFailure?.(mapped);
+    app.operations.observe?.({
+      binding: 'mcp',
+      operation: app.catalog.operationOf(name),
+      outcome: 'error',
+      code: mcpErrorCode(mapped),
+      warnings: [],
+      durationMs: elapsedMs(started),
+    });
     const fields = {
       ...who,
       durationMs: elapsedMs(started),
@@ -223,6 +238,15 @@ export async function callTool(
     throw mapped.error;
   }
 }
+
+/** The UCP code of a mapped failure (`data.code`), or a name for the protocol errors that carry none. */
+function mcpErrorCode(mapped: MappedMcpError): string {
+  const data: unknown = mapped.error.data;
+  if (isRecord(data) && typeof data['code'] === 'string') return data['code'];
+  return MCP_STATUS_CODES[mapped.httpStatus] ?? 'internal_error';
+}
+
+const MCP_STATUS_CODES: Readonly<Record<number, string>> = { 403: 'forbidden', 429: 'rate_limited', 503: 'service_unavailable' };
 
 /**
  * `meta["ucp-agent"].profile` is required on every call (R-G1). Its absence is reported here with

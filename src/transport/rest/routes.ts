@@ -11,7 +11,7 @@ import { summarizeRequest } from '../../logging.js';
 import { closeAfterAnswer, readJsonBody } from '../../http-kit/body.js';
 import { writeJson } from '../../http-kit/respond.js';
 import { elapsedMs } from '../timing.js';
-import { executeOperation, validateRequest } from '../operations.js';
+import { executeOperation, validateRequest, warningCodes } from '../operations.js';
 import { exampleProfileUrl, withContinueUrl, withTrustHint } from '../profile-trust.js';
 import type { Operation, OperationDeps } from '../operations.js';
 import { restError, toRestError } from './errors.js';
@@ -38,7 +38,7 @@ export class RestEndpoint {
       const body = await readJsonBody(req, this.options.maxBodyBytes);
       if (!body.ok) {
         if (body.status === 413) closeAfterAnswer(res);
-        this.fail(res, log, started, summary, restError(body.status, body.reason, body.message, 'recoverable'));
+        this.fail(res, log, operation, started, summary, restError(body.status, body.reason, body.message, 'recoverable'));
         return;
       }
       if (body.value === null || typeof body.value !== 'object' || Array.isArray(body.value)) {
@@ -46,6 +46,7 @@ export class RestEndpoint {
         this.fail(
           res,
           log,
+          operation,
           started,
           summary,
           restError(400, 'invalid_request', `The body must be a JSON object holding the ${operation} request (${hint}).`, 'recoverable'),
@@ -71,6 +72,13 @@ export class RestEndpoint {
       const vary = res.getHeader('Vary');
       res.setHeader('Vary', vary === undefined ? 'Accept-Language' : `${String(vary)}, Accept-Language`);
       writeJson(res, 200, result.payload);
+      this.operations.observe?.({
+        binding: 'rest',
+        operation,
+        outcome: result.outcome,
+        warnings: warningCodes(result.payload),
+        durationMs: elapsedMs(started),
+      });
       log.info(
         { durationMs: elapsedMs(started), status: 200, outcome: result.outcome, results: result.resultCount, request: summary },
         'rest',
@@ -81,13 +89,14 @@ export class RestEndpoint {
         withContinueUrl(withTrustHint(err, this.operations.announcedProfileUrls ?? []), this.operations.continueUrl),
         ctx.requestId,
       );
-      this.fail(res, log, started, summary, mapped, err);
+      this.fail(res, log, operation, started, summary, mapped, err);
     }
   }
 
   private fail(
     res: ServerResponse,
     log: Logger,
+    operation: Operation,
     started: number,
     summary: Record<string, unknown>,
     mapped: MappedRestError,
@@ -95,6 +104,14 @@ export class RestEndpoint {
   ): void {
     if (mapped.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(mapped.retryAfterSeconds));
     if (!res.headersSent) writeJson(res, mapped.status, mapped.body);
+    this.operations.observe?.({
+      binding: 'rest',
+      operation,
+      outcome: 'error',
+      code: mapped.body.messages[0].code ?? 'error',
+      warnings: [],
+      durationMs: elapsedMs(started),
+    });
     const fields = { durationMs: elapsedMs(started), status: mapped.status, code: mapped.body.messages[0].code, request: summary };
     if (mapped.unexpected) log.error({ ...fields, err }, 'rest failed');
     else log.info({ ...fields, reason: mapped.body.messages[0].content }, 'rest refused');

@@ -1,0 +1,7 @@
+/** The tenants face: the registry of businesses by domain, and `serve --tenants`. */
+export { normaliseDomain } from './domain-name.js';
+export { TenantRegistry } from './registry.js';
+export type { Tenant } from './registry.js';
+export { assembleTenants, startTenantServers } from './serve.js';
+export type { AssembledTenants, RunningTenants, TenantMetrics, TenantServeOptions } from './serve.js';
+export { UNKNOWN_HOST_MESSAGE } from './router.js';
