@@ -18,7 +18,9 @@ export type BodyFailureReason =
   /** 400: arrays/objects nest deeper than the server accepts (MAX_JSON_DEPTH): flatten the request. */
   | 'nesting_too_deep';
 
-export type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; reason: BodyFailureReason; message: string };
+export type JsonBody =
+  | { ok: true; value: unknown; /** The body exactly as received (a signature's digest covers these). */ raw: Buffer }
+  | { ok: false; status: 400 | 413 | 415; reason: BodyFailureReason; message: string };
 
 /** `application/json`, optionally with `charset=utf-8`; parameters otherwise ignored. */
 export function isJsonMediaType(header: string | undefined): boolean {
@@ -71,7 +73,7 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   }
   const text = collected.toString('utf8');
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: JSON.parse(text), raw: collected };
   } catch (err) {
     const detail = err instanceof SyntaxError ? err.message : 'unparsable';
     return { ok: false, status: 400, reason: 'invalid_json', message: `The request body is not valid JSON (${detail}).` };

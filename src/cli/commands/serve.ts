@@ -10,8 +10,17 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, DataValidationError, StoreError } from '../../errors.js';
 import { createLogger, LOG_FORMAT_ENV, LOG_LEVELS, parseLogFormat } from '../../logging.js';
-import { DEFAULT_CONFIG, DEFAULT_HOST, DEFAULT_PORT, loadConfigFile, startServer, startStdioServer } from '../../server.js';
+import {
+  DEFAULT_CONFIG,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  loadConfigFile,
+  SIGNATURE_VERIFICATIONS,
+  startServer,
+  startStdioServer,
+} from '../../server.js';
 import type { ServerConfig } from '../../server.js';
+
 import { loadTrustedProfiles, parseTrustSpec } from '../../trusted-profiles.js';
 import { isOneOf } from '../../protocol/guards.js';
 import { CURSOR_SECRET_ENV, isClusterWorker, leaveCluster, parseWorkers, superviseWorkers } from './serve-cluster.js';
@@ -35,6 +44,8 @@ interface ServeOptions {
   logLevel?: string;
   logFormat?: string;
   trustPlatformProfile?: string[];
+  signingKey?: string;
+  verifySignatures?: string;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -59,6 +70,14 @@ export function registerServeCommand(program: Command): void {
       '--trust-platform-profile <file[=url]>',
       'pre-approve the platform profile in <file> (e.g. from `platform-profile init`) under <url>, or under a URL printed at start; repeatable',
       (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--signing-key <jwk-file>',
+      'private JWK (or JWK Set) file: publish its public keys in the profile keys[] and sign every answer (RFC 9421); see docs/signatures.md',
+    )
+    .option(
+      '--verify-signatures <mode>',
+      `request signatures: ${SIGNATURE_VERIFICATIONS.join(', ')} (default if-present: verify those sent, serve unsigned callers as unverified)`,
     )
     .option('--stdio', 'serve MCP over stdin/stdout instead of HTTP (logs go to stderr)')
     .option('--log-level <level>', `override the configured log level (${LOG_LEVELS.join(', ')})`)
@@ -88,6 +107,21 @@ async function serve(options: ServeOptions): Promise<number> {
       const files = options.trustPlatformProfile.map(parseTrustSpec).map((t) => ({ ...t, file: resolve(t.file) }));
       const base = config ?? DEFAULT_CONFIG;
       config = { ...base, trustedPlatformProfiles: [...base.trustedPlatformProfiles, ...files] };
+    }
+    const verify = options.verifySignatures;
+    if (verify !== undefined && !isOneOf(SIGNATURE_VERIFICATIONS, verify)) {
+      throw new ConfigError(`--verify-signatures must be one of ${SIGNATURE_VERIFICATIONS.join(', ')}, got ${JSON.stringify(verify)}`);
+    }
+    if (options.signingKey !== undefined || verify !== undefined) {
+      const base = config ?? DEFAULT_CONFIG;
+      config = {
+        ...base,
+        signatures: {
+          // A key file named on the command line is relative to where the command runs.
+          signingKey: options.signingKey === undefined ? base.signatures.signingKey : resolve(options.signingKey),
+          verify: verify ?? base.signatures.verify,
+        },
+      };
     }
     if (options.store !== undefined && options.db !== undefined)
       throw new ConfigError('Give either --store or --db (they are the same option), not both.');

@@ -21,6 +21,7 @@
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { TRANSIENT_RETRY_AFTER_SECONDS } from '../error-response.js';
+import { SignatureError } from '../../protocol/signatures/index.js';
 import {
   ForbiddenError,
   RateLimitedError,
@@ -115,8 +116,19 @@ export function toMcpError(err: unknown, pointerBase: string): MappedMcpError {
   if (err instanceof ForbiddenError) {
     return { error: new RpcError(UCP_PROTOCOL_ERROR, err.message), httpStatus: 403, unexpected: false };
   }
+  if (err instanceof SignatureError) {
+    const data = { code: err.code, content: err.message };
+    return { error: new RpcError(err.jsonRpcCode, signatureSummary(err), data), httpStatus: err.httpStatus, unexpected: false };
+  }
   // Never leak internals: the message is generic, the log has the stack (with the request id).
   return { error: new RpcError(ErrorCode.InternalError, 'Internal error'), httpStatus: 500, unexpected: true };
+}
+
+/** The JSON-RPC `message` of a signature failure: a short summary; `data.content` has the detail. */
+export function signatureSummary(err: SignatureError): string {
+  return err.code === 'digest_mismatch' || err.code === 'algorithm_unsupported'
+    ? `Signature check failed (${err.code}): ${err.message}`
+    : `Signature verification failed (${err.code}): ${err.message}`;
 }
 
 function retryLater(status: 429 | 503, message: string, seconds: number): MappedMcpError {
