@@ -13,10 +13,13 @@ export function signAnswer(res: ServerResponse, key: SigningKey, now: () => numb
   const end = res.end.bind(res);
   const write = res.write.bind(res);
   const held: Buffer[] = [];
+  // Set once the signed body is handed on: an `end` that writes through `this.write` (as some
+  // response implementations do) must reach the real write then, not be held again.
+  let sealed = false;
   // Answers here are whole JSON documents; should anything write in pieces, the pieces are held
   // until end so the digest and signature cover all of them.
   res.write = (...args: unknown[]): boolean => {
-    if (res.headersSent) return Boolean(Reflect.apply(write, undefined, args));
+    if (sealed || res.headersSent) return Boolean(Reflect.apply(write, undefined, args));
     const bytes = toBytes(args[0]);
     if (bytes !== undefined) held.push(bytes);
     const callback = args.find(isFunction);
@@ -24,7 +27,7 @@ export function signAnswer(res: ServerResponse, key: SigningKey, now: () => numb
     return true;
   };
   res.end = (...args: unknown[]): ServerResponse => {
-    if (res.headersSent) {
+    if (sealed || res.headersSent) {
       Reflect.apply(end, undefined, args);
       return res;
     }
@@ -37,6 +40,7 @@ export function signAnswer(res: ServerResponse, key: SigningKey, now: () => numb
     });
     for (const [name, value] of Object.entries(signed)) res.setHeader(name, value);
     const callback = args.find(isFunction);
+    sealed = true;
     Reflect.apply(end, undefined, callback === undefined ? [body] : [body, callback]);
     return res;
   };
