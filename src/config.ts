@@ -33,6 +33,24 @@ export type BindingName = 'mcp' | 'rest';
 export const BINDINGS: readonly BindingName[] = ['mcp', 'rest'];
 
 /**
+ * How requests' RFC 9421 signatures are treated (docs/signatures.md): `off` ignores them (every
+ * caller is who it claims); `if-present` verifies any signature sent and refuses a bad one, while an
+ * unsigned caller is served as unverified; `required` refuses unsigned requests (401).
+ */
+export type SignatureVerification = 'off' | 'if-present' | 'required';
+export const SIGNATURE_VERIFICATIONS: readonly SignatureVerification[] = ['off', 'if-present', 'required'];
+
+export interface SignaturesConfig {
+  /**
+   * A private JWK or JWK Set file (relative paths: from the configuration file's directory). Its
+   * public keys are published in the profile's `keys[]` and every answer is signed with its first
+   * private key. Absent: answers are not signed and the profile lists no keys.
+   */
+  signingKey: string | undefined;
+  verify: SignatureVerification;
+}
+
+/**
  * A Platform profile trusted from a local file (`--trust-platform-profile <file>[=<url>]`): the
  * document is read and validated at start and pre-approved under `url`, or, without one, under a
  * URL derived from the file's content (see trusted-profiles.ts).
@@ -135,6 +153,8 @@ export interface ServerConfig {
    * see docs/benchmarks.md) or `store` (SQL on every request). Stores the server opens itself only.
    */
   index: 'memory' | 'store';
+  /** RFC 9421 message signatures: the Business's own key, and how requests are verified. */
+  signatures: SignaturesConfig;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -159,6 +179,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   profileFetch: { timeoutMs: 5000, maxBytes: 256 * 1024, cacheEntries: 1000 },
   continueUrl: undefined,
   index: 'memory',
+  signatures: { signingKey: undefined, verify: 'if-present' },
 };
 
 const positiveInt = z.number().int().min(1);
@@ -236,6 +257,12 @@ const schema = z.strictObject({
     .optional(),
   maxQueuedRequests: z.number().int().min(1).max(1_000_000).optional(),
   index: z.enum(['memory', 'store']).optional(),
+  signatures: z
+    .strictObject({
+      signingKey: z.string().min(1, 'expected the path of a private JWK or JWK Set file').optional(),
+      verify: z.enum(['off', 'if-present', 'required']).optional(),
+    })
+    .optional(),
   profileFetch: z
     .strictObject({
       timeoutMs: z.number().int().min(100).max(60_000).optional(),
@@ -314,6 +341,13 @@ export async function loadConfigFile(path: string): Promise<ServerConfig> {
   return {
     ...config,
     trustedPlatformProfiles: config.trustedPlatformProfiles.map((t) => (isAbsolute(t.file) ? t : { ...t, file: resolve(base, t.file) })),
+    signatures: {
+      ...config.signatures,
+      signingKey:
+        config.signatures.signingKey === undefined || isAbsolute(config.signatures.signingKey)
+          ? config.signatures.signingKey
+          : resolve(base, config.signatures.signingKey),
+    },
   };
 }
 
@@ -337,6 +371,7 @@ function merge(input: ConfigInput): ServerConfig {
     profileFetch: { ...d.profileFetch, ...stripUndefined(input.profileFetch ?? {}) },
     continueUrl: input.continueUrl ?? d.continueUrl,
     index: input.index ?? d.index,
+    signatures: { ...d.signatures, ...stripUndefined(input.signatures ?? {}) },
   };
 }
 

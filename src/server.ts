@@ -48,6 +48,7 @@ import { isLoopbackHost } from './transport/index.js';
 import type { Readiness } from './transport/index.js';
 import { serveStdio } from './transport/index.js';
 import type { CallerGuidance } from './transport/index.js';
+import { loadSigningKeyFile } from './protocol/signatures/index.js';
 import { loadTrustedProfiles, TRUST_FLAG } from './trusted-profiles.js';
 import type { TrustedProfile } from './trusted-profiles.js';
 import type { LocationOperations, RequestValidators } from './transport/index.js';
@@ -55,7 +56,8 @@ import { BudgetLimiter, UNLIMITED } from './transport/index.js';
 import { errorCodeOf } from './protocol/error-code.js';
 
 export type { ServerConfig } from './config.js';
-export { DEFAULT_CONFIG, loadConfigFile, parseConfig } from './config.js';
+export { DEFAULT_CONFIG, loadConfigFile, parseConfig, SIGNATURE_VERIFICATIONS } from './config.js';
+export type { SignatureVerification, SignaturesConfig } from './config.js';
 export type { Logger, LogLevel } from './logging.js';
 export type { LocationOperations } from './transport/index.js';
 
@@ -349,6 +351,15 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
         ...(shared === undefined ? {} : { cache: shared.cache }),
       },
     });
+    const signingKeys = config.signatures.signingKey === undefined ? undefined : await loadSigningKeyFile(config.signatures.signingKey);
+    if (signingKeys !== undefined) {
+      // The kid only: the key file holds a private part, which is never logged.
+      logger.info(
+        { kid: signingKeys.signing.kid, published: signingKeys.published.map((k) => k.kid) },
+        `answers are signed (RFC 9421) with key ${signingKeys.signing.kid}; the profile publishes ${signingKeys.published.length} key(s)`,
+      );
+    }
+    logger.info({ verify: config.signatures.verify }, `request signatures: ${config.signatures.verify}`);
     const limiter = config.rateLimits.enabled
       ? new BudgetLimiter(config.rateLimits, rateLimitBackend === undefined ? {} : { backend: rateLimitBackend })
       : UNLIMITED;
@@ -363,6 +374,8 @@ async function openRuntime(options: ServerOptions, config: ServerConfig, logger:
       serverInfo: { name: 'ucp-location', version: packageVersion() },
       readiness: () => storeReadiness(data.store),
       guidance,
+      ...(signingKeys === undefined ? {} : { signingKeys }),
+      ...(options.now === undefined ? {} : { now: options.now }),
     };
     // An in-memory index follows other instances' writes through notifications, so it may lag;
     // a store read directly is always current (each request reads the database).

@@ -21,6 +21,9 @@ import { prepareProfile } from './profile-endpoint.js';
 import type { PreparedProfile } from './profile-endpoint.js';
 import type { RequestLimiter } from './rate-limits.js';
 import { RestEndpoint } from './rest/routes.js';
+import { answerSigner } from './answer-signing.js';
+import { RequestVerifier } from './request-signatures.js';
+import type { SigningKeySet } from '../protocol/signatures/index.js';
 
 export interface UcpAppParts {
   service: LocationOperations;
@@ -37,6 +40,13 @@ export interface UcpAppParts {
   guidance?: CallerGuidance;
   /** Told of every binding request once answered (metrics). */
   observe?: OperationObserver;
+  /**
+   * The Business's own keys (config `signatures.signingKey`): published in the profile's `keys[]`,
+   * and every answer of the HTTP bindings is signed with the signing one (R-SIG1, R-SIG3).
+   */
+  signingKeys?: SigningKeySet;
+  /** The clock (epoch ms) for signature `created` / `expires`; default the system clock. */
+  now?: () => number;
 }
 
 export interface UcpApp {
@@ -47,7 +57,10 @@ export interface UcpApp {
 
 /** @param baseUrl public origin, no trailing slash; endpoints in the profile are derived from it. */
 export function buildUcpApp(parts: UcpAppParts, baseUrl: string): UcpApp {
-  const profile = prepareProfile(buildBusinessProfile(baseUrl, parts.config.capabilities, parts.config.transports));
+  const document = buildBusinessProfile(baseUrl, parts.config.capabilities, parts.config.transports);
+  // Public parts only (jwk.ts publicJwk copies nothing else), so a private key is never served.
+  const keys = parts.signingKeys?.published.map((key) => ({ ...key }));
+  const profile = prepareProfile(keys === undefined ? document : { ...document, keys });
   const announced = parts.guidance?.profileUrls ?? [];
   const operations: OperationDeps = {
     service: parts.service,
@@ -57,6 +70,7 @@ export function buildUcpApp(parts: UcpAppParts, baseUrl: string): UcpApp {
     announcedProfileUrls: announced,
     ...(parts.config.continueUrl === undefined ? {} : { continueUrl: parts.config.continueUrl }),
     ...(parts.observe === undefined ? {} : { observe: parts.observe }),
+    verifier: new RequestVerifier({ mode: parts.config.signatures.verify, profiles: parts.profileSource, now: parts.now ?? Date.now }),
   };
   const mcp: McpApp = {
     operations,
@@ -83,6 +97,7 @@ export function buildHttpApp(app: UcpApp, parts: UcpAppParts, baseUrl: string): 
     transports: parts.config.transports,
     limiter: parts.limiter,
     ...(parts.readiness === undefined ? {} : { readiness: parts.readiness }),
+    ...(parts.signingKeys === undefined ? {} : { signAnswer: answerSigner(parts.signingKeys.signing, parts.now ?? Date.now) }),
   };
 }
 

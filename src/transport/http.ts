@@ -56,6 +56,8 @@ export interface HttpApp {
   readiness?: ReadinessProbe;
   /** Charges each binding request to its client address before the body is read; default none. */
   limiter?: RequestLimiter;
+  /** Signs the answers of the binding paths (answer-signing.ts), refusals included; absent: unsigned. */
+  signAnswer?: (path: string, res: ServerResponse) => void;
 }
 
 /** Outcome of a readiness check: `reason` is a short public word, `detail` goes to the log only. */
@@ -262,6 +264,8 @@ export class UcpHttpServer {
     res.setHeader('Request-Id', requestId);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const method = req.method ?? 'GET';
+    // First, so every answer on a binding path goes out signed, the guard's refusals included.
+    app.signAnswer?.(path, res);
     app.logger.debug({ requestId, method, path }, 'http request');
 
     const refusal = this.#guard?.check(req.headers);

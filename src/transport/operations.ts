@@ -18,6 +18,7 @@ import type { LocationCapability } from './business-profile.js';
 import type { ErrorResponse } from './error-response.js';
 import type { RequestNegotiator } from './negotiate-request.js';
 import type { RequestLimiter } from './rate-limits.js';
+import { budgetProfileKey, type CallerIdentity, type RequestVerifier } from './request-signatures.js';
 
 export type Operation = 'search' | 'lookup';
 
@@ -85,6 +86,8 @@ export interface OperationDeps {
   continueUrl?: string;
   /** Told of every binding request once it is answered (metrics); default nobody. */
   observe?: OperationObserver;
+  /** Checks request signatures on the HTTP bindings (request-signatures.ts); absent: every caller is taken at its word. */
+  verifier?: RequestVerifier;
 }
 
 export interface OperationCall {
@@ -96,6 +99,8 @@ export interface OperationCall {
   clientIp: string | undefined;
   /** What the binding's headers ask of the answer's form (REST `Accept-Language`). */
   presentation?: PresentationOptions;
+  /** Who the request's signature says is calling (R-SIG4); absent (stdio): taken at its word. */
+  caller?: CallerIdentity;
 }
 
 export type OperationResult =
@@ -119,7 +124,8 @@ export async function executeOperation(deps: OperationDeps, call: OperationCall)
   const itemSearch = call.operation === 'search' && ((request as SearchRequest).filters?.items?.length ?? 0) > 0;
   // Before the budgets: they key counters by the URL, which must not be whatever size a caller sent.
   checkProfileUrlSize(call.profileUrl);
-  await deps.limiter.admit({ clientIp: call.clientIp, profileUrl: call.profileUrl, itemSearch });
+  // An unverified caller spends a budget of its own, never that of the profile it names (R-SIG4).
+  await deps.limiter.admit({ clientIp: call.clientIp, profileUrl: budgetProfileKey(call.profileUrl, call.caller), itemSearch });
 
   const capability = CAPABILITY_OF[call.operation];
   const negotiated = await deps.negotiator.negotiate(call.profileUrl, capability, call.clientIp);

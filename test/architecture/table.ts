@@ -38,7 +38,7 @@ export const LAYERS: Readonly<Record<string, LayerRule>> = {
   logging: { side: 'core', what: 'pino logging that truncates coordinates', imports: ['errors'] },
   protocol: {
     side: 'core',
-    what: 'UCP core, knows nothing of Locations: names, profiles, versions, negotiation, schemas, safe fetching, rate-limit arithmetic',
+    what: 'UCP core, knows nothing of Locations: names, profiles, versions, negotiation, schemas, safe fetching, rate-limit arithmetic, RFC 9421 message signatures (signatures/)',
     imports: ['errors'],
   },
   domain: {
@@ -180,6 +180,8 @@ export const EXTERNALS: Readonly<Record<string, Externals>> = {
   logging: { node: ['node:async_hooks'], packages: ['pino'] },
   // node:crypto computes (budget keys are digests); it does no I/O.
   protocol: { node: ['node:crypto'], packages: ['ajv', 'ajv-formats', 'ipaddr.js'] },
+  // RFC 9421 signatures for both sides: digests, ECDSA/EdDSA and the RFC 8941 Signature fields.
+  'protocol/signatures': { node: ['node:crypto'], packages: ['structured-headers'] },
   domain: { node: ['node:crypto'], packages: ['luxon', 'geographiclib-geodesic', 'iso-3166'] },
   // node:http for its request and response types; the kit starts no server of its own.
   'http-kit': { node: ['node:http'], packages: ['ipaddr.js'] },
@@ -254,6 +256,12 @@ export const FILE_EXCEPTIONS: readonly FileException[] = [
     file: 'protocol/network-resolver.ts',
     node: ['node:dns/promises'],
     reason: 'resolves Platform host names with DNS queries over the network (c-ares), not on the thread pool the store needs',
+  },
+  {
+    file: 'protocol/signatures/key-file.ts',
+    node: ['node:fs/promises'],
+    reason:
+      'reads a signing key file (`serve --signing-key`, `lookup --signing-key`) and writes a new one (`platform-profile init --key-out`)',
   },
   {
     file: 'protocol/pinned-schemas.ts',

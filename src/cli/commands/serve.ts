@@ -12,8 +12,17 @@ import { ConfigError, DataValidationError, StoreError } from '../../errors.js';
 import { createLogger, LOG_FORMAT_ENV, LOG_LEVELS, parseLogFormat } from '../../logging.js';
 import type { LogFormat, Logger } from '../../logging.js';
 import type { MetricsServer, ServerMetrics } from '../../metrics/index.js';
-import { DEFAULT_CONFIG, DEFAULT_HOST, DEFAULT_PORT, loadConfigFile, startServer, startStdioServer } from '../../server.js';
+import {
+  DEFAULT_CONFIG,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  loadConfigFile,
+  SIGNATURE_VERIFICATIONS,
+  startServer,
+  startStdioServer,
+} from '../../server.js';
 import type { ServerConfig } from '../../server.js';
+
 import { loadTrustedProfiles, parseTrustSpec } from '../../trusted-profiles.js';
 import { isOneOf } from '../../protocol/guards.js';
 import { CURSOR_SECRET_ENV, isClusterWorker, leaveCluster, parseWorkers, superviseWorkers } from './serve-cluster.js';
@@ -40,6 +49,8 @@ interface ServeOptions {
   tenants?: string;
   trustProxy?: boolean;
   metricsPort?: string;
+  signingKey?: string;
+  verifySignatures?: string;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -64,6 +75,14 @@ export function registerServeCommand(program: Command): void {
       '--trust-platform-profile <file[=url]>',
       'pre-approve the platform profile in <file> (e.g. from `platform-profile init`) under <url>, or under a URL printed at start; repeatable',
       (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--signing-key <jwk-file>',
+      'private JWK (or JWK Set) file: publish its public keys in the profile keys[] and sign every answer (RFC 9421); see docs/signatures.md',
+    )
+    .option(
+      '--verify-signatures <mode>',
+      `request signatures: ${SIGNATURE_VERIFICATIONS.join(', ')} (default if-present: verify those sent, serve unsigned callers as unverified)`,
     )
     .option('--stdio', 'serve MCP over stdin/stdout instead of HTTP (logs go to stderr)')
     .option(
@@ -199,6 +218,26 @@ async function serve(options: ServeOptions): Promise<number> {
       const files = options.trustPlatformProfile.map(parseTrustSpec).map((t) => ({ ...t, file: resolve(t.file) }));
       const base = config ?? DEFAULT_CONFIG;
       config = { ...base, trustedPlatformProfiles: [...base.trustedPlatformProfiles, ...files] };
+    }
+    if (options.tenants !== undefined && (options.signingKey !== undefined || options.verifySignatures !== undefined)) {
+      throw new ConfigError(
+        '--signing-key and --verify-signatures set one business\'s signatures; with --tenants, set `signatures` in each tenant\'s config instead.',
+      );
+    }
+    const verify = options.verifySignatures;
+    if (verify !== undefined && !isOneOf(SIGNATURE_VERIFICATIONS, verify)) {
+      throw new ConfigError(`--verify-signatures must be one of ${SIGNATURE_VERIFICATIONS.join(', ')}, got ${JSON.stringify(verify)}`);
+    }
+    if (options.signingKey !== undefined || verify !== undefined) {
+      const base = config ?? DEFAULT_CONFIG;
+      config = {
+        ...base,
+        signatures: {
+          // A key file named on the command line is relative to where the command runs.
+          signingKey: options.signingKey === undefined ? base.signatures.signingKey : resolve(options.signingKey),
+          verify: verify ?? base.signatures.verify,
+        },
+      };
     }
     const metricsPort = parseMetricsPort(options.metricsPort);
     if (options.tenants !== undefined) return await serveTenants(options, { port, logFormat, logLevel, metricsPort });

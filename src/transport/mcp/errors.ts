@@ -22,6 +22,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { UcpNegotiationError, UcpRequestError, type RequestErrorCode } from '../../errors.js';
 import { failureOf } from '../../http-kit/failures.js';
+import { SignatureError } from '../../protocol/signatures/index.js';
 
 /** JSON-RPC code the UCP overview assigns to discovery and version failures. */
 export const UCP_DISCOVERY_ERROR = -32001;
@@ -104,11 +105,22 @@ export function toMcpError(err: unknown, pointerBase: string): MappedMcpError {
       unexpected: failure.unexpected,
     };
   }
+  if (err instanceof SignatureError) {
+    const data = { code: err.code, content: err.message };
+    return { error: new RpcError(err.jsonRpcCode, signatureSummary(err), data), httpStatus: err.httpStatus, unexpected: false };
+  }
   // A refusal written for the caller (403 Forbidden among them) travels as -32000 with its status.
   if (!failure.unexpected)
     return { error: new RpcError(UCP_PROTOCOL_ERROR, failure.message), httpStatus: failure.status, unexpected: false };
   // Never leak internals: the message is generic, the log has the stack (with the request id).
   return { error: new RpcError(ErrorCode.InternalError, 'Internal error'), httpStatus: 500, unexpected: true };
+}
+
+/** The JSON-RPC `message` of a signature failure: a short summary; `data.content` has the detail. */
+export function signatureSummary(err: SignatureError): string {
+  return err.code === 'digest_mismatch' || err.code === 'algorithm_unsupported'
+    ? `Signature check failed (${err.code}): ${err.message}`
+    : `Signature verification failed (${err.code}): ${err.message}`;
 }
 
 function retryLater(status: 429 | 503, message: string, seconds: number): MappedMcpError {

@@ -33,8 +33,11 @@ import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sd
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { closeAfterAnswer, readJsonBody } from '../../http-kit/body.js';
 import { writeJsonRpcError } from '../../http-kit/json-rpc.js';
-import { RateLimitedError } from '../../errors.js';
-import { UCP_PROTOCOL_ERROR, type MappedMcpError } from './errors.js';
+import { RateLimitedError, UcpNegotiationError } from '../../errors.js';
+import { isRecord } from '../../protocol/guards.js';
+import { SignatureError } from '../../protocol/signatures/index.js';
+import { signedRequestOf, type CallerIdentity } from '../request-signatures.js';
+import { toMcpError, UCP_PROTOCOL_ERROR, type MappedMcpError } from './errors.js';
 import { answerToolsCall, plainToolsCall, type PlainToolsCall } from './http-tools-call.js';
 import { checkJsonRpcShape, isRequest, idOf, planBatch, rpcError, withoutExtraMembers, type RpcId } from './jsonrpc.js';
 import { connectGuarded, createMcpServer } from './server.js';
@@ -43,6 +46,8 @@ import type { McpApp } from './server.js';
 export interface McpHttpContext {
   requestId: string;
   clientIp: string | undefined;
+  /** Who the request's signature says is calling (set here, once per HTTP request, R-SIG4). */
+  caller?: CallerIdentity;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -69,6 +74,17 @@ export class McpHttpEndpoint {
       if (body.reason === 'invalid_json') writeRpcError(res, body.status, null, code, `${prefix}: ${body.message}`);
       else writeJsonRpcError(res, body.status, body.prefix, { code, message: `${prefix}: ${body.message}` });
       return;
+    }
+    const verifier = this.app.operations.verifier;
+    if (verifier !== undefined) {
+      try {
+        const caller = await verifier.identify(signedRequestOf(req, body.raw), metaProfileUrl(body.value), ctx.clientIp);
+        ctx = { ...ctx, caller };
+      } catch (err) {
+        if (!(err instanceof SignatureError) && !(err instanceof UcpNegotiationError)) throw err;
+        refuseMessage(res, body.value, toMcpError(err, ''));
+        return;
+      }
     }
     if (Array.isArray(body.value)) {
       await this.#batch(req, res, body.value, ctx);
@@ -253,6 +269,31 @@ function mostSevere(failures: readonly MappedMcpError[]): MappedMcpError | undef
   let best: MappedMcpError | undefined;
   for (const f of failures) if (rank(f.httpStatus) > rank(best?.httpStatus ?? 200)) best = f;
   return best;
+}
+
+/**
+ * The profile a single `tools/call` names in `arguments.meta["ucp-agent"].profile`: where a signed
+ * MCP request without a `UCP-Agent` header finds its signer's keys. Undefined for anything else.
+ */
+function metaProfileUrl(message: unknown): string | undefined {
+  if (!isRecord(message) || message['method'] !== 'tools/call' || !isRecord(message['params'])) return undefined;
+  const args = message['params']['arguments'];
+  const meta = isRecord(args) ? args['meta'] : undefined;
+  const agent = isRecord(meta) ? meta['ucp-agent'] : undefined;
+  const profile = isRecord(agent) ? agent['profile'] : undefined;
+  return typeof profile === 'string' ? profile : undefined;
+}
+
+/**
+ * Refuses the whole HTTP request (a signature that does not verify, a signer profile that cannot
+ * be resolved) as JSON-RPC: the request's id echoed, or one error per request of a batch.
+ */
+function refuseMessage(res: ServerResponse, message: unknown, mapped: MappedMcpError): void {
+  const { code, message: text, data } = mapped.error;
+  const one = (id: RpcId): ReturnType<typeof rpcError> => rpcError(id, code, text, isRecord(data) ? data : undefined);
+  const requests = Array.isArray(message) ? message.filter(isRequest) : [];
+  const answer = requests.length > 0 ? requests.map((m) => one(idOf(m))) : one(idOf(message));
+  writeJsonText(res, mapped.httpStatus, JSON.stringify(answer));
 }
 
 function writeJsonText(res: ServerResponse, status: number, text: string): void {

@@ -33,6 +33,7 @@ import { UcpNegotiationError } from '../../errors.js';
 import type { Logger } from '../../logging.js';
 import { summarizeRequest } from '../../logging.js';
 import { executeOperation, warningCodes } from '../operations.js';
+import type { CallerIdentity } from '../request-signatures.js';
 import { elapsedMs } from '../timing.js';
 import type { OperationDeps } from '../operations.js';
 import { exampleProfileUrl, withContinueUrl, withTrustHint } from '../profile-trust.js';
@@ -55,6 +56,8 @@ export interface McpCallContext {
   clientIp: string | undefined;
   /** Told about every mapped failure, so Streamable HTTP can set the HTTP status (R-G7). */
   onFailure?: (failure: MappedMcpError) => void;
+  /** Who the HTTP request's signature says is calling (R-SIG4); absent over stdio. */
+  caller?: CallerIdentity;
 }
 
 /** The `initialize` instructions: the envelope every call needs, with a profile URL that works here. */
@@ -196,7 +199,13 @@ export async function callTool(
     logged = argumentsObject['location'];
     const { location } = app.operations.validate.toolArguments(name as ToolName, argumentsObject);
     pointerBase = '/location';
-    const result = await executeOperation(app.operations, { operation, profileUrl, request: location, clientIp: ctx.clientIp });
+    const result = await executeOperation(app.operations, {
+      operation,
+      profileUrl,
+      request: location,
+      clientIp: ctx.clientIp,
+      ...(ctx.caller === undefined ? {} : { caller: ctx.caller }),
+    });
     if (log.isLevelEnabled('info')) {
       log.info(
         { ...who, durationMs: elapsedMs(started), outcome: result.outcome, results: result.resultCount, request: summarizeRequest(logged) },

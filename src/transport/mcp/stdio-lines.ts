@@ -1,5 +1,5 @@
 /**
- * The stdio twin of http-body.ts: each newline-delimited JSON-RPC message is held to the same size
+ * The stdio twin of http-kit/body.ts: each newline-delimited JSON-RPC message is held to the same size
  * and nesting limits as an HTTP request body before the SDK's stdio transport parses it.
  *
  * Without it, one over-long line makes the SDK's read buffer throw and close the whole session, and

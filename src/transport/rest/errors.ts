@@ -14,6 +14,8 @@
  * | profile_malformed                    | 422  | profile_malformed               | unrecoverable|
  * | version_unsupported                  | 422  | version_unsupported             | unrecoverable|
  * | forbidden (Host/Origin)              | 403  | forbidden                       | unrecoverable|
+ * | signature missing / invalid / key    | 401  | the SignatureError code         | unrecoverable|
+ * | digest mismatch / algorithm          | 400  | the SignatureError code         | unrecoverable|
  * | unknown route                        | 404  | not_found                       | unrecoverable|
  * | wrong method                         | 405  | method_not_allowed (+ Allow)    | unrecoverable|
  * | body too large                       | 413  | payload_too_large               | recoverable  |
@@ -34,6 +36,7 @@ import { failureOf } from '../../http-kit/failures.js';
 import type { BodyFailureReason } from '../../http-kit/body.js';
 import { errorMessage, errorResponse } from '../error-response.js';
 import type { ErrorResponse } from '../error-response.js';
+import { SignatureError, type SignatureErrorCode } from '../../protocol/signatures/index.js';
 import { pointerToJsonPath } from '../json-path.js';
 
 export { NEGOTIATION_STATUS } from '../../http-kit/failures.js';
@@ -43,6 +46,8 @@ export type RestErrorCode =
   | RequestErrorCode
   | NegotiationErrorCode
   | BodyFailureReason
+  /** 401/400: the request's RFC 9421 signature is missing or does not verify (docs/signatures.md says what each means). */
+  | SignatureErrorCode
   /** 404: no resource at this path (or the capability is not offered): use the endpoints the business profile lists. */
   | 'not_found'
   /** 405: the route exists but not for this method: use a method from the Allow header. */
@@ -91,6 +96,7 @@ export function toRestError(err: unknown, requestId: string): MappedRestError {
       unexpected: false,
     };
   }
+  if (err instanceof SignatureError) return restError(err.httpStatus, err.code, err.message, 'unrecoverable');
   const severity = failure.status === 429 || failure.status === 503 ? 'recoverable' : 'unrecoverable';
   return {
     status: failure.status,

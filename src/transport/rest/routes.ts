@@ -17,6 +17,7 @@ import type { Operation, OperationDeps } from '../operations.js';
 import { restError, toRestError } from './errors.js';
 import type { MappedRestError } from './errors.js';
 import { parseUcpAgent } from './ucp-agent.js';
+import { signedRequestOf } from '../request-signatures.js';
 
 export interface RestContext {
   requestId: string;
@@ -54,6 +55,8 @@ export class RestEndpoint {
         return;
       }
       summary = summarizeRequest(body.value);
+      // Before anything else about the request: in `required` mode an unsigned call learns that first.
+      const caller = await this.operations.verifier?.identify(signedRequestOf(req, body.raw), undefined, ctx.clientIp);
       const profileUrl = parseUcpAgent(req.headers['ucp-agent'], exampleProfileUrl(this.operations.announcedProfileUrls ?? []));
       const request = validateRequest(this.operations, operation, body.value);
       const acceptLanguage = req.headers['accept-language'];
@@ -62,6 +65,7 @@ export class RestEndpoint {
         profileUrl,
         request,
         clientIp: ctx.clientIp,
+        ...(caller === undefined ? {} : { caller }),
         ...(acceptLanguage === undefined ? {} : { presentation: { acceptLanguage } }),
       });
       // R-C3: the languages the answer's strings are in (RFC 9110 §8.5 lists them comma-separated);
