@@ -5,13 +5,25 @@
  */
 import type { Resolver } from '../protocol/safe-fetch.js';
 import type { ThrottlingSummary } from './pacing.js';
+import type { SigningKeySet } from '../protocol/signatures/index.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 
 export type BindingName = 'mcp' | 'rest';
 
 /** Report sections, in the order they are printed. */
-export const AREAS = ['discovery', 'naming', 'jsonrpc', 'negotiation', 'envelope', 'search', 'pagination', 'lookup', 'privacy'] as const;
+export const AREAS = [
+  'discovery',
+  'naming',
+  'jsonrpc',
+  'negotiation',
+  'envelope',
+  'search',
+  'pagination',
+  'lookup',
+  'privacy',
+  'signatures',
+] as const;
 export type Area = (typeof AREAS)[number];
 
 export const AREA_TITLES: Readonly<Record<Area, string>> = {
@@ -24,6 +36,7 @@ export const AREA_TITLES: Readonly<Record<Area, string>> = {
   pagination: 'Pagination',
   lookup: 'Lookup semantics',
   privacy: 'Privacy',
+  signatures: 'Message signatures',
 };
 
 /** What was sent, what came back, and what the rule wanted: enough to reproduce a failure. */
@@ -131,4 +144,10 @@ export interface ConformanceOptions {
    * refusal could not be waited out is reported as skipped (not evaluated), not failed.
    */
   retryBudgetMs?: number;
+  /**
+   * The Platform's signing key (`--signing-key`): every request is signed with it (R-SIG2), and its
+   * public part must be in the Platform profile's `keys[]`. With `serveProfile` and no key, the
+   * checker makes one for the run and lists it in the profiles it serves.
+   */
+  signingKey?: SigningKeySet;
 }

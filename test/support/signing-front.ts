@@ -44,8 +44,10 @@ export type SigningFlaw =
   | 'accepts_forged'
   /** Content-Digest is never compared with the body. */
   | 'accepts_tampered'
-  /** The answer's body is changed after it was signed. */
+  /** The answer's body is changed after it was signed (one byte of whitespace appended). */
   | 'tampers_answers'
+  /** Unsigned requests are refused, but with signature_invalid instead of signature_missing. */
+  | 'misnames_missing'
   /** Answers go out unsigned although keys are published. */
   | 'unsigned_answers';
 
@@ -212,7 +214,7 @@ export async function startSigningFront(options: SigningFrontOptions): Promise<S
         out = { ...out, ...signResponse({ status, headers: out }, body, key.signing, { created: Math.floor(Date.now() / 1000) }) };
       }
     }
-    const sent = flaws.has('tampers_answers') && body.byteLength > 0 ? Buffer.from(body.toString('utf8').replace(/Store/g, 'Shop')) : body;
+    const sent = flaws.has('tampers_answers') && body.byteLength > 0 ? Buffer.concat([body, Buffer.from(' ')]) : body;
     out['content-length'] = String(sent.byteLength);
     res.writeHead(status, out).end(sent);
   }
@@ -240,6 +242,9 @@ export async function startSigningFront(options: SigningFrontOptions): Promise<S
     const url = new URL(req.url ?? '/', origin);
     const signed = hasSignatureHeaders({ status: 0, headers });
     if (!signed) {
+      if (options.verify === 'required' && flaws.has('misnames_missing')) {
+        throw new SignatureError('signature_invalid', 'Signature verification failed.');
+      }
       if (options.verify === 'required' && !flaws.has('accepts_unsigned')) {
         throw new SignatureError('signature_missing', 'This Business requires signed requests: sign with a key listed in your profile keys[].');
       }
