@@ -260,11 +260,15 @@ function toClientError(error: unknown, endpoint: string, what: string, operation
         },
       );
     }
+    // A refusal before the tool runs (a signature failure, 401) names its UCP code in data.code.
+    const ucpCode = typeof body?.data?.['code'] === 'string' ? body.data['code'] : undefined;
+    const content = typeof body?.data?.['content'] === 'string' ? body.data['content'] : body?.message;
     return businessFailure(
-      describeBusinessError('mcp', `HTTP ${status} to ${what}`, body?.message ?? stripSdkPrefix(error.message), undefined),
+      describeBusinessError('mcp', `HTTP ${status} to ${what}`, content ?? stripSdkPrefix(error.message), ucpCode),
       {
         transport: 'mcp',
         httpStatus: status,
+        ...(ucpCode !== undefined ? { ucpCode } : {}),
         ...(body?.code !== undefined ? { rpcCode: body.code } : {}),
         ...(body?.data !== undefined ? { data: body.data } : {}),
         ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),
