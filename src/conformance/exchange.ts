@@ -106,7 +106,11 @@ export class HttpPeer {
     const once = (): Promise<Exchange> => {
       if (signer === undefined) return this.#sendOnce(spec, unsigned);
       // Signed per attempt: what is sent is exactly what was signed.
-      const signed = signForProbe({ method: spec.method, url: spec.url, headers: unsigned, body: spec.body }, signer, spec.signing);
+      const signed = signForProbe(
+        { binding: spec.binding, method: spec.method, url: spec.url, headers: unsigned, body: spec.body },
+        signer,
+        spec.signing,
+      );
       return this.#sendOnce({ ...spec, ...(signed.body === undefined ? {} : { body: signed.body }) }, signed.headers);
     };
     return this.pacer === undefined ? once() : this.pacer.send(once, spec.cost);

@@ -30,16 +30,24 @@ function agentHeader(profileUrl: string): string {
 
 /**
  * The headers and body to send for `request` signed as `probe` asks (default: correctly). Headers
- * are lower-case; a `ucp-agent` the request already carries (REST) is kept and covered.
+ * are lower-case; the `ucp-agent` a request carries is covered.
  */
 export function signForProbe(
-  request: { readonly method: string; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string | undefined },
+  request: {
+    readonly binding: 'mcp' | 'rest';
+    readonly method: string;
+    readonly url: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string | undefined;
+  },
   signer: RunSigner,
   probe?: SigningProbe,
 ): { headers: Record<string, string>; body: string | undefined } {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = value;
-  headers['ucp-agent'] ??= agentHeader(signer.profileUrl);
+  // MCP names the profile in the body; the header tells a Business where the key is. REST requests
+  // carry exactly the UCP-Agent their probe chose (none at all, for the R-G1 probe).
+  if (request.binding === 'mcp') headers['ucp-agent'] ??= agentHeader(signer.profileUrl);
   if (probe === 'unsigned') return { headers, body: request.body };
   const key =
     probe === 'unknown_key'
