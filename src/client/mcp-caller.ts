@@ -154,7 +154,8 @@ function exchangeName(method: string, body: Uint8Array | undefined): string {
     const message: unknown = body === undefined ? undefined : JSON.parse(Buffer.from(body).toString('utf8'));
     if (isRecord(message) && typeof message['method'] === 'string') {
       const params = message['params'];
-      name = message['method'] === 'tools/call' && isRecord(params) && typeof params['name'] === 'string' ? params['name'] : message['method'];
+      name =
+        message['method'] === 'tools/call' && isRecord(params) && typeof params['name'] === 'string' ? params['name'] : message['method'];
     }
   } catch {
     // A body that is not JSON keeps the HTTP method as its name.

@@ -65,7 +65,12 @@ export class McpPeer {
   callTool(name: string, args: Record<string, unknown>, signing?: SigningProbe): Promise<RpcExchange> {
     if (signing === undefined) return this.request('tools/call', { name, arguments: args });
     const id = this.#nextId++;
-    return this.sendRaw(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), `tools/call ${name}`, id, signing);
+    return this.sendRaw(
+      JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
+      `tools/call ${name}`,
+      id,
+      signing,
+    );
   }
 
   /** Any body at all, as the Business's MCP endpoint receives it. */

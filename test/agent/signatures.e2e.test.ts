@@ -31,7 +31,10 @@ beforeAll(async () => {
   // A generous per-business deadline: the child may run from the TypeScript sources on a busy machine.
   const businesses = [{ name: 'shop', url: front.url }];
   configFile = join(scratch(), 'agent.json');
-  writeFileSync(configFile, JSON.stringify({ businesses, timeoutMs: 60_000, signingKey: 'platform-key.jwk', requireBusinessSignatures: true }));
+  writeFileSync(
+    configFile,
+    JSON.stringify({ businesses, timeoutMs: 60_000, signingKey: 'platform-key.jwk', requireBusinessSignatures: true }),
+  );
   plainConfigFile = join(scratch(), 'agent-unsigned.json');
   writeFileSync(plainConfigFile, JSON.stringify({ businesses, timeoutMs: 60_000 }));
 }, 60_000);

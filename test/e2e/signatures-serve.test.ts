@@ -81,7 +81,14 @@ describe.skipIf(!SIGNS)('our Business requiring signatures, and the Platform sid
 
   it('R-SIG1–R-SIG4: the conformance checker passes every signature rule', async () => {
     const report = await runConformance({ businessUrl: business.url, serveProfile: true, allowLoopback: true, only: ['R-SIG'] });
-    expect(report.summary.fail, JSON.stringify(report.results.filter((r) => r.status === 'fail'), null, 2)).toBe(0);
+    expect(
+      report.summary.fail,
+      JSON.stringify(
+        report.results.filter((r) => r.status === 'fail'),
+        null,
+        2,
+      ),
+    ).toBe(0);
     expect(report.results.filter((r) => r.status === 'pass').length).toBeGreaterThanOrEqual(11);
   });
 });

@@ -161,7 +161,8 @@ async function libraryVerify(req: LibRequest, body: Buffer, keys: readonly unkno
     throw new SignatureError('signature_invalid', `http-message-signatures: ${message}`);
   }
   // The library answers null when no signature could be checked: here, because its keyid is unknown.
-  if (ok === null && unknownKey) throw new SignatureError('key_not_found', 'http-message-signatures: the keyid is not in the signer profile keys[]');
+  if (ok === null && unknownKey)
+    throw new SignatureError('key_not_found', 'http-message-signatures: the keyid is not in the signer profile keys[]');
   if (ok === null) throw new SignatureError('signature_missing', 'http-message-signatures found no signature to verify');
   if (!ok) throw new SignatureError(unknownKey ? 'key_not_found' : 'signature_invalid', 'http-message-signatures: signature rejected');
   if (body.byteLength > 0 && !flaws.has('accepts_tampered') && headers['content-digest'] !== sha256Digest(body)) {
@@ -231,9 +232,16 @@ export async function startSigningFront(options: SigningFrontOptions): Promise<S
       } catch {
         // An unreadable body has no id to echo.
       }
-      payload = { jsonrpc: '2.0', id, error: { code: wire.jsonRpcCode, message: error.message, data: { code: error.code, content: error.message } } };
+      payload = {
+        jsonrpc: '2.0',
+        id,
+        error: { code: wire.jsonRpcCode, message: error.message, data: { code: error.code, content: error.message } },
+      };
     } else {
-      payload = { ucp: { version: '2026-08-25', status: 'error' }, messages: [{ type: 'error', code: error.code, content: error.message, severity: 'unrecoverable' }] };
+      payload = {
+        ucp: { version: '2026-08-25', status: 'error' },
+        messages: [{ type: 'error', code: error.code, content: error.message, severity: 'unrecoverable' }],
+      };
     }
     await answer(res, wire.httpStatus, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify(payload)));
   }
@@ -246,7 +254,10 @@ export async function startSigningFront(options: SigningFrontOptions): Promise<S
         throw new SignatureError('signature_invalid', 'Signature verification failed.');
       }
       if (options.verify === 'required' && !flaws.has('accepts_unsigned')) {
-        throw new SignatureError('signature_missing', 'This Business requires signed requests: sign with a key listed in your profile keys[].');
+        throw new SignatureError(
+          'signature_missing',
+          'This Business requires signed requests: sign with a key listed in your profile keys[].',
+        );
       }
       return;
     }
@@ -259,7 +270,13 @@ export async function startSigningFront(options: SigningFrontOptions): Promise<S
     }
     try {
       verifyRequest(
-        { method: req.method ?? 'GET', authority: headers['host'] ?? '', path: url.pathname, query: url.search === '' ? undefined : url.search.slice(1), headers },
+        {
+          method: req.method ?? 'GET',
+          authority: headers['host'] ?? '',
+          path: url.pathname,
+          query: url.search === '' ? undefined : url.search.slice(1),
+          headers,
+        },
         body,
         { keys, now: Math.floor(Date.now() / 1000) },
       );

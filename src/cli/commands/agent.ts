@@ -138,8 +138,7 @@ async function runAgent(options: AgentCliOptions): Promise<number> {
     let platformProfileUrl: string;
     let platformProfile: unknown;
     if (serving) {
-      const document =
-        typeof options.serveProfile === 'string' ? await readProfileFile(options.serveProfile) : buildPlatformProfile();
+      const document = typeof options.serveProfile === 'string' ? await readProfileFile(options.serveProfile) : buildPlatformProfile();
       served = await serveProfileDocument(keys === undefined ? document : withPublishedKeys(document, keys.published));
       platformProfileUrl = served.url;
       platformProfile = served.document;
@@ -193,7 +192,8 @@ async function runAgent(options: AgentCliOptions): Promise<number> {
 function withPublishedKeys(document: unknown, published: readonly PublicJwk[]): unknown {
   if (!isRecord(document)) return document;
   const given = document['keys'];
-  const listed: unknown[] = Array.isArray(given) ? [...given] : [];
+  const listed: unknown[] = [];
+  if (Array.isArray(given)) for (const key of given) listed.push(key);
   const kids = new Set(listed.map((k) => (isRecord(k) ? k['kid'] : undefined)));
   return { ...document, keys: [...listed, ...published.filter((k) => !kids.has(k.kid))] };
 }

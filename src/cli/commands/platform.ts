@@ -150,9 +150,12 @@ function errorJson(error: unknown, exitStatus: number): Record<string, unknown> 
 const SIGNATURE_HINTS: Readonly<Record<string, string>> = {
   signature_missing:
     'the business requires signed requests: pass --signing-key <file> (create a key with "ucp-location platform-profile init --key-out <file>")',
-  key_not_found: "publish the signing key's public part in the keys[] of the platform profile the business fetches, or sign with a key listed there",
-  signature_invalid: 'the signature did not verify: check that the key file matches the key your profile publishes, and that nothing rewrites requests on the way',
-  digest_mismatch: 'something between this command and the business changed the request body after it was signed (a proxy re-serialising JSON?)',
+  key_not_found:
+    "publish the signing key's public part in the keys[] of the platform profile the business fetches, or sign with a key listed there",
+  signature_invalid:
+    'the signature did not verify: check that the key file matches the key your profile publishes, and that nothing rewrites requests on the way',
+  digest_mismatch:
+    'something between this command and the business changed the request body after it was signed (a proxy re-serialising JSON?)',
   algorithm_unsupported: 'the business cannot verify this key type; sign with an ES256 (EC P-256) key',
 };
 

@@ -60,12 +60,14 @@ const keysWellFormed: RunCheck = {
   needs: ['profile'],
   run(ctx) {
     const keys = publishedKeys(ctx);
-    if (keys.length === 0) return Promise.resolve(skip('The Business publishes no keys[]; signatures are optional, and R-SIG1 judges published keys.'));
+    if (keys.length === 0)
+      return Promise.resolve(skip('The Business publishes no keys[]; signatures are optional, and R-SIG1 judges published keys.'));
     const kids = new Set<string>();
     const problems: Evidence[] = [];
     keys.forEach((key, i) => {
       const problem = keyProblem(key, i, kids);
-      if (problem !== undefined) problems.push({ expected: 'each keys[] entry is a public JWK with its own kid and kty', observed: problem });
+      if (problem !== undefined)
+        problems.push({ expected: 'each keys[] entry is a public JWK with its own kid and kty', observed: problem });
     });
     const usable = keys.filter((k) => algorithmOf(k) !== undefined).length;
     return Promise.resolve(verdictOf(problems, `${keys.length} key(s) published, ${usable} usable for ES256/ES384/Ed25519 verification`));
@@ -133,7 +135,6 @@ function jsonRpcCode(call: Call): number | undefined {
 const NEEDS_KEY =
   'The run does not sign: pass --signing-key <file> (its public part listed in the Platform profile), or --serve-profile (the checker then makes a key for the run).';
 
-
 interface RefusalCase {
   probe: SigningProbe;
   code: SignatureErrorCode;
@@ -143,7 +144,13 @@ interface RefusalCase {
 }
 
 const CASES: readonly RefusalCase[] = [
-  { probe: 'unsigned', code: 'signature_missing', slug: 'unsigned-refused', rule: 'R-SIG2', title: 'An unsigned request is refused with signature_missing (401, -32000)' },
+  {
+    probe: 'unsigned',
+    code: 'signature_missing',
+    slug: 'unsigned-refused',
+    rule: 'R-SIG2',
+    title: 'An unsigned request is refused with signature_missing (401, -32000)',
+  },
   {
     probe: 'unknown_key',
     code: 'key_not_found',
@@ -151,8 +158,20 @@ const CASES: readonly RefusalCase[] = [
     rule: 'R-SIG2',
     title: 'A request signed by a key the Platform profile does not list is refused with key_not_found (401, -32000)',
   },
-  { probe: 'forged', code: 'signature_invalid', slug: 'forged-refused', rule: 'R-SIG2', title: 'A forged signature under a listed kid is refused with signature_invalid (401, -32000)' },
-  { probe: 'tampered', code: 'digest_mismatch', slug: 'tampered-refused', rule: 'R-SIG2', title: 'A body changed after signing is refused with digest_mismatch (400, -32600)' },
+  {
+    probe: 'forged',
+    code: 'signature_invalid',
+    slug: 'forged-refused',
+    rule: 'R-SIG2',
+    title: 'A forged signature under a listed kid is refused with signature_invalid (401, -32000)',
+  },
+  {
+    probe: 'tampered',
+    code: 'digest_mismatch',
+    slug: 'tampered-refused',
+    rule: 'R-SIG2',
+    title: 'A body changed after signing is refused with digest_mismatch (400, -32600)',
+  },
 ];
 
 /** Whether the Business serves unsigned requests: then it does not require signatures, and refusals are not owed. */
