@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { canonicalJson } from '../domain/cursor.js';
 import type { Location } from '../domain/location.js';
 import { SafeFetcher, type Resolver } from '../protocol/safe-fetch.js';
-import { UcpLocationClient } from '../client/index.js';
+import { UcpLocationClient, type SigningKey } from '../client/index.js';
 import type { AgentBusiness } from './config.js';
 import { describeFailure, type BusinessFailure } from './errors.js';
 
@@ -30,6 +30,10 @@ export interface DirectoryOptions {
   /** PEM CA certificate(s) to trust instead of the system roots. */
   ca?: string | Buffer;
   now?: () => number;
+  /** The bridge's signing key: every request to every business is signed (its public part is in the platform profile's keys[]). */
+  signingKey?: SigningKey;
+  /** Refuse unsigned answers of businesses that publish keys (and businesses that publish none). */
+  requireBusinessSignatures?: boolean;
 }
 
 export type BusinessStatus = 'ok' | 'unreachable' | 'incompatible' | 'not_contacted';
@@ -205,6 +209,8 @@ export class BusinessDirectory {
         // per-call timeout is only a backstop, set later so the answer names the right limit.
         callTimeoutMs: handle.config.timeoutMs + 1_000,
         userAgent: this.#userAgent,
+        ...(options.signingKey !== undefined ? { signingKey: options.signingKey } : {}),
+        ...(options.requireBusinessSignatures === true ? { requireBusinessSignatures: true } : {}),
       });
       const previous = handle.client;
       if (previous !== undefined) this.#retired.push(previous);

@@ -55,6 +55,10 @@ const fileSchema = z.strictObject({
   businesses: z.array(businessSchema).optional(),
   timeoutMs: z.number().int().min(100).max(120_000).optional(),
   maxMatchesPerBusiness: z.number().int().min(1).max(MAX_MATCHES_CEILING).optional(),
+  /** Path of the bridge's private JWK (or JWK Set) file, relative to the config file; like --signing-key. */
+  signingKey: z.string().min(1, 'give the path of a private JWK file, e.g. "platform-key.jwk"').optional(),
+  /** Like --require-business-signatures. */
+  requireBusinessSignatures: z.boolean().optional(),
 });
 
 export type AgentConfigFile = z.infer<typeof fileSchema>;

@@ -9,6 +9,7 @@
  * output carries, so a program can branch without parsing prose.
  */
 import {
+  AnswerSignatureError,
   BusinessError,
   CapabilitiesIncompatibleError,
   DiscoveryError,
@@ -162,6 +163,17 @@ export function describeFailure(business: string, error: unknown, activity: Acti
     };
   }
   if (error instanceof BusinessError) return businessRefusal(business, error, activity);
+  if (error instanceof AnswerSignatureError) {
+    return {
+      business,
+      kind: 'invalid_response',
+      code: error.reason,
+      reason:
+        error.reason === 'signature_missing' || error.reason === 'key_not_found'
+          ? `${business} does not sign its answers with a key its profile publishes (${error.reason}), and this bridge accepts only signed answers, so nothing from it was used; use another business.`
+          : `${business} sent an answer whose signature does not verify (${error.reason}), so it may have been altered on the way and was discarded; try again later, or use another business.`,
+    };
+  }
   return { business, kind: 'unreachable', code: error.code, reason: `${business} could not be used: ${sentence(error.message)}` };
 }
 
@@ -202,6 +214,17 @@ function businessRefusal(business: string, error: BusinessError, activity: Activ
         argument: 'cursor',
         reason: `${business} no longer accepts this continuation${said}; call find_locations again without "cursor".`,
       };
+    case 'signature_missing':
+    case 'key_not_found':
+    case 'signature_invalid':
+    case 'digest_mismatch':
+    case 'algorithm_unsupported':
+      return {
+        business,
+        kind: 'incompatible',
+        code,
+        reason: `${business} ${SIGNATURE_REFUSALS[d.ucpCode] ?? 'refused the signature of this bridge'}${said === '' ? '' : ` (it said${said})`}.`,
+      };
     case 'invalid_profile_url':
     case 'profile_unreachable':
     case 'profile_malformed':
@@ -232,6 +255,23 @@ function businessRefusal(business: string, error: BusinessError, activity: Activ
     reason: `${business} failed ${verb}${said}; try again later, or use another business.`,
   };
 }
+
+/**
+ * A business's signature refusal (the draft's codes), as the rest of one sentence: what it means
+ * and that nothing in the model's arguments can fix it — only the bridge's operator can.
+ */
+const SIGNATURE_REFUSALS: Readonly<Record<string, string>> = {
+  signature_missing:
+    'accepts only signed requests and this bridge does not sign (signature_missing); its operator must start it with --signing-key. Nothing in your arguments can change this: use another business',
+  key_not_found:
+    "does not find this bridge's signing key in the bridge's platform profile (key_not_found); its operator must publish the key in the profile's keys[]. Nothing in your arguments can change this: use another business",
+  signature_invalid:
+    "rejected this bridge's signature (signature_invalid); its operator must check the signing key against the published profile. Nothing in your arguments can change this: use another business",
+  digest_mismatch:
+    'received a request body that did not match its signed digest (digest_mismatch), so something on the way altered it; try again later, or use another business',
+  algorithm_unsupported:
+    "cannot verify this bridge's kind of signing key (algorithm_unsupported); its operator must sign with an ES256 key. Nothing in your arguments can change this: use another business",
+};
 
 /** The limit a radius refusal states: "(500000 m)" or "at most 500000" — meters, the unit of distance.max. */
 function statedLimitMeters(text: string): number | undefined {

@@ -15,6 +15,8 @@ import { openEndpointAgent, type EndpointAgent } from './endpoint-agent.js';
 import { TransportUnavailableError, UcpClientError } from './errors.js';
 import { batchLimitMessage, distinctIds, mergeLookupResponses, processedCount } from './lookup-batches.js';
 import { McpCaller } from './mcp-caller.js';
+import { MessageSignatures } from './message-signatures.js';
+import type { SigningKey } from '../protocol/signatures/index.js';
 import {
   operationUnavailable,
   serviceBindingFailure,
@@ -55,6 +57,21 @@ export interface DiscoverOptions {
   /** The Business's lookup batch maximum, when known; otherwise learnt from `batch_limit_applied`. */
   lookupBatchLimit?: number;
   userAgent?: string;
+  /**
+   * This Platform's signing key (`loadSigningKeyFile(path).signing`): every request to the Business
+   * is signed with it per RFC 9421 (R-SIG2). Its public part must be listed in the `keys[]` of the
+   * Platform profile the Business fetches, or the Business answers `key_not_found`.
+   */
+  signingKey?: SigningKey;
+  /**
+   * Refuse a successful answer that carries no signature from a Business that publishes keys (and
+   * refuse, at discovery, a Business that publishes none). Without it, unsigned answers are
+   * accepted, since the draft makes answer signatures optional for read-only queries; a signature
+   * that is present is always verified.
+   */
+  requireBusinessSignatures?: boolean;
+  /** The clock for signatures, ms since the epoch (tests pin it). Default `Date.now`. */
+  now?: () => number;
 }
 
 /** What discovery settled, for display and decisions. */
@@ -154,6 +171,11 @@ export class UcpLocationClient {
     const discovery: DiscoveryResult = { ...found, decision: withoutEntities(found.decision, composed.dropped) };
 
     const callerOptions: CallerOptions = { timeoutMs: options.callTimeoutMs ?? 30_000, userAgent };
+    // Answers are checked against the keys of the profile discovery read (R-SIG3).
+    const signatures = new MessageSignatures(
+      { profileUrl: discovery.businessProfileUrl, profile: discovery.businessProfile },
+      { signingKey: options.signingKey, requireBusinessSignatures: options.requireBusinessSignatures, now: options.now },
+    );
     const agentOptions = {
       allowLoopback,
       ...(fetchOptions.resolve !== undefined ? { resolve: fetchOptions.resolve } : {}),
@@ -166,6 +188,7 @@ export class UcpLocationClient {
       options.platformProfileUrl,
       callerOptions,
       agentOptions,
+      signatures,
     );
 
     const negotiated: NegotiatedState = {
@@ -300,6 +323,7 @@ async function connectTransport(
   profileUrl: string,
   callerOptions: CallerOptions,
   agentOptions: Parameters<typeof openEndpointAgent>[1],
+  signatures: MessageSignatures,
 ): Promise<{ caller: OperationCaller; agents: EndpointAgent[]; note: string | undefined }> {
   const offered = offers.map((o) => o.transport);
   const candidates = preference === 'auto' ? offers : offers.filter((o) => o.transport === preference);
@@ -318,14 +342,20 @@ async function connectTransport(
     try {
       const caller =
         offer.transport === 'mcp'
-          ? await McpCaller.connect(agent, profileUrl, { ...callerOptions, clientVersion: PACKAGE_VERSION })
-          : new RestCaller(agent, profileUrl, callerOptions);
+          ? await McpCaller.connect(agent, profileUrl, { ...callerOptions, clientVersion: PACKAGE_VERSION }, signatures)
+          : new RestCaller(agent, profileUrl, callerOptions, signatures);
       return { caller, agents: [agent], note };
     } catch (error) {
       await agent.close();
       const fallback = candidates[i + 1];
       // Auto mode: an MCP endpoint that cannot even be initialised is worth one REST attempt.
-      if (fallback === undefined || !(error instanceof UcpClientError) || error.code === 'business_error') throw error;
+      if (
+        fallback === undefined ||
+        !(error instanceof UcpClientError) ||
+        error.code === 'business_error' ||
+        error.code === 'answer_signature_failed'
+      )
+        throw error;
       note = `${offer.transport.toUpperCase()} at ${offer.endpoint} failed (${error.message}); using ${fallback.transport.toUpperCase()}.`;
     }
   }

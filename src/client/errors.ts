@@ -6,6 +6,7 @@
  * These are local errors of the Platform side: they never travel on the wire.
  */
 import type { SchemaIssue } from '../protocol/schemas.js';
+import type { SignatureErrorCode } from '../protocol/signatures/index.js';
 import type { DroppedCapability } from '../protocol/negotiation.js';
 import type { ProfileIssue, RejectedEntity } from '../protocol/profile.js';
 
@@ -37,7 +38,9 @@ export type ClientErrorCode =
   /** A request we were asked to send does not conform to the negotiated schema. */
   | 'request_invalid'
   /** The Business's response does not conform to the negotiated schema. */
-  | 'response_invalid';
+  | 'response_invalid'
+  /** The Business publishes signing keys and its answer's signature or digest does not verify (or is absent when required). */
+  | 'answer_signature_failed';
 
 /** Which document or peer an error is about. */
 export type ErrorSubject = 'business_profile' | 'platform_profile' | 'leaf_profile' | 'schema' | 'endpoint';
@@ -183,4 +186,24 @@ export class RequestValidationError extends PayloadValidationError {
 /** The Business's response does not conform to the negotiated schema; it must not be used. */
 export class ResponseValidationError extends PayloadValidationError {
   readonly code = 'response_invalid' as const;
+}
+
+/**
+ * An answer of a Business that publishes keys (`keys[]`, `signing_keys[]`) failed its RFC 9421
+ * signature or RFC 9530 digest check (R-SIG3), or came unsigned while the Platform requires
+ * signed answers. The answer was discarded: it may have been altered on the way, or not come from
+ * the Business at all.
+ */
+export class AnswerSignatureError extends UcpClientError {
+  readonly code = 'answer_signature_failed' as const;
+  constructor(
+    message: string,
+    /** The check that failed, in the draft's vocabulary (`signature_invalid`, `digest_mismatch`, …). */
+    readonly reason: SignatureErrorCode,
+    /** The Business, named by the profile URL its keys were read from. */
+    readonly businessProfileUrl: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
 }

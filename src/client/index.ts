@@ -16,6 +16,7 @@ export type { DiscoverOptions, LookupRefinements, NegotiatedState, SearchOptions
 export type { BindingName, Operation } from './caller.js';
 export type { EntityVerdict, ProfileSource, RejectedEntityReport, TransportOffer } from './negotiate.js';
 export {
+  AnswerSignatureError,
   BusinessError,
   CapabilitiesIncompatibleError,
   DiscoveryError,
@@ -39,4 +40,7 @@ export type { Geo, Location, LookupLocation, LookupRequest, LookupResponse, Mess
 export { serveProfilesOnLoopback } from './loopback-profile-server.js';
 export type { LoopbackProfileOptions, LoopbackProfileServer } from './loopback-profile-server.js';
 export { openEndpointAgent } from './endpoint-agent.js';
+// Message signatures (R-SIG1–R-SIG3): a Platform loads its key file and passes `signing` as `signingKey`.
+export { loadSigningKeyFile } from '../protocol/signatures/index.js';
+export type { PublicJwk, SigningKey, SigningKeySet, SignatureErrorCode } from '../protocol/signatures/index.js';
 export type { EndpointAgent, EndpointAgentOptions } from './endpoint-agent.js';

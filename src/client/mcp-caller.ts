@@ -8,6 +8,7 @@
  * never followed. Each HTTP request carries a fresh `Request-Id` for log correlation.
  */
 import { randomUUID } from 'node:crypto';
+import { serializeDictionary } from 'structured-headers';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -16,6 +17,7 @@ import { fetch as undiciFetch } from 'undici';
 import { businessFailure, describeBusinessError } from './business-errors.js';
 import { isRecord, type CallerOptions, type Operation, type OperationCaller } from './caller.js';
 import type { EndpointAgent } from './endpoint-agent.js';
+import type { MessageSignatures } from './message-signatures.js';
 import { DiscoveryError, ResponseValidationError, UcpClientError } from './errors.js';
 
 const TOOL: Readonly<Record<Operation, string>> = { search: 'search_locations', lookup: 'lookup_locations' };
@@ -37,11 +39,16 @@ export class McpCaller implements OperationCaller {
   ) {}
 
   /** Connects (MCP `initialize`) so an unreachable or non-MCP endpoint shows up at discovery. */
-  static async connect(agent: EndpointAgent, profileUrl: string, options: CallerOptions & { clientVersion: string }): Promise<McpCaller> {
+  static async connect(
+    agent: EndpointAgent,
+    profileUrl: string,
+    options: CallerOptions & { clientVersion: string },
+    signatures: MessageSignatures,
+  ): Promise<McpCaller> {
     const endpoint = agent.url.href;
     const client = new Client({ name: 'ucp-location', version: options.clientVersion }, { capabilities: {} });
     const transport = new StreamableHTTPClientTransport(agent.url, {
-      fetch: pinnedFetch(agent, endpoint, options.userAgent),
+      fetch: pinnedFetch(agent, endpoint, { userAgent: options.userAgent, profileUrl, signatures }),
       redirectPolicy: 'same-origin',
     });
     try {
@@ -90,16 +97,37 @@ export class McpCaller implements OperationCaller {
 
 /**
  * undici fetch on the pinned agent, redirects surfaced (never followed), a Request-Id per
- * request. Types: undici's Response is structurally the web Response the SDK expects.
+ * request. With a signing key, every HTTP request of the session (initialize, tools/call,
+ * notifications, the closing DELETE) carries `UCP-Agent` and an RFC 9421 signature over the exact
+ * body bytes; when the Business publishes keys, every answer to a POST or DELETE is read whole and
+ * verified before the SDK sees it. Types: undici's Response is structurally the web Response the
+ * SDK expects.
  */
-function pinnedFetch(agent: EndpointAgent, endpoint: string, userAgent: string): FetchLike {
+function pinnedFetch(
+  agent: EndpointAgent,
+  endpoint: string,
+  context: { userAgent: string; profileUrl: string; signatures: MessageSignatures },
+): FetchLike {
+  const { userAgent, profileUrl, signatures } = context;
   return async (url, init) => {
     const headers = new Headers(init?.headers);
     headers.set('request-id', randomUUID());
     headers.set('user-agent', userAgent);
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const body = bodyBytes(init?.body);
+    if (signatures.signsRequests) {
+      // The signer's key is found through UCP-Agent, on MCP as on REST (draft, "MCP Transport").
+      headers.set('ucp-agent', serializeDictionary({ profile: profileUrl }));
+      const plain = Object.fromEntries(headers.entries());
+      const target = typeof url === 'string' ? new URL(url) : url;
+      for (const [name, value] of Object.entries(signatures.signatureHeaders({ url: target, method, headers: plain, body }))) {
+        headers.set(name, value);
+      }
+    }
     const response = await undiciFetch(url, {
       ...(init as Record<string, unknown>),
       headers: Object.fromEntries(headers.entries()),
+      ...(body !== undefined ? { body } : {}),
       dispatcher: agent.dispatcher,
       redirect: 'manual',
     });
@@ -112,8 +140,48 @@ function pinnedFetch(agent: EndpointAgent, endpoint: string, userAgent: string):
         { url: endpoint },
       );
     }
-    return capped(response, endpoint);
+    const limited = capped(response, endpoint);
+    // A GET opens the server's event stream, which never ends and carries nothing this client uses.
+    if (!signatures.verifiesAnswers || method === 'GET') return limited;
+    return verified(limited, signatures, exchangeName(method, body));
   };
+}
+
+/** "search_locations over MCP", "initialize over MCP", or the HTTP method when the body says nothing. */
+function exchangeName(method: string, body: Uint8Array | undefined): string {
+  let name = `an HTTP ${method}`;
+  try {
+    const message: unknown = body === undefined ? undefined : JSON.parse(Buffer.from(body).toString('utf8'));
+    if (isRecord(message) && typeof message['method'] === 'string') {
+      const params = message['params'];
+      name =
+        message['method'] === 'tools/call' && isRecord(params) && typeof params['name'] === 'string' ? params['name'] : message['method'];
+    }
+  } catch {
+    // A body that is not JSON keeps the HTTP method as its name.
+  }
+  return `${name} over MCP`;
+}
+
+/** The request body as the bytes that travel: the SDK sends JSON-RPC messages as strings. */
+function bodyBytes(body: unknown): Uint8Array | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  throw new TypeError('The MCP client sent a request body that is neither a string nor bytes; it cannot be digested and signed.');
+}
+
+/** The answer read whole (within the cap), its signature checked, then handed on unchanged. */
+async function verified(response: Response, signatures: MessageSignatures, what: string): Promise<Response> {
+  const bytes = noBody(response.status) || response.body === null ? new Uint8Array() : new Uint8Array(await response.arrayBuffer());
+  signatures.verifyAnswer({ status: response.status, headers: response.headers }, bytes, what);
+  if (noBody(response.status)) return response;
+  return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+function noBody(status: number): boolean {
+  return [101, 204, 205, 304].includes(status);
 }
 
 /** The response with its body limited to MAX_RESPONSE_BYTES (the SDK reads bodies whole). */
@@ -131,7 +199,7 @@ function capped(response: Response, endpoint: string): Response {
     throw tooLarge();
   }
   // Statuses that cannot carry a body must not be rebuilt with one.
-  if (response.body === null || [101, 204, 205, 304].includes(response.status)) return response;
+  if (response.body === null || noBody(response.status)) return response;
   let size = 0;
   const body = response.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -193,11 +261,15 @@ function toClientError(error: unknown, endpoint: string, what: string, operation
         },
       );
     }
+    // A refusal before the tool runs (a signature failure, 401) names its UCP code in data.code.
+    const ucpCode = typeof body?.data?.['code'] === 'string' ? body.data['code'] : undefined;
+    const content = typeof body?.data?.['content'] === 'string' ? body.data['content'] : body?.message;
     return businessFailure(
-      describeBusinessError('mcp', `HTTP ${status} to ${what}`, body?.message ?? stripSdkPrefix(error.message), undefined),
+      describeBusinessError('mcp', `HTTP ${status} to ${what}`, content ?? stripSdkPrefix(error.message), ucpCode),
       {
         transport: 'mcp',
         httpStatus: status,
+        ...(ucpCode !== undefined ? { ucpCode } : {}),
         ...(body?.code !== undefined ? { rpcCode: body.code } : {}),
         ...(body?.data !== undefined ? { data: body.data } : {}),
         ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),

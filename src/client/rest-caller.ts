@@ -13,6 +13,7 @@ import { readCappedBody } from '../protocol/capped-body.js';
 import { businessFailure, describeBusinessError } from './business-errors.js';
 import { isRecord, type CallerOptions, type Operation, type OperationCaller } from './caller.js';
 import type { EndpointAgent } from './endpoint-agent.js';
+import type { MessageSignatures } from './message-signatures.js';
 import { DiscoveryError, ResponseValidationError } from './errors.js';
 import { errorCodeOf } from '../protocol/error-code.js';
 import { causeMessage } from '../errors.js';
@@ -26,31 +27,37 @@ export class RestCaller implements OperationCaller {
   readonly #agent: EndpointAgent;
   readonly #agentHeader: string;
   readonly #options: CallerOptions;
+  readonly #signatures: MessageSignatures;
 
-  constructor(agent: EndpointAgent, profileUrl: string, options: CallerOptions) {
+  constructor(agent: EndpointAgent, profileUrl: string, options: CallerOptions, signatures: MessageSignatures) {
     this.#agent = agent;
     // WHATWG serialisation: no trailing slash is added to a path, and OpenAPI paths append to it.
     this.endpoint = agent.url.href.replace(/\/+$/, '');
     this.#agentHeader = serializeDictionary({ profile: profileUrl });
     this.#options = options;
+    this.#signatures = signatures;
   }
 
   async call(operation: Operation, payload: unknown): Promise<unknown> {
     const url = `${this.endpoint}/locations/${operation}`;
     const requestId = randomUUID();
+    // The exact bytes sent: the digest and the signature cover these, never a re-serialisation.
+    const bytes = Buffer.from(JSON.stringify(payload), 'utf8');
+    const sent: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'ucp-agent': this.#agentHeader,
+      'request-id': requestId,
+      'user-agent': this.#options.userAgent,
+    };
+    const signed = this.#signatures.signatureHeaders({ url: new URL(url), method: 'POST', headers: sent, body: bytes });
     let response: Awaited<ReturnType<typeof request>>;
     try {
       response = await request(url, {
         method: 'POST',
         dispatcher: this.#agent.dispatcher,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          'ucp-agent': this.#agentHeader,
-          'request-id': requestId,
-          'user-agent': this.#options.userAgent,
-        },
-        body: JSON.stringify(payload),
+        headers: { ...sent, ...signed },
+        body: bytes,
         headersTimeout: this.#options.timeoutMs,
         bodyTimeout: this.#options.timeoutMs,
       });
@@ -78,7 +85,10 @@ export class RestCaller implements OperationCaller {
         { url },
       );
     }
-    const text = await readText(body, url);
+    const received = await readBytes(body, url);
+    // Nothing of an answer is used before its signature is checked (R-SIG3).
+    this.#signatures.verifyAnswer({ status, headers }, received, `${operation} over REST`);
+    const text = received.toString('utf8');
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -124,8 +134,8 @@ export class RestCaller implements OperationCaller {
   }
 }
 
-async function readText(body: AsyncIterable<unknown> & { destroy(): unknown }, url: string): Promise<string> {
-  const bytes = await readCappedBody(body, MAX_RESPONSE_BYTES, {
+async function readBytes(body: AsyncIterable<unknown> & { destroy(): unknown }, url: string): Promise<Buffer> {
+  return readCappedBody(body, MAX_RESPONSE_BYTES, {
     tooLarge: () =>
       new DiscoveryError(
         'unreachable',
@@ -139,5 +149,4 @@ async function readText(body: AsyncIterable<unknown> & { destroy(): unknown }, u
         url,
       }),
   });
-  return bytes.toString('utf8');
 }

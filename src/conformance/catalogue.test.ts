@@ -9,7 +9,7 @@ describe('check catalogue', () => {
     for (const check of CATALOGUE) {
       expect(check.id.startsWith(`${check.area}.`), check.id).toBe(true);
       expect(AREAS).toContain(check.area);
-      expect(check.rule, check.id).toMatch(/^R-[DNGMSLHPJ]\d+$/);
+      expect(check.rule, check.id).toMatch(/^R-(?:[DNGMSLHPJ]|SIG)\d+$/);
       expect(check.title.length).toBeGreaterThan(10);
     }
   });
@@ -29,6 +29,9 @@ describe('--only rule prefixes', () => {
     ['R-S4', 'R-S4', true],
     ['R-D5', 'R-D1', false],
     ['R', 'R-L3', true],
+    ['R-S', 'R-SIG1', false],
+    ['R-SIG', 'R-SIG1', true],
+    ['R-SIG2', 'R-SIG2', true],
   ])('%s matches %s: %s', (prefix, rule, expected) => {
     expect(ruleMatches(prefix, rule)).toBe(expected);
   });

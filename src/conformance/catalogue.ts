@@ -14,6 +14,7 @@ import { PRIVACY_CHECKS } from './checks/privacy.js';
 import { RATE_LIMIT_CHECKS } from './checks/rate-limit.js';
 import { SEARCH_CHECKS } from './checks/search.js';
 import { SEARCH_OPERAND_CHECKS } from './checks/search-operands.js';
+import { SIGNATURE_CHECKS } from './checks/signatures.js';
 
 export const CATALOGUE: readonly Check[] = [
   ...DISCOVERY_CHECKS,
@@ -25,12 +26,13 @@ export const CATALOGUE: readonly Check[] = [
   ...PAGINATION_CHECKS,
   ...LOOKUP_CHECKS,
   ...PRIVACY_CHECKS,
+  ...SIGNATURE_CHECKS,
   ...RATE_LIMIT_CHECKS,
   // After the rate-limit probe: two of its audits judge the probe's refusals too.
   ...EDGE_CHECKS,
 ];
 
-const RULE_PREFIX = /^R(?:-[A-Z](?:\d+)?)?$/;
+const RULE_PREFIX = /^R(?:-[A-Z]+(?:\d+)?)?$/;
 
 /** Normalises and validates `--only` values; throws a TypeError naming the bad one. */
 export function parseRulePrefixes(values: readonly string[]): string[] {
@@ -52,7 +54,9 @@ export function parseRulePrefixes(values: readonly string[]): string[] {
 export function ruleMatches(prefix: string, rule: string): boolean {
   if (rule === prefix) return true;
   if (!rule.startsWith(prefix)) return false;
-  return !/\d$/.test(prefix);
+  if (/\d$/.test(prefix)) return false;
+  // `R-S` names the R-S rules (R-S4), not R-SIG1: after a family's letters comes its number.
+  return prefix === 'R' || /^\d/.test(rule.slice(prefix.length));
 }
 
 export function selectChecks(only: readonly string[] | undefined): Check[] {

@@ -12,6 +12,7 @@ import type { UcpProfile } from '../protocol/types.js';
 import type { McpPeer, RpcExchange } from './mcp-peer.js';
 import type { Call, Operation, OperationClient } from './operation-client.js';
 import type { Pacer } from './pacing.js';
+import type { RunSigner } from './request-signing.js';
 import type { AliasHint, Area, BindingName, CheckStatus, Evidence } from './types.js';
 
 export interface Verdict {
@@ -147,6 +148,8 @@ export interface RunContext {
   readonly aliases: readonly AliasHint[];
   readonly discovery: DiscoveryState;
   readonly platform: PlatformState;
+  /** The run's signing key and the profile that lists it; undefined when the run does not sign (R-SIG2 probes skip). */
+  readonly signer: RunSigner | undefined;
   /** Capabilities the (validated) profile advertises. */
   readonly advertised: ReadonlySet<Operation>;
   readonly clients: readonly OperationClient[];

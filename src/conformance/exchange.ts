@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { openEndpointAgent, type EndpointAgent, type EndpointAgentOptions } from '../client/index.js';
+import { signForProbe, type RunSigner, type SigningProbe } from './request-signing.js';
 import type { BindingName } from './types.js';
 import { causeMessage } from '../errors.js';
 import { errorCodeOf } from '../protocol/error-code.js';
@@ -74,6 +75,8 @@ export interface RequestSpec {
   body?: string;
   /** How many calls the Business charges for it (a JSON-RPC batch: one per element); 1 when absent. */
   cost?: number;
+  /** With the run's key: one of the requests a signing Business must refuse, instead of a correctly signed one. */
+  signing?: SigningProbe;
 }
 
 /** Sends requests to one Business origin through a guarded, pinned agent. */
@@ -82,20 +85,43 @@ export class HttpPeer {
     private readonly agent: EndpointAgent,
     private readonly timeoutMs: number,
     private readonly pacer: CallPacer | undefined,
+    private readonly signer: RunSigner | undefined,
   ) {}
+
+  /** Whether requests are signed (the run has a key). */
+  get signs(): boolean {
+    return this.signer !== undefined;
+  }
 
   /**
    * Resolves and checks the endpoint host once (R-N4); throws a `UcpClientError` saying why it is
    * refused. With a `pacer`, sends are spaced and rate-limit refusals waited out (pacing.ts).
    */
-  static async open(endpoint: string, timeoutMs: number, options: EndpointAgentOptions, pacer?: CallPacer): Promise<HttpPeer> {
-    return new HttpPeer(await openEndpointAgent(endpoint, { connectTimeoutMs: timeoutMs, ...options }), timeoutMs, pacer);
+  static async open(
+    endpoint: string,
+    timeoutMs: number,
+    options: EndpointAgentOptions,
+    pacer?: CallPacer,
+    signer?: RunSigner,
+  ): Promise<HttpPeer> {
+    return new HttpPeer(await openEndpointAgent(endpoint, { connectTimeoutMs: timeoutMs, ...options }), timeoutMs, pacer, signer);
   }
 
   send(spec: RequestSpec): Promise<Exchange> {
     // One Request-Id for every attempt: a resend after a 429 is the same request.
-    const headers = { 'request-id': randomUUID(), 'user-agent': 'ucp-location conformance', ...spec.headers };
-    return this.pacer === undefined ? this.#sendOnce(spec, headers) : this.pacer.send(() => this.#sendOnce(spec, headers), spec.cost);
+    const unsigned = { 'request-id': randomUUID(), 'user-agent': 'ucp-location conformance', ...spec.headers };
+    const signer = this.signer;
+    const once = (): Promise<Exchange> => {
+      if (signer === undefined) return this.#sendOnce(spec, unsigned);
+      // Signed per attempt: what is sent is exactly what was signed.
+      const signed = signForProbe(
+        { binding: spec.binding, method: spec.method, url: spec.url, headers: unsigned, body: spec.body },
+        signer,
+        spec.signing,
+      );
+      return this.#sendOnce({ ...spec, ...(signed.body === undefined ? {} : { body: signed.body }) }, signed.headers);
+    };
+    return this.pacer === undefined ? once() : this.pacer.send(once, spec.cost);
   }
 
   async #sendOnce(spec: RequestSpec, headers: Record<string, string>): Promise<Exchange> {

@@ -6,6 +6,7 @@
  */
 import { headerValue, type Exchange, type HttpPeer } from './exchange.js';
 import { isRecord } from './oracle.js';
+import type { SigningProbe } from './request-signing.js';
 
 export type JsonRpcId = string | number | null;
 
@@ -61,12 +62,19 @@ export class McpPeer {
     return this.sendRaw(JSON.stringify(message), label, id);
   }
 
-  callTool(name: string, args: Record<string, unknown>): Promise<RpcExchange> {
-    return this.request('tools/call', { name, arguments: args });
+  callTool(name: string, args: Record<string, unknown>, signing?: SigningProbe): Promise<RpcExchange> {
+    if (signing === undefined) return this.request('tools/call', { name, arguments: args });
+    const id = this.#nextId++;
+    return this.sendRaw(
+      JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
+      `tools/call ${name}`,
+      id,
+      signing,
+    );
   }
 
   /** Any body at all, as the Business's MCP endpoint receives it. */
-  async sendRaw(body: string, label: string, sentId: JsonRpcId | undefined): Promise<RpcExchange> {
+  async sendRaw(body: string, label: string, sentId: JsonRpcId | undefined, signing?: SigningProbe): Promise<RpcExchange> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     if (this.#sessionId !== undefined) headers['mcp-session-id'] = this.#sessionId;
     if (this.#protocolVersion !== undefined) headers['mcp-protocol-version'] = this.#protocolVersion;
@@ -78,6 +86,7 @@ export class McpPeer {
       headers,
       body,
       cost: batchLength(body),
+      ...(signing === undefined ? {} : { signing }),
     });
     return { exchange, sentId, ...readRpcAnswer(exchange, sentId) };
   }

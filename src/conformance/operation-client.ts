@@ -6,6 +6,7 @@
  */
 import { describeRequest, describeResponse, type Exchange, type HttpPeer } from './exchange.js';
 import type { McpPeer, RpcExchange } from './mcp-peer.js';
+import type { SigningProbe } from './request-signing.js';
 import { isRecord } from './oracle.js';
 import type { BindingName, Evidence } from './types.js';
 
@@ -46,6 +47,8 @@ export interface Call {
 export interface CallOptions {
   /** Platform profile URL to send instead of the run's; null sends none at all. */
   profileUrl?: string | null;
+  /** With the run's key: send one of the requests a signing Business must refuse (R-SIG2). */
+  signing?: SigningProbe;
 }
 
 export interface OperationClient {
@@ -111,7 +114,7 @@ export class McpOperationClient implements OperationClient {
     const profile = options.profileUrl === undefined ? this.platformProfileUrl : options.profileUrl;
     const args: Record<string, unknown> = { location: request };
     if (profile !== null) args['meta'] = { 'ucp-agent': { profile } };
-    const rpc = await this.peer.callTool(TOOL_OF[operation], args);
+    const rpc = await this.peer.callTool(TOOL_OF[operation], args, options.signing);
     const call: Call = { binding: 'mcp', operation, request, outcome: classifyRpc(rpc), exchange: rpc.exchange, profileUrl: profile, rpc };
     this.log.push(call);
     return call;
@@ -172,6 +175,7 @@ export class RestOperationClient implements OperationClient {
       url: `${this.endpoint}/locations/${operation}`,
       headers,
       body: JSON.stringify(request),
+      ...(options.signing === undefined ? {} : { signing: options.signing }),
     });
     const call: Call = { binding: 'rest', operation, request, outcome: classifyRest(exchange), exchange, profileUrl: profile };
     this.log.push(call);

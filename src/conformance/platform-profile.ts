@@ -10,6 +10,7 @@
 import { serveProfilesOnLoopback } from '../client/index.js';
 import { buildPlatformProfile } from '../client/index.js';
 import { SEARCH_CAPABILITY, UCP_VERSION, type UcpEntity, type UcpProfile } from '../protocol/types.js';
+import type { PublicJwk } from '../protocol/signatures/index.js';
 
 export interface ServedProfiles {
   /** Profile offering search and lookup. */
@@ -69,13 +70,17 @@ export function profileForVersion(profile: UcpProfile, version: string): UcpProf
   };
 }
 
-/** Serves the three profiles on 127.0.0.1 (a free port) until `close`. */
-export async function serveProfiles(): Promise<ServedProfiles> {
-  const full = buildPlatformProfile();
+/**
+ * Serves the profiles on 127.0.0.1 (a free port) until `close`, each listing `keys` (the run's
+ * signing key, R-SIG1) when given, so whichever profile a probe names, its signature verifies.
+ */
+export async function serveProfiles(keys: readonly PublicJwk[] = []): Promise<ServedProfiles> {
+  const withKeys = (profile: UcpProfile): UcpProfile => (keys.length === 0 ? profile : { ...profile, keys: keys.map((k) => ({ ...k })) });
+  const full = withKeys(buildPlatformProfile());
   const server = await serveProfilesOnLoopback(
     new Map<string, unknown>([
       [FULL_PROFILE_PATH, full],
-      [SEARCH_ONLY_PATH, buildPlatformProfile({ capabilities: [SEARCH_CAPABILITY] })],
+      [SEARCH_ONLY_PATH, withKeys(buildPlatformProfile({ capabilities: [SEARCH_CAPABILITY] }))],
       [UNSUPPORTED_VERSION_PATH, profileForVersion(full, UNSUPPORTED_PLATFORM_VERSION)],
       [MAX_AGE_ZERO_PATH, full],
     ]),

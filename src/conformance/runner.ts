@@ -20,6 +20,8 @@ import { Pacer, throttledReason } from './pacing.js';
 import { McpOperationClient, RestOperationClient, type Call, type Operation, type OperationClient } from './operation-client.js';
 import { serveProfiles, type ServedProfiles } from './platform-profile.js';
 import { gatherSamples } from './samples.js';
+import { runSigner, type RunSigner } from './request-signing.js';
+import { generateSigningJwk, readSigningKeySet, type PublicJwk } from '../protocol/signatures/index.js';
 import type { BindingName, CheckResult, ConformanceOptions, ConformanceReport, TransportChoice } from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -70,13 +72,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     throw new ConfigError(causeMessage(error), { cause: error });
   }
 
+  // With --serve-profile and no key of its own, the checker signs with a key made for the run, so
+  // a Business that requires signatures can be checked at all (R-SIG2).
+  const keys =
+    options.signingKey ?? (options.serveProfile === true ? readSigningKeySet(generateSigningJwk(), 'the checker’s run key') : undefined);
   const resources: Resources = { peers: [] };
   const calls: Call[] = [];
   const rawRpc: RpcExchange[] = [];
   const setupResults: CheckResult[] = [];
   try {
     const platform = needsBindings
-      ? await platformState(options, resources, network)
+      ? await platformState(options, resources, network, keys?.published ?? [])
       : {
           url: null,
           profile: undefined,
@@ -88,9 +94,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const advertised = advertisedOperations(discovery.profile);
     // Bindings the Business offers but the given Platform profile does not: skipped with the reason.
     const unoffered = new Map<BindingName, string>();
+    const signer = keys === undefined || platform.url === null ? undefined : runSigner(keys.signing, platform.url);
     const { clients, mcp } =
       needsBindings && discovery.profile !== undefined
-        ? await openBindings(discovery, platform, calls, rawRpc, resources, timeoutMs, network, setupResults, unoffered, pacer)
+        ? await openBindings(discovery, platform, calls, rawRpc, resources, timeoutMs, network, setupResults, unoffered, pacer, signer)
         : { clients: [], mcp: undefined };
 
     let samples: Promise<Samples> | undefined;
@@ -104,6 +111,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       aliases: [...(options.aliases ?? [])],
       discovery,
       platform,
+      signer,
       advertised,
       clients,
       mcp,
@@ -118,6 +126,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
           fetch: network,
           transport: binding,
           callTimeoutMs: timeoutMs,
+          ...(keys === undefined ? {} : { signingKey: keys.signing }),
         }),
     };
 
@@ -161,9 +170,10 @@ async function platformState(
   options: ConformanceOptions,
   resources: Resources,
   network: ConstructorParameters<typeof SafeFetcher>[0],
+  publishedKeys: readonly PublicJwk[],
 ): Promise<PlatformState> {
   if (options.serveProfile === true) {
-    resources.served = await serveProfiles();
+    resources.served = await serveProfiles(publishedKeys);
     const served = resources.served;
     const { url, profile, searchOnlyUrl, unsupportedVersionUrl, maxAgeZeroUrl } = served;
     return { url, profile, searchOnlyUrl, unsupportedVersionUrl, maxAgeZeroUrl, profileFetches: (u) => served.fetches(u) };
@@ -227,6 +237,7 @@ async function openBindings(
   setupResults: CheckResult[],
   unoffered: Map<BindingName, string>,
   pacer: Pacer,
+  signer: RunSigner | undefined,
 ): Promise<{ clients: OperationClient[]; mcp: McpPeer | undefined }> {
   const clients: OperationClient[] = [];
   let mcp: McpPeer | undefined;
@@ -248,7 +259,7 @@ async function openBindings(
     }
     let http: HttpPeer;
     try {
-      http = await HttpPeer.open(endpoint, timeoutMs, agentOptions, pacer);
+      http = await HttpPeer.open(endpoint, timeoutMs, agentOptions, pacer, signer);
     } catch (error) {
       setupResults.push(endpointFailure(binding, endpoint, error));
       continue;

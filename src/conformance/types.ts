@@ -18,13 +18,25 @@ export interface ThrottlingSummary {
   /** True once a refusal could not be waited out within the budget. */
   budgetExhausted: boolean;
 }
+import type { SigningKeySet } from '../protocol/signatures/index.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 
 export type BindingName = 'mcp' | 'rest';
 
 /** Report sections, in the order they are printed. */
-export const AREAS = ['discovery', 'naming', 'jsonrpc', 'negotiation', 'envelope', 'search', 'pagination', 'lookup', 'privacy'] as const;
+export const AREAS = [
+  'discovery',
+  'naming',
+  'jsonrpc',
+  'negotiation',
+  'envelope',
+  'search',
+  'pagination',
+  'lookup',
+  'privacy',
+  'signatures',
+] as const;
 export type Area = (typeof AREAS)[number];
 
 export const AREA_TITLES: Readonly<Record<Area, string>> = {
@@ -37,6 +49,7 @@ export const AREA_TITLES: Readonly<Record<Area, string>> = {
   pagination: 'Pagination',
   lookup: 'Lookup semantics',
   privacy: 'Privacy',
+  signatures: 'Message signatures',
 };
 
 /** What was sent, what came back, and what the rule wanted: enough to reproduce a failure. */
@@ -144,4 +157,10 @@ export interface ConformanceOptions {
    * refusal could not be waited out is reported as skipped (not evaluated), not failed.
    */
   retryBudgetMs?: number;
+  /**
+   * The Platform's signing key (`--signing-key`): every request is signed with it (R-SIG2), and its
+   * public part must be in the Platform profile's `keys[]`. With `serveProfile` and no key, the
+   * checker makes one for the run and lists it in the profiles it serves.
+   */
+  signingKey?: SigningKeySet;
 }

@@ -23,13 +23,14 @@ import {
   serveAgentHttp,
   serveAgentStdio,
 } from '../../agent/index.js';
-import { buildPlatformProfile } from '../../client/index.js';
+import { dirname, resolve } from 'node:path';
+import { buildPlatformProfile, loadSigningKeyFile, type PublicJwk } from '../../client/index.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger, LOG_LEVELS } from '../../logging.js';
 import { SafeFetchError, parseFetchUrl } from '../../protocol/safe-fetch.js';
 import { caOption } from '../options.js';
 import { isOneOf, isRecord } from '../../protocol/guards.js';
-import { serveProfileDocument, serveProfileFile, type ServedProfile } from './profile-server.js';
+import { readProfileFile, serveProfileDocument, type ServedProfile } from './profile-server.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
@@ -51,6 +52,8 @@ interface AgentCliOptions {
   ca?: string;
   token?: string;
   logLevel: string;
+  signingKey?: string;
+  requireBusinessSignatures?: boolean;
 }
 
 export function registerAgentCommand(program: Command): void {
@@ -81,6 +84,14 @@ export function registerAgentCommand(program: Command): void {
       `with --http: require "Authorization: Bearer <secret>" on every request (default: $${AGENT_TOKEN_ENV}; required off loopback)`,
     )
     .option('--ca <file>', 'PEM CA certificate(s) to trust instead of the system roots')
+    .option(
+      '--signing-key <file>',
+      'sign every request to a business with this private JWK (or JWK Set) file (config "signingKey"); --serve-profile then lists its public part in keys[]',
+    )
+    .option(
+      '--require-business-signatures',
+      'refuse answers of businesses that are not signed with a key their profile publishes (config "requireBusinessSignatures")',
+    )
     .option('--log-level <level>', `log level on stderr (${LOG_LEVELS.join(', ')})`, 'info')
     .action(async (options: AgentCliOptions) => {
       process.exitCode = await runAgent(options);
@@ -117,14 +128,18 @@ async function runAgent(options: AgentCliOptions): Promise<number> {
     const settings = resolveSettings(options.business ?? [], file, { allowLoopback });
     const ca = caOption(options.ca);
     const logger = createLogger({ level: logLevel, destination: 'stderr' });
+    // The flag wins over the config file, whose path is read relative to the file itself.
+    const keyPath =
+      options.signingKey ??
+      (file?.signingKey === undefined || options.config === undefined ? undefined : resolve(dirname(options.config), file.signingKey));
+    const keys = keyPath === undefined ? undefined : await loadSigningKeyFile(keyPath);
+    const requireBusinessSignatures = options.requireBusinessSignatures === true || file?.requireBusinessSignatures === true;
 
     let platformProfileUrl: string;
     let platformProfile: unknown;
     if (serving) {
-      served =
-        typeof options.serveProfile === 'string'
-          ? await serveProfileFile(options.serveProfile)
-          : await serveProfileDocument(buildPlatformProfile());
+      const document = typeof options.serveProfile === 'string' ? await readProfileFile(options.serveProfile) : buildPlatformProfile();
+      served = await serveProfileDocument(keys === undefined ? document : withPublishedKeys(document, keys.published));
       platformProfileUrl = served.url;
       platformProfile = served.document;
     } else {
@@ -138,6 +153,8 @@ async function runAgent(options: AgentCliOptions): Promise<number> {
       ...(platformProfile !== undefined ? { platformProfile } : {}),
       allowLoopback,
       ...(ca !== undefined ? { ca } : {}),
+      ...(keys !== undefined ? { signingKey: keys.signing } : {}),
+      ...(requireBusinessSignatures ? { requireBusinessSignatures } : {}),
       serverVersion: packageVersion(),
     });
     const names = settings.businesses.map((b) => b.name).join(', ');
@@ -166,6 +183,19 @@ async function runAgent(options: AgentCliOptions): Promise<number> {
     await bridge?.close();
     await served?.close();
   }
+}
+
+/**
+ * The served profile with the signing key's public parts in `keys[]` (R-SIG1), so businesses can
+ * verify the bridge's signatures; keys the document already lists (by kid) are kept as they are.
+ */
+function withPublishedKeys(document: unknown, published: readonly PublicJwk[]): unknown {
+  if (!isRecord(document)) return document;
+  const given = document['keys'];
+  const listed: unknown[] = [];
+  if (Array.isArray(given)) for (const key of given) listed.push(key);
+  const kids = new Set(listed.map((k) => (isRecord(k) ? k['kid'] : undefined)));
+  return { ...document, keys: [...listed, ...published.filter((k) => !kids.has(k.kid))] };
 }
 
 function platformProfileUrlOf(given: string | undefined, allowLoopback: boolean): string {

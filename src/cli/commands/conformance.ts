@@ -7,7 +7,7 @@
  * failed · 2 usage (bad option, unusable URL) · 3 the checker itself could not run.
  */
 import type { Command } from 'commander';
-import { UcpClientError } from '../../client/index.js';
+import { loadSigningKeyFile, UcpClientError } from '../../client/index.js';
 import {
   DEFAULT_RETRY_BUDGET_MS,
   MAX_WAIT_MS,
@@ -37,6 +37,7 @@ interface CliOptions {
   probeRateLimit?: string | true;
   pace?: string;
   retryBudget?: string;
+  signingKey?: string;
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -52,6 +53,13 @@ function aliasOf(value: string): AliasHint {
   if (at <= 0 || at === value.length - 1)
     throw new ConfigError(`--alias ${JSON.stringify(value)} must be <alias>=<canonical id>, e.g. --alias downtown-store=loc_downtown`);
   return { alias: value.slice(0, at), id: value.slice(at + 1) };
+}
+
+/** Command-line options → checker options, the signing key file read; ConfigError for anything unusable. */
+export async function conformanceOptionsWithKey(businessUrl: string, options: CliOptions): Promise<ConformanceOptions> {
+  const base = conformanceOptions(businessUrl, options);
+  if (options.signingKey === undefined) return base;
+  return { ...base, signingKey: await loadSigningKeyFile(options.signingKey) };
 }
 
 /** Command-line options → checker options; ConfigError for anything unusable. */
@@ -125,6 +133,10 @@ export function registerConformanceCommand(program: Command): void {
     .option('--alias <alias=id>', 'a lookup alias and the canonical id it must resolve to (repeatable)', collect)
     .option('--ca <file>', 'PEM CA certificate(s) to trust instead of the system roots')
     .option(
+      '--signing-key <file>',
+      "sign every request with this private JWK (or JWK Set) file, listed in the platform profile's keys[] (with --serve-profile and no key, the checker makes one for the run)",
+    )
+    .option(
       '--probe-rate-limit [calls]',
       `after every other check, send up to this many searches per binding (default ${DEFAULT_RATE_LIMIT_PROBE}) to provoke the rate limit and judge the 429 (R-G7); leaves this client throttled for a while`,
     )
@@ -137,7 +149,7 @@ export function registerConformanceCommand(program: Command): void {
   cmd.exitOverride((err) => process.exit(err.exitCode === 0 ? CONFORMANCE_EXIT.conformant : CONFORMANCE_EXIT.usage));
   cmd.action(async (businessUrl: string, options: CliOptions) => {
     try {
-      const report = await runConformance(conformanceOptions(businessUrl, options));
+      const report = await runConformance(await conformanceOptionsWithKey(businessUrl, options));
       process.stdout.write(`${options.json === true ? JSON.stringify(report, null, 2) : formatReport(report)}\n`);
       process.exitCode = report.ok ? CONFORMANCE_EXIT.conformant : CONFORMANCE_EXIT.failed;
     } catch (error) {

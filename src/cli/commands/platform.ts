@@ -18,6 +18,7 @@ import { InvalidInstantError } from '../../errors.js';
 import { validateProfile } from '../../protocol/profile.js';
 import { UCP_VERSION } from '../../protocol/types.js';
 import {
+  AnswerSignatureError,
   BusinessError,
   DiscoveryError,
   ProfileError,
@@ -26,6 +27,7 @@ import {
   UcpClientError,
   UcpLocationClient,
   buildPlatformProfile,
+  loadSigningKeyFile,
   type DiscoverOptions,
   type NegotiatedState,
   type TransportPreference,
@@ -81,6 +83,7 @@ export function exitStatusOf(error: unknown): number {
     case 'business_error':
       return EXIT.business;
     case 'response_invalid':
+    case 'answer_signature_failed':
       return EXIT.invalidResponse;
   }
 }
@@ -93,6 +96,8 @@ interface ConnectionOptions {
   ca?: string;
   timeout?: string;
   json?: boolean;
+  signingKey?: string;
+  requireBusinessSignatures?: boolean;
 }
 
 type SearchCliOptions = ConnectionOptions & SearchOptionsInput & { all?: boolean };
@@ -134,10 +139,30 @@ function errorJson(error: unknown, exitStatus: number): Record<string, unknown> 
     out['rejected'] = error.rejected;
   }
   if (error instanceof BusinessError) out['business'] = error.details;
+  if (error instanceof AnswerSignatureError) {
+    out['reason'] = error.reason;
+    out['businessProfileUrl'] = error.businessProfileUrl;
+  }
   return out;
 }
 
+/** What to do about each signature refusal of a Business (the draft's codes). */
+const SIGNATURE_HINTS: Readonly<Record<string, string>> = {
+  signature_missing:
+    'the business requires signed requests: pass --signing-key <file> (create a key with "ucp-location platform-profile init --key-out <file>")',
+  key_not_found:
+    "publish the signing key's public part in the keys[] of the platform profile the business fetches, or sign with a key listed there",
+  signature_invalid:
+    'the signature did not verify: check that the key file matches the key your profile publishes, and that nothing rewrites requests on the way',
+  digest_mismatch:
+    'something between this command and the business changed the request body after it was signed (a proxy re-serialising JSON?)',
+  algorithm_unsupported: 'the business cannot verify this key type; sign with an ES256 (EC P-256) key',
+};
+
 function hintFor(error: unknown): string | undefined {
+  if (error instanceof BusinessError && error.details.ucpCode !== undefined && SIGNATURE_HINTS[error.details.ucpCode] !== undefined) {
+    return SIGNATURE_HINTS[error.details.ucpCode];
+  }
   if (error instanceof BusinessError && error.details.ucpCode === 'invalid_profile_url') {
     return 'the business refused the platform profile URL; with --serve-profile, start the business with --allow-loopback-profiles';
   }
@@ -186,8 +211,11 @@ async function withClient(
       }
       platformProfileUrl = url;
     }
+    const signingKey = options.signingKey === undefined ? undefined : (await loadSigningKeyFile(options.signingKey)).signing;
     const discoverOptions: DiscoverOptions = {
       platformProfileUrl,
+      ...(signingKey !== undefined ? { signingKey } : {}),
+      ...(options.requireBusinessSignatures === true ? { requireBusinessSignatures: true } : {}),
       ...(platformProfile !== undefined ? { platformProfile } : {}),
       // --serve-profile publishes on loopback, which only a local business can reach: local development.
       fetch: {
@@ -220,6 +248,11 @@ function connectionOptions(cmd: Command): Command {
     .option('--transport <mcp|rest|auto>', 'binding to use (default auto: MCP when offered, else REST)')
     .option('--ca <file>', 'PEM CA certificate(s) to trust instead of the system roots')
     .option('--timeout <ms>', 'deadline for each fetch and call, milliseconds')
+    .option(
+      '--signing-key <file>',
+      "sign every request with this private JWK (or JWK Set) file; its public part must be in your platform profile's keys[]",
+    )
+    .option('--require-business-signatures', "refuse the business's answers unless they carry a valid signature (it must publish keys[])")
     .option('--json', 'print the raw UCP payloads as JSON');
 }
 

@@ -21,6 +21,11 @@ export interface ServedProfile {
 
 /** Reads and parses `file`, then serves it; ConfigError when the file is unreadable or not JSON. */
 export async function serveProfileFile(file: string): Promise<ServedProfile> {
+  return serveProfileDocument(await readProfileFile(file));
+}
+
+/** Reads and parses a profile file for --serve-profile; ConfigError when it is unreadable or not JSON. */
+export async function readProfileFile(file: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -37,7 +42,7 @@ export async function serveProfileFile(file: string): Promise<ServedProfile> {
   } catch (cause) {
     throw new ConfigError(`--serve-profile: ${file} is not valid JSON (${causeMessage(cause)})`, { cause });
   }
-  return serveProfileDocument(document);
+  return document;
 }
 
 /** Serves a Platform profile document already at hand (e.g. a generated default one). */
