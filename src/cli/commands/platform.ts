@@ -11,11 +11,13 @@
  * Human output goes to stdout as tables; `--json` prints the raw UCP payloads instead. Errors go to
  * stderr (and, with --json, as one JSON object on stdout too).
  */
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../errors.js';
 import { InvalidInstantError } from '../../errors.js';
 import { validateProfile } from '../../protocol/profile.js';
+import { writeNewSigningKeyFile } from '../../protocol/signatures/index.js';
 import { UCP_VERSION } from '../../protocol/types.js';
 import {
   AnswerSignatureError,
@@ -389,12 +391,21 @@ export function registerPlatformCommands(program: Command): void {
     .description('write a valid platform profile (search + lookup over MCP and REST) to publish at an https URL')
     .option('--out <file>', 'write to this file instead of stdout')
     .option('--base-url <url>', 'https origin where you will publish it (printed as the URL to use)')
-    .option('--transport <list>', 'transports to declare: mcp,rest (default both)');
-  usageExits(initCmd).action(async (options: { out?: string; baseUrl?: string; transport?: string }) => {
+    .option('--transport <list>', 'transports to declare: mcp,rest (default both)')
+    .option(
+      '--key-out <file>',
+      'also make a private ES256 signing key (JWK, kid = its RFC 7638 thumbprint) in this new file and list its public part in the profile keys[]; sign with --signing-key <file>',
+    );
+  usageExits(initCmd).action(async (options: { out?: string; baseUrl?: string; transport?: string; keyOut?: string }) => {
     await run('platform-profile init', false, async () => {
       const publishUrl = options.baseUrl === undefined ? undefined : profileUrlFor(options.baseUrl);
       const transports = parseTransportList(options.transport);
-      const profile = buildPlatformProfile({ transports });
+      if (options.keyOut !== undefined && options.out !== undefined && resolve(options.keyOut) === resolve(options.out)) {
+        throw new ConfigError('--key-out and --out name the same file; the private key and the profile you publish must be two files.');
+      }
+      // The key is written first (never over an existing file), so the profile names a key that exists.
+      const published = options.keyOut === undefined ? undefined : await writeNewSigningKeyFile(options.keyOut);
+      const profile = { ...buildPlatformProfile({ transports }), ...(published === undefined ? {} : { keys: [published] }) };
       // Never hand out a profile our own validator would refuse.
       const check = validateProfile(profile, 'platform');
       if (!check.ok || check.rejected.length > 0) throw new Error('internal error: the generated platform profile does not validate');
@@ -405,6 +416,8 @@ export function registerPlatformCommands(program: Command): void {
         try {
           await writeFile(options.out, text, { flag: 'wx' });
         } catch (cause) {
+          // Nothing half-made: a key whose profile could not be written is removed again.
+          if (options.keyOut !== undefined) await rm(options.keyOut, { force: true });
           const code = errorCodeOf(cause);
           throw new ConfigError(
             `--out: cannot write ${options.out} (${code === 'EEXIST' ? 'the file exists; remove it or choose another name' : code || String(cause)})`,
@@ -412,6 +425,11 @@ export function registerPlatformCommands(program: Command): void {
           );
         }
         process.stderr.write(`Wrote a UCP ${UCP_VERSION} platform profile to ${options.out}.\n`);
+      }
+      if (published !== undefined) {
+        process.stderr.write(
+          `Wrote a private ES256 signing key (kid ${published.kid}) to ${options.keyOut ?? ''}; keep it secret. Its public part is in the profile's keys[]. Sign with --signing-key ${options.keyOut ?? ''}.\n`,
+        );
       }
       const where = publishUrl ?? 'https://<your-host>/.well-known/ucp-platform.json';
       process.stderr.write(
