@@ -221,7 +221,7 @@ async function serve(options: ServeOptions): Promise<number> {
     }
     if (options.tenants !== undefined && (options.signingKey !== undefined || options.verifySignatures !== undefined)) {
       throw new ConfigError(
-        '--signing-key and --verify-signatures set one business\'s signatures; with --tenants, set `signatures` in each tenant\'s config instead.',
+        "--signing-key and --verify-signatures set one business's signatures; with --tenants, set `signatures` in each tenant's config instead.",
       );
     }
     const verify = options.verifySignatures;
