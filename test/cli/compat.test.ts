@@ -231,6 +231,9 @@ describe('configuration keys (docs/configuration.md)', () => {
     'profileFetch.maxBytes': 200_000,
     'profileFetch.cacheEntries': 10,
     continueUrl: 'https://shop.example/stores',
+    // Absolute, so loading leaves it as written (a relative path is resolved from the file's folder).
+    'signatures.signingKey': '/etc/ucp-location/business-key.jwk',
+    'signatures.verify': 'required',
   };
 
   function get(object: unknown, dotted: string): unknown {
@@ -255,7 +258,9 @@ describe('configuration keys (docs/configuration.md)', () => {
 
   it('every key of the configuration is promised here and documented', () => {
     const actual = Object.entries(DEFAULT_CONFIG).flatMap(([key, value]) =>
-      ['limits', 'cors', 'rateLimits', 'profileFetch'].includes(key) ? Object.keys(value as object).map((sub) => `${key}.${sub}`) : [key],
+      ['limits', 'cors', 'rateLimits', 'profileFetch', 'signatures'].includes(key)
+        ? Object.keys(value as object).map((sub) => `${key}.${sub}`)
+        : [key],
     );
     expect(actual.sort()).toEqual(Object.keys(PROMISED_KEYS).sort());
     const docs = readFileSync(join(REPO, 'docs/configuration.md'), 'utf8');
