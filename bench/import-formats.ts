@@ -25,7 +25,15 @@ import type { ImportChildReport } from './import-child.js';
 const CACHE = '/tmp/ucp-location-bench';
 const SEED = 'ucp-bench-1';
 
-const OSM_DAYS: Record<Day, string> = { monday: 'Mo', tuesday: 'Tu', wednesday: 'We', thursday: 'Th', friday: 'Fr', saturday: 'Sa', sunday: 'Su' };
+const OSM_DAYS: Record<Day, string> = {
+  monday: 'Mo',
+  tuesday: 'Tu',
+  wednesday: 'We',
+  thursday: 'Th',
+  friday: 'Fr',
+  saturday: 'Sa',
+  sunday: 'Su',
+};
 const DAY_ORDER: Day[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
 function byDay(hours: readonly DailyHour[]): Map<Day, string[]> {
@@ -72,12 +80,26 @@ function jsonLdNode(r: LocationRecord): unknown {
   };
   if (r.geo !== undefined) node['geo'] = { '@type': 'GeoCoordinates', latitude: r.geo.latitude, longitude: r.geo.longitude };
   if (r.hours !== undefined && r.geo !== undefined) {
-    node['openingHoursSpecification'] = r.hours.map((h) => ({ '@type': 'OpeningHoursSpecification', dayOfWeek: h.day, opens: h.opens, closes: h.closes }));
+    node['openingHoursSpecification'] = r.hours.map((h) => ({
+      '@type': 'OpeningHoursSpecification',
+      dayOfWeek: h.day,
+      opens: h.opens,
+      closes: h.closes,
+    }));
   }
   return node;
 }
 
-const GBP_HEADER = ['Store code', 'Business name', 'Address line 1', 'Locality', 'Country / Region', 'Postal code', 'Latitude', 'Longitude'];
+const GBP_HEADER = [
+  'Store code',
+  'Business name',
+  'Address line 1',
+  'Locality',
+  'Country / Region',
+  'Postal code',
+  'Latitude',
+  'Longitude',
+];
 const GBP_DAYS: Day[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 function gbpRow(r: LocationRecord): string {
@@ -85,7 +107,16 @@ function gbpRow(r: LocationRecord): string {
   const days = byDay(r.hours ?? []);
   const hours = GBP_DAYS.map((d) => (r.hours === undefined || r.geo === undefined ? '' : (days.get(d) ?? ['x']).join(', ')));
   const geo = r.geo === undefined ? ['', ''] : [String(r.geo.latitude), String(r.geo.longitude)];
-  return csvRow([r.id, r.name, a.street_address ?? '', a.address_locality ?? '', a.address_country ?? '', a.postal_code ?? '', ...geo, ...hours]);
+  return csvRow([
+    r.id,
+    r.name,
+    a.street_address ?? '',
+    a.address_locality ?? '',
+    a.address_country ?? '',
+    a.postal_code ?? '',
+    ...geo,
+    ...hours,
+  ]);
 }
 
 interface Format {
@@ -154,7 +185,10 @@ async function main(): Promise<void> {
   const { positionals, values } = parseArgs({ allowPositionals: true, options: { workers: { type: 'string' }, only: { type: 'string' } } });
   const size = Number(positionals[0] ?? 100_000);
   const only = values.only?.split(',');
-  const rows: string[] = ['| format | records | seconds | Locations/s | CPU s | peak RSS MiB |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
+  const rows: string[] = [
+    '| format | records | seconds | Locations/s | CPU s | peak RSS MiB |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
   for (const f of FORMATS) {
     if (only !== undefined && !only.includes(f.name)) continue;
     const file = await ensureFormatFile(f, size);

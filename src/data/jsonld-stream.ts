@@ -97,9 +97,9 @@ export class JsonLdScanner {
     }
   }
 
-  private fail(reason: string, line: number, column: number, out: JsonLdPiece[]): void {
+  private fail(reason: string, line: number, column: number, out: JsonLdPiece[], at = 'at'): void {
     this.failed = true;
-    out.push({ error: `invalid JSON at line ${line}, column ${column}: ${reason}` });
+    out.push({ error: `invalid JSON ${at} line ${line}, column ${column}: ${reason}` });
   }
 
   private unexpected(c: string, expected: string, column: number, out: JsonLdPiece[]): void {
@@ -182,9 +182,10 @@ export class JsonLdScanner {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      const { line, column } = where(error, text, cap.line, cap.column);
-      const reason = error instanceof Error ? error.message.replace(/\s*\(line \d+ column \d+\)$/, '') : String(error);
-      this.fail(reason, line, column, out);
+      const { at, line, column } = where(error, text, cap.line, cap.column);
+      // The position V8 names is within the value; the line and column above are the file's.
+      const reason = error instanceof Error ? error.message.replace(/\s*\(line \d+ column \d+\)$/, '').replace(/ in JSON at position \d+/, '') : String(error);
+      this.fail(reason, line, column, out, at);
       return;
     }
     if (cap.isKey) {
@@ -200,15 +201,19 @@ export class JsonLdScanner {
   }
 }
 
-/** Line and column in the file of a JSON.parse failure in `text`, which starts at (line, column). */
-function where(error: unknown, text: string, line: number, column: number): { line: number; column: number } {
+/**
+ * Line and column in the file of a JSON.parse failure in `text`, which starts at (line, column);
+ * V8 names the offset for some failures only ("at position 17"), else the value's start is given.
+ */
+function where(error: unknown, text: string, line: number, column: number): { at: string; line: number; column: number } {
   const m = /position (\d+)/.exec(error instanceof Error ? error.message : '');
-  const offset = m?.[1] !== undefined ? Number(m[1]) : text.length;
+  if (m?.[1] === undefined) return { at: 'in the value starting', line, column };
+  const offset = Number(m[1]);
   let l = line;
   let lastBreak = -1;
   for (let k = text.indexOf('\n'); k !== -1 && k < offset; k = text.indexOf('\n', k + 1)) {
     l++;
     lastBreak = k;
   }
-  return { line: l, column: lastBreak === -1 ? column + offset : offset - lastBreak };
+  return { at: 'at', line: l, column: lastBreak === -1 ? column + offset : offset - lastBreak };
 }
