@@ -1,11 +1,15 @@
 /**
  * Child process: import an NDJSON dataset into a fresh SQLite store with our real import
- * pipeline (`importFiles`: validate everything, then stream into `replaceAll`), and report the
+ * pipeline (`importFiles`: one pass that validates each record while `replaceAll` writes), and report the
  * rate and this process's peak RSS as one JSON line on stdout. A separate process so the peak
  * RSS is the import's own, not the harness's.
  *
- *   node --import tsx bench/import-child.ts <dataset.ndjson> <store.db>
+ *   node --import tsx bench/import-child.ts <dataset> <store.db> [--workers <n>] [--format <format>]
+ *
+ * `--workers` pins the threads (default: importFiles decides from the machine's idle cores);
+ * `--format` reads another input format (the per-format rates of docs/benchmarks.md).
  */
+import { parseArgs } from 'node:util';
 import { rmSync } from 'node:fs';
 import { importFiles } from '../src/data/import.js';
 import { SqliteLocationStore } from '../src/store/sqlite/index.js';
@@ -15,7 +19,7 @@ export interface ImportChildReport {
   publicLocations: number;
   availability: number;
   seconds: number;
-  /** Validation pass (reading) and write pass (writing + indexing), seconds. */
+  /** Seconds per phase the store reports: writing (validation runs alongside), indexing. */
   phases: Record<string, number>;
   locationsPerSecond: number;
   /** process.resourceUsage().maxRSS, KiB. */
@@ -25,9 +29,13 @@ export interface ImportChildReport {
 }
 
 async function main(): Promise<void> {
-  const [file, db] = process.argv.slice(2);
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { workers: { type: 'string' }, format: { type: 'string' } },
+  });
+  const [file, db] = positionals;
   if (file === undefined || db === undefined) {
-    process.stderr.write('usage: import-child.ts <dataset.ndjson> <store.db>\n');
+    process.stderr.write('usage: import-child.ts <dataset> <store.db> [--workers <n>] [--format <format>]\n');
     process.exit(2);
   }
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
@@ -38,6 +46,8 @@ async function main(): Promise<void> {
   const started = phaseStart;
   const cpuBefore = process.cpuUsage();
   const report = await importFiles(store, [file], {
+    ...(values.workers !== undefined ? { workers: Number(values.workers) } : {}),
+    ...(values.format !== undefined ? { format: values.format } : {}),
     onProgress: (p) => {
       if (p.phase === phase) return;
       const now = performance.now();

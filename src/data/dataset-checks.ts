@@ -38,8 +38,36 @@ function where(pos: SourcePosition): string {
   return pos.unit === 'feature' || pos.unit === 'node' ? `${pos.file} ${pos.unit} ${pos.line}` : `${pos.file}:${pos.line}`;
 }
 
+/**
+ * Positions packed into one number each (place index × 2^32 + line), places being the distinct
+ * (file, unit) pairs: the checker keeps one position per id of the whole import (a million at
+ * 1M Locations), and a number in a Map costs a fraction of a position object.
+ */
+class PackedPositions {
+  readonly #places: SourcePosition[] = [];
+  readonly #index = new Map<string, number>();
+
+  pack(pos: SourcePosition): number {
+    const key = `${pos.unit ?? ''}\u0000${pos.file}`;
+    let place = this.#index.get(key);
+    if (place === undefined) {
+      place = this.#places.length;
+      this.#places.push({ file: pos.file, line: 0, ...(pos.unit !== undefined ? { unit: pos.unit } : {}) });
+      this.#index.set(key, place);
+    }
+    return place * 2 ** 32 + pos.line;
+  }
+
+  unpack(packed: number): SourcePosition {
+    const place = this.#places[Math.floor(packed / 2 ** 32)];
+    if (place === undefined) throw new RangeError(`no place for packed position ${packed}`);
+    return { ...place, line: packed % 2 ** 32 };
+  }
+}
+
 export class DatasetChecker {
-  readonly #ids = new Map<string, SourcePosition>();
+  readonly #positions = new PackedPositions();
+  readonly #ids = new Map<string, number>();
   readonly #aliases = new Map<string, Seen & { index: number }>();
   #records = 0;
 
@@ -59,9 +87,9 @@ export class DatasetChecker {
     if (id !== undefined) {
       const first = this.#ids.get(id);
       if (first !== undefined) {
-        issues.push(atPosition(pos, { field: 'id', message: `duplicate id ${JSON.stringify(id)} (first defined at ${where(first)})` }));
+        issues.push(atPosition(pos, { field: 'id', message: `duplicate id ${JSON.stringify(id)} (first defined at ${where(this.#positions.unpack(first))})` }));
       } else {
-        this.#ids.set(id, pos);
+        this.#ids.set(id, this.#positions.pack(pos));
       }
     }
     identity.aliases?.forEach((alias, index) => {
@@ -92,7 +120,7 @@ export class DatasetChecker {
       issues.push(
         atPosition(seen.pos, {
           field: `aliases[${seen.index}]`,
-          message: `alias ${JSON.stringify(alias)} of ${JSON.stringify(seen.owner)} is the id of another location (${where(idPos)}); ids and aliases share one namespace`,
+          message: `alias ${JSON.stringify(alias)} of ${JSON.stringify(seen.owner)} is the id of another location (${where(this.#positions.unpack(idPos))}); ids and aliases share one namespace`,
         }),
       );
     }

@@ -31,8 +31,8 @@ const enum S {
   Done,
 }
 
-/** Captures the text of one JSON value; knows when it has ended. */
-class ValueCapture {
+/** Captures the text of one JSON value; knows when it has ended (also used by jsonld-stream.ts). */
+export class ValueCapture {
   parts: string[] = [];
   private depth = 0;
   private inString = false;

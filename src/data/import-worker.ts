@@ -2,14 +2,13 @@
  * Entry point of an import worker thread (started by workers.ts). Two jobs:
  *  - `range`: validate one byte range of an NDJSON file and send what each line gave
  *    (pass 1 of an import, run on several ranges at once);
- *  - `records`: run the whole validation pipeline over the files and send the valid records in
- *    batches (pass 2, so parsing and validating overlap with the store's writing). The main
+ *  - `records`: run an import's validating pass over the files and send the valid records in
+ *    batches, then the pass's report (so parsing and validating overlap with the store's writing). The main
  *    thread grants credits; without one the worker waits, so memory stays bounded however far
  *    the parser could run ahead of the store.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { DataValidationError } from '../errors.js';
-import { checkedBatches, ndjsonRangeOutcomes } from './pipeline.js';
+import { ndjsonRangeOutcomes, validatingBatches, type PassReport } from './pipeline.js';
 import { SharedParts, type FromWorker, type ToWorker, type WorkerJob } from './workers.js';
 
 const port = parentPort;
@@ -36,7 +35,8 @@ async function run(): Promise<void> {
   }
   credits = job.window;
   const shared = new SharedParts();
-  for await (const list of checkedBatches(job.plans)) {
+  const end: { report?: PassReport } = {};
+  for await (const list of validatingBatches(job.plans, job.options, () => undefined, (r) => (end.report = r))) {
     if (list.length === 0) continue;
     while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
     credits -= 1;
@@ -44,12 +44,12 @@ async function run(): Promise<void> {
     const parts = shared.encode(list);
     send({ type: 'records', list, parts });
   }
-  send({ type: 'done' });
+  if (end.report === undefined) throw new Error('the validating pass ended without a report');
+  send({ type: 'done', report: end.report });
 }
 
 run()
   .catch((error: unknown) => {
-    if (error instanceof DataValidationError) send({ type: 'invalid', issues: [...error.issues] });
-    else send({ type: 'failed', message: error instanceof Error ? error.message : String(error), name: error instanceof Error ? error.name : 'Error' });
+    send({ type: 'failed', message: error instanceof Error ? error.message : String(error), name: error instanceof Error ? error.name : 'Error' });
   })
   .finally(() => port.close());

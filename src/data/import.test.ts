@@ -115,19 +115,27 @@ describe('importFiles', () => {
     expect(records.some((r) => r.timezone === 'Asia/Kolkata') && records.some((r) => r.timezone === 'Pacific/Fiji')).toBe(true);
   });
 
-  it('reports progress: reading while validating, then writing with the total known from validation', async () => {
+  it('reports progress while it validates and writes in one pass, then done', async () => {
     const n = 25_000; // enough for the store to report writing progress
     const big = file('many.ndjson', Array.from({ length: n }, (_, i) => `{"id":"loc_${i}","name":"Store ${i}"}\n`).join(''));
     const store = await newStore();
     const seen: ImportProgress[] = [];
     await importFiles(store, [big], { onProgress: (p) => seen.push(p) });
-    const reading = seen.filter((p) => p.phase === 'reading');
-    expect(reading.at(-1)).toEqual({ phase: 'reading', done: n, total: n });
-    expect(reading.slice(0, -1).every((p) => p.total === undefined && p.done <= n)).toBe(true);
+    // One pass: no separate reading phase; the count grows as records are written.
+    expect(seen.some((p) => p.phase === 'reading')).toBe(false);
     const writing = seen.filter((p) => p.phase === 'writing');
     expect(writing.length).toBeGreaterThan(0);
-    for (const p of writing) expect(p.total).toBe(n);
+    expect(writing.every((p, i) => p.done <= n && (i === 0 || p.done > (writing[i - 1]?.done ?? 0)))).toBe(true);
     expect(seen.at(-1)).toMatchObject({ phase: 'done', done: n });
+  });
+
+  it('validating reports reading progress with the total at the end', async () => {
+    const n = 2_000;
+    const big = file('some.ndjson', Array.from({ length: n }, (_, i) => `{"id":"loc_${i}","name":"Store ${i}"}\n`).join(''));
+    const seen: ImportProgress[] = [];
+    await validateFiles([big], { onProgress: (p) => seen.push(p) });
+    expect(seen.at(-1)).toEqual({ phase: 'reading', done: n, total: n });
+    expect(seen.slice(0, -1).every((p) => p.phase === 'reading' && p.total === undefined && p.done <= n)).toBe(true);
   });
 
   it('importing the same file twice gives the same store, one generation later', async () => {

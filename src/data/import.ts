@@ -1,30 +1,50 @@
 /**
- * The import pipeline: read → validate everything → write only a fully valid dataset.
+ * The import pipeline: read → validate → write, in one pass over the files.
  *
- * Two passes over the files. Pass 1 decodes and validates every record and the dataset-wide
- * rules, keeping only ids and aliases in memory; if anything is wrong the store is never touched.
- * Pass 2 reads the files again and streams the records into `store.replaceAll`, which swaps the
- * dataset in one transaction. Should a file change between the passes, pass 2 throws from inside
- * the record stream, the store rolls back, and the previous dataset stays as it was.
+ * `importFiles` streams each file once: every record is validated as it is read and handed to
+ * `store.replaceAll` while the store writes the previous ones, in one transaction. The dataset
+ * rules that need every record (an alias naming another Location's id) are checked when the
+ * stream ends, before anything commits. On the first problem the stream stops feeding the store
+ * but validation reads on, so the report still lists every problem; the stream then throws, the
+ * store rolls back, and the previous dataset answers as if nothing had happened.
+ *
+ * `validateFiles` (the `validate` command, `import --dry-run`, the console's preview) reads
+ * without writing; `writeValidated` writes what it validated, reading the files a second time.
  *
  * Speed (a million records): records are handled a chunk at a time (pipeline.ts), repeated
  * schedule parts are validated once (validate-record.ts ScheduleMemo), and when a core is idle
- * large inputs use worker threads (workers.ts): pass 1 of an NDJSON file runs on byte ranges in
- * parallel, and pass 2 parses and validates on a worker while this thread writes. Every path
- * yields the same records and the same issues in the same order.
+ * large inputs use worker threads (workers.ts): validation of an NDJSON file runs on byte ranges
+ * in parallel, and an import parses and validates on a worker while this thread writes. Every
+ * path yields the same records and the same issues in the same order.
  */
 import { stat } from 'node:fs/promises';
 import type { DataIssue } from '../errors.js';
 import { ConfigError, DataValidationError } from '../errors.js';
 import type { LocationRecord } from '../domain/location.js';
-import { MAX_KEPT_IMPORT_WARNINGS, type ImportNotes, type ImportProgress, type ImportResult, type LocationStore } from '../store/store.js';
+import {
+  MAX_KEPT_IMPORT_WARNINGS,
+  type ImportNotes,
+  type ImportProgress,
+  type ImportResult,
+  type LocationStore,
+} from '../store/store.js';
 import { diffDataset, type DatasetDiff } from './dataset-diff.js';
 import { formatHint, type FormatHint } from './format-hint.js';
 import { IssueCollector } from './issues.js';
-import { OSM_AMENITY_NAMESPACE, SCHEMA_ORG_AMENITY_NAMESPACE } from './amenity-namespace.js';
 import { defaultOsmAmenities, type AmenityMap } from './osm-amenities.js';
 import { DEFAULT_HOLIDAY_HORIZON_DAYS } from './osm.js';
-import { checkedBatches, PassOne, type DerivedZoneCount, type FileSummary, type Plan } from './pipeline.js';
+import {
+  checkedBatches,
+  PassOne,
+  passReport,
+  startFile,
+  validatingBatches,
+  type DerivedZoneCount,
+  type FileSummary,
+  type PassOptions,
+  type PassReport,
+  type Plan,
+} from './pipeline.js';
 import { assertReadableFile, decodesOnWorker, detectFormat, FORMATS_DERIVING_TIMEZONE, inputFiles, openSource, type SourceOptions } from './sources.js';
 import { defaultWorkers, parallelNdjsonOutcomes, recordsFromWorker } from './workers.js';
 
@@ -169,6 +189,32 @@ export async function* readRecords(files: readonly string[], options: ImportOpti
   yield* checkedRecords(await plan(files, options));
 }
 
+/** The pass settings `options` ask for. */
+function passOptions(options: ImportOptions): PassOptions {
+  return { strict: options.strict === true, defaultNamespaces: options.amenityNamespace === undefined };
+}
+
+/** A pass's report as validateFiles returns it (with format hints for rejected files), remembered with its plans. */
+async function validationReport(found: PassReport, plans: Plan[], options: ImportOptions): Promise<ValidationReport> {
+  const report: ValidationReport = {
+    ok: found.issueCount === 0,
+    files: found.files,
+    records: found.files.reduce((n, s) => n + s.records, 0),
+    publicRecords: found.publicRecords,
+    issues: found.issues,
+    issueCount: found.issueCount,
+    warnings: found.warnings,
+    warningCount: found.warningCount,
+    timezones: found.timezones,
+  };
+  if (!report.ok && options.format === undefined) {
+    const hints = await formatHints(plans, report.issues);
+    if (hints.length > 0) report.formatHints = hints;
+  }
+  plansOf.set(report, plans);
+  return report;
+}
+
 /** Validates the files without writing anything. Data problems are returned, not thrown. */
 export async function validateFiles(files: readonly string[], options: ImportOptions = {}): Promise<ValidationReport> {
   const plans = await plan(files, options);
@@ -181,16 +227,14 @@ export async function validateFiles(files: readonly string[], options: ImportOpt
     read += 1;
     if (progress !== undefined && read % PROGRESS_EVERY === 0) progress({ phase: 'reading', done: read });
   };
-  const pass = new PassOne(issues, tick, { warnings, strict: options.strict === true });
-  for (const { file, format, deriveTimezone, source: sourceOptions } of plans) {
+  const settings = passOptions(options);
+  const pass = new PassOne(issues, tick, { warnings, strict: settings.strict === true });
+  for (const p of plans) {
+    const { file, format, deriveTimezone, source: sourceOptions } = p;
     const summary: FileSummary = { file, format, records: 0 };
     summaries.push(summary);
     const size = (await stat(file)).size;
-    if (deriveTimezone === true) pass.deriveTimezones(file);
-    if (options.amenityNamespace === undefined) {
-      const vocabulary = format === 'osm' ? OSM_AMENITY_NAMESPACE : format === 'jsonld' ? SCHEMA_ORG_AMENITY_NAMESPACE : undefined;
-      if (vocabulary !== undefined) pass.watchDefaultNamespace(file, vocabulary);
-    }
+    startFile(pass, p, settings);
     // Range workers validate without the pass's derivation step: such files are read here.
     const workers = format === 'ndjson' && deriveTimezone !== true ? await workersFor(size, options) : 0;
     if (workers > 0) {
@@ -207,23 +251,7 @@ export async function validateFiles(files: readonly string[], options: ImportOpt
   }
   pass.finish();
   progress?.({ phase: 'reading', done: read, total: read });
-  const report: ValidationReport = {
-    ok: issues.total === 0,
-    files: summaries,
-    records: summaries.reduce((n, s) => n + s.records, 0),
-    publicRecords: pass.publicRecords,
-    issues: issues.list(),
-    issueCount: issues.total,
-    warnings: warnings.list(),
-    warningCount: warnings.total,
-    timezones: pass.derivedZones(),
-  };
-  if (!report.ok && options.format === undefined) {
-    const hints = await formatHints(plans, report.issues);
-    if (hints.length > 0) report.formatHints = hints;
-  }
-  plansOf.set(report, plans);
-  return report;
+  return validationReport(passReport(pass, summaries, issues, warnings), plans, options);
 }
 
 /** The plans `checked` was validated with (or plain ones from its file list). */
@@ -241,31 +269,98 @@ export async function diffValidated(store: Pick<LocationStore, 'storedLocations'
   return diffDataset(await store.storedLocations(), checkedBatches(replanned(checked)));
 }
 
+/** Whether the inputs are parsed and validated on a worker while this thread writes. */
+async function writesBesideWorker(plans: readonly Plan[], options: ImportOptions): Promise<boolean> {
+  let bytes = 0;
+  for (const p of plans) bytes += (await stat(p.file)).size;
+  return plans.every((p) => decodesOnWorker(p.format, p.source)) && (await workersFor(bytes, options)) > 0;
+}
+
+/** The store's notes of an import of `files` with `warnings`. */
+function importNotes(files: readonly FileSummary[], warnings: readonly DataIssue[], warningCount: number, options: ImportOptions): ImportNotes {
+  const shown = options.displayName ?? ((file: string): string => file);
+  // Kept by the store with the dataset, so whoever reads the store later sees what this import warned about.
+  return {
+    at: new Date(options.now ?? Date.now()).toISOString(),
+    files: files.map((f) => ({ file: shown(f.file), format: f.format, records: f.records })),
+    warnings: warnings.slice(0, MAX_KEPT_IMPORT_WARNINGS).map((w) => ({ ...w, file: shown(w.file) })),
+    warningCount,
+  };
+}
+
+/** An import's outcome: its validation report, and what was written when the report is ok. */
+export interface ImportOutcome {
+  report: ValidationReport;
+  /** Absent when the report is not ok: then nothing was written and the previous dataset is intact. */
+  written?: ImportReport;
+}
+
 /**
- * Validates the files, then replaces the store's dataset with their records in one atomic
+ * Imports the files in one pass (see the top of this file): validates each record as it is read
+ * while the store writes, and replaces the store's dataset atomically when every record and the
+ * dataset as a whole are valid. Data problems are returned in the report, not thrown; the store
+ * is then exactly as before. ConfigError for unreadable files or unknown formats.
+ */
+export async function importValidating(store: LocationStore, files: readonly string[], options: ImportOptions = {}): Promise<ImportOutcome> {
+  const plans = await plan(files, options);
+  const settings = passOptions(options);
+  const end: { report?: PassReport } = {};
+  const onEnd = (r: PassReport): void => {
+    end.report = r;
+  };
+  const batches = (await writesBesideWorker(plans, options))
+    ? recordsFromWorker(plans, settings, onEnd)
+    : validatingBatches(plans, settings, () => undefined, onEnd);
+
+  // Thrown from inside the record stream, so the store rolls back; caught below.
+  const rejected = new DataValidationError([]);
+  async function* records(): AsyncGenerator<LocationRecord> {
+    for await (const batch of batches) yield* batch;
+    if (end.report === undefined || end.report.issueCount > 0) throw rejected;
+  }
+  const notes = (): ImportNotes => {
+    const r = end.report;
+    return r === undefined ? importNotes([], [], 0, options) : importNotes(r.files, r.warnings, r.warningCount, options);
+  };
+  let result: ImportResult;
+  try {
+    result = await store.replaceAll(records(), options.onProgress, notes);
+  } catch (error) {
+    if (error === rejected && end.report !== undefined) return { report: await validationReport(end.report, plans, options) };
+    throw error;
+  }
+  const found = end.report;
+  if (found === undefined) throw new Error('the import ended without a validation report');
+  const report = await validationReport(found, plans, options);
+  return {
+    report,
+    written: { ...result, files: report.files, records: report.records, warnings: report.warnings, warningCount: report.warningCount },
+  };
+}
+
+/**
+ * Validates the files while replacing the store's dataset with their records in one atomic
  * step. Throws DataValidationError (nothing written, previous dataset intact) when any problem
  * is found; ConfigError for unreadable files or unknown formats.
  */
 export async function importFiles(store: LocationStore, files: readonly string[], options: ImportOptions = {}): Promise<ImportReport> {
-  const checked = await validateFiles(files, options);
-  if (!checked.ok) throw new DataValidationError(checked.issues);
-  return writeValidated(store, checked, options);
+  const { report, written } = await importValidating(store, files, options);
+  if (written === undefined) throw new DataValidationError(report.issues);
+  return written;
 }
 
 /**
- * Pass 2 of an import whose validation (pass 1) succeeded: streams the same files into
- * `store.replaceAll`. Split out so a caller can validate before opening the store at all.
+ * Writes the files of a validation that succeeded (the console's preview, then commit): streams
+ * them again into `store.replaceAll`. Should a file have changed since, the stream throws, the
+ * store rolls back and the previous dataset stays as it was.
  */
 export async function writeValidated(store: LocationStore, checked: ValidationReport, options: ImportOptions = {}): Promise<ImportReport> {
   if (!checked.ok) throw new DataValidationError(checked.issues);
   const plans = replanned(checked);
   const expected = checked.records;
-
-  let bytes = 0;
-  for (const p of plans) bytes += (await stat(p.file)).size;
+  const end: { report?: PassReport } = {};
   // Large inputs are parsed and validated on a worker while this thread writes.
-  const onWorker = plans.every((p) => decodesOnWorker(p.format, p.source)) && (await workersFor(bytes, options)) > 0;
-  const batches = onWorker ? recordsFromWorker(plans) : checkedBatches(plans);
+  const batches = (await writesBesideWorker(plans, options)) ? recordsFromWorker(plans, {}, (r) => (end.report = r)) : checkedBatches(plans);
 
   // Throwing from inside this stream (the files changed after validation) makes the store roll back.
   async function* secondPass(): AsyncGenerator<LocationRecord> {
@@ -276,23 +371,17 @@ export async function writeValidated(store: LocationStore, checked: ValidationRe
         yield record;
       }
     }
+    if (end.report !== undefined && end.report.issueCount > 0) throw new DataValidationError(end.report.issues);
     if (count !== expected) {
       const message = `the input changed while importing (${expected} records validated, ${count} read); nothing was written, run the import again`;
       throw new DataValidationError([{ file: plans[0]?.file ?? '', line: 0, field: '', message }]);
     }
   }
 
-  // The record count is known from pass 1, so the writing phase can show a percentage.
+  // The record count is known from validation, so the writing phase can show a percentage.
   const progress = options.onProgress;
   const onProgress = progress === undefined ? undefined : (p: ImportProgress): void => progress(p.phase === 'writing' && p.total === undefined ? { ...p, total: expected } : p);
-  const shown = options.displayName ?? ((file: string): string => file);
-  // Kept by the store with the dataset, so whoever reads the store later sees what this import warned about.
-  const notes: ImportNotes = {
-    at: new Date(options.now ?? Date.now()).toISOString(),
-    files: checked.files.map((f) => ({ file: shown(f.file), format: f.format, records: f.records })),
-    warnings: checked.warnings.slice(0, MAX_KEPT_IMPORT_WARNINGS).map((w) => ({ ...w, file: shown(w.file) })),
-    warningCount: checked.warningCount,
-  };
+  const notes = importNotes(checked.files, checked.warnings, checked.warningCount, options);
   const result = await store.replaceAll(secondPass(), onProgress, notes);
   return { ...result, files: checked.files, records: checked.records, warnings: checked.warnings, warningCount: checked.warningCount };
 }

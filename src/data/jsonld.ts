@@ -1,7 +1,7 @@
 /**
  * schema.org `LocalBusiness` JSON-LD → location records (`import --format jsonld`).
  *
- * A file is one JSON document (`.jsonld`, `.json`), or an HTML page whose
+ * A file is one JSON document (`.jsonld`, `.json`), read as a stream (jsonld-stream.ts), or an HTML page whose
  * `<script type="application/ld+json">` blocks are read in order (found with htmlparser2). The
  * document's nodes are the objects at its top level, inside top-level arrays and inside `@graph`;
  * they are numbered from 1 in document order across the file, and problems are reported by that
@@ -12,6 +12,7 @@
  * with a JSON-LD processor (that would fetch remote contexts, which an import never does).
  * Mapping, field by field, in docs/data-format.md.
  */
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Parser } from 'htmlparser2';
@@ -22,6 +23,7 @@ import type { FieldIssue, RawEntry } from './issues.js';
 import { amenitiesOf } from './schema-org-amenities.js';
 import { localName, scheduleOf } from './schema-org-hours.js';
 import { isLocalBusinessType } from './schema-org-types.js';
+import { JsonLdScanner, type JsonLdPiece } from './jsonld-stream.js';
 
 /** The text of every `<script type="application/ld+json">` block, with the line it starts on. */
 export function ldJsonScripts(html: string): { text: string; line: number }[] {
@@ -53,15 +55,6 @@ function lineAt(text: string, index: number): number {
   let line = 1;
   for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
   return line;
-}
-
-/** Line and column of a JSON.parse failure in `text` (V8 reports "position N"). */
-function syntaxWhere(error: unknown, text: string): string {
-  const m = /position (\d+)/.exec(error instanceof Error ? error.message : '');
-  if (m === null) return '';
-  const offset = Number(m[1]);
-  const line = lineAt(text, offset);
-  return ` at line ${line}, column ${offset - text.lastIndexOf('\n', offset - 1)}`;
 }
 
 /** The nodes of a parsed document: top-level objects, array elements and `@graph` members, in order. */
@@ -212,39 +205,68 @@ export function jsonLdFieldOf(field: string): string {
   return field;
 }
 
-/** Raw entries of one JSON-LD or HTML file, one per LocalBusiness node, then one for skipped nodes. */
-export async function* jsonLdEntries(file: string, amenityNamespace?: string): AsyncGenerator<RawEntry> {
-  const text = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
-  const html = ['.html', '.htm'].includes(extname(file).toLowerCase());
-  const blocks = html ? ldJsonScripts(text) : [{ text, line: 1 }];
-  if (html && blocks.length === 0) {
-    yield { pos: { file, line: 1 }, issues: [], warnings: [{ field: '', message: 'the page has no <script type="application/ld+json"> block' }], envelope: true };
+/** The documents of a file as pieces: an HTML page's script blocks (pages are small), a JSON-LD file streamed. */
+async function* documentPieces(file: string, html: boolean): AsyncGenerator<{ line: number; pieces: JsonLdPiece[]; noScripts?: true }> {
+  if (html) {
+    const text = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
+    const blocks = ldJsonScripts(text);
+    if (blocks.length === 0) yield { line: 1, pieces: [], noScripts: true };
+    for (const block of blocks) {
+      const scanner = new JsonLdScanner();
+      const pieces: JsonLdPiece[] = [];
+      scanner.feed(block.text, pieces);
+      scanner.end(pieces);
+      yield { line: block.line, pieces };
+    }
     return;
   }
+  const scanner = new JsonLdScanner();
+  const input = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  try {
+    for await (const chunk of input) {
+      const pieces: JsonLdPiece[] = [];
+      // The stream decodes UTF-8, so every chunk is a string.
+      scanner.feed(String(chunk), pieces);
+      yield { line: 1, pieces };
+    }
+  } finally {
+    input.destroy();
+  }
+  const last: JsonLdPiece[] = [];
+  scanner.end(last);
+  yield { line: 1, pieces: last };
+}
+
+/** Raw entries of one JSON-LD or HTML file, one per LocalBusiness node, then one for skipped nodes. */
+export async function* jsonLdEntries(file: string, amenityNamespace?: string): AsyncGenerator<RawEntry> {
+  const html = ['.html', '.htm'].includes(extname(file).toLowerCase());
   let number = 0;
   const skipped = new Map<string, number>();
-  for (const block of blocks) {
-    let doc: unknown;
-    try {
-      doc = JSON.parse(block.text);
-    } catch (error) {
-      const where = html ? ` (the script block starting on line ${block.line})` : '';
-      const reason = error instanceof Error ? error.message.replace(/\s*\(line \d+ column \d+\)$/, '') : String(error);
-      yield { pos: { file, line: block.line }, issues: [{ field: '', message: `invalid JSON${where}${syntaxWhere(error, block.text)}: ${reason}` }], envelope: true };
-      continue;
+  for await (const { line, pieces, noScripts } of documentPieces(file, html)) {
+    if (noScripts === true) {
+      yield { pos: { file, line }, issues: [], warnings: [{ field: '', message: 'the page has no <script type="application/ld+json"> block' }], envelope: true };
+      return;
     }
-    const nodes: Record<string, unknown>[] = [];
-    collectNodes(doc, nodes);
-    for (const node of nodes) {
-      number += 1;
-      const types = typesOf(node);
-      if (!types.some(isLocalBusinessType)) {
-        const label = types.join('+') || '(no @type)';
-        skipped.set(label, (skipped.get(label) ?? 0) + 1);
+    for (const piece of pieces) {
+      if ('error' in piece) {
+        // In a script block, the position is the block's own; its start line says where it is.
+        const within = html ? ` (the script block starting on line ${line})` : '';
+        yield { pos: { file, line }, issues: [{ field: '', message: `${piece.error}${within}` }], envelope: true };
         continue;
       }
-      const { raw, issues, warnings } = nodeToRaw(node, amenityNamespace);
-      yield { pos: { file, line: number, unit: 'node' }, raw, issues, warnings };
+      const nodes: Record<string, unknown>[] = [];
+      collectNodes(piece.value, nodes);
+      for (const node of nodes) {
+        number += 1;
+        const types = typesOf(node);
+        if (!types.some(isLocalBusinessType)) {
+          const label = types.join('+') || '(no @type)';
+          skipped.set(label, (skipped.get(label) ?? 0) + 1);
+          continue;
+        }
+        const { raw, issues, warnings } = nodeToRaw(node, amenityNamespace);
+        yield { pos: { file, line: number, unit: 'node' }, raw, issues, warnings };
+      }
     }
   }
   if (skipped.size > 0) {

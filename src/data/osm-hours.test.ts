@@ -150,4 +150,24 @@ describe('osmOpeningHours', () => {
       process.env['TZ'] = saved;
     }
   });
+
+  it('translates a value that reads no holidays once for every region, and one that does per region', () => {
+    const options = { startDay: START_DAY, horizonDays: HORIZON + 3 };
+    // No holidays: one shared translation, whatever the region.
+    const plain = 'Mo-Fr 09:30-17:30';
+    expect(osmOpeningHours(plain, { country: 'DE', state: 'Berlin' }, options)).toBe(osmOpeningHours(plain, { country: 'US', state: 'NY' }, options));
+    // PH, and a word the library corrects to PH: each region gets its own holidays.
+    for (const value of ['Mo-Fr 09:30-17:30; PH off', 'Mo-Fr 09:30-17:30; feiertags off']) {
+      const berlin = osmOpeningHours(value, { country: 'DE', state: 'Berlin' }, options);
+      const newYork = osmOpeningHours(value, { country: 'US', state: 'NY' }, options);
+      expect(berlin.ok && newYork.ok).toBe(true);
+      const dates = (r: typeof berlin) => (r.ok ? (r.exception_hours ?? []).map((e) => e.valid_from) : []);
+      expect(dates(berlin)).toContain('2027-03-08'); // Women's Day: a holiday in Berlin, not in New York
+      expect(dates(newYork)).not.toContain('2027-03-08');
+      expect(dates(newYork)).toContain('2027-01-18'); // Martin Luther King Jr. Day
+      expect(dates(berlin)).not.toContain('2027-01-18');
+      const unknown = osmOpeningHours(value, {}, options);
+      expect(!unknown.ok && unknown.reason).toMatch(/country is unknown/);
+    }
+  });
 });

@@ -331,7 +331,13 @@ function tooComplex(): string {
   return 'it is too complex to evaluate in reasonable time (real opening hours take milliseconds); simplify the value';
 }
 
-function translate(value: string, region: HolidayRegion, options: OsmHoursOptions): OsmHours {
+/** A translation without a region that needed the region's holidays: translate per region instead. */
+const NEEDS_REGION = Symbol('needs a region');
+
+function translate(value: string, region: HolidayRegion, options: OsmHoursOptions): OsmHours;
+function translate(value: string, region: HolidayRegion, options: OsmHoursOptions, probe: true): OsmHours | typeof NEEDS_REGION;
+/** `probe`: a translation for every region; NEEDS_REGION when the value turned out to need the region's holidays. */
+function translate(value: string, region: HolidayRegion, options: OsmHoursOptions, probe = false): OsmHours | typeof NEEDS_REGION {
   if (value.length > MAX_OPENING_HOURS_CHARS) {
     return {
       ok: false,
@@ -351,6 +357,7 @@ function translate(value: string, region: HolidayRegion, options: OsmHoursOption
       return evaluate(oh, options.startDay, days, deadline);
     });
   } catch (error) {
+    if (probe && NO_HOLIDAYS.test(error instanceof Error ? error.message : String(error))) return NEEDS_REGION;
     return { ok: false, reason: libraryMessage(error) };
   }
   if (typeof result === 'string') return { ok: false, reason: result };
@@ -365,22 +372,48 @@ function translate(value: string, region: HolidayRegion, options: OsmHoursOption
 }
 
 /**
- * Translations by value, region and horizon: a chain repeats a few values across thousands of
- * features, and a year of evaluation costs milliseconds. Results are shared, so never mutated.
+ * Translations by value (and region, when it matters) and horizon: a chain repeats a few values
+ * across thousands of features, and parsing one costs the library a millisecond or more (a year of
+ * evaluation more still). Results are shared, so never mutated.
  */
-const memo = new Map<string, OsmHours>();
+const memo = new Map<string, OsmHours | typeof NEEDS_REGION>();
 const MEMO_LIMIT = 20_000;
+
+function remember(key: string, result: OsmHours | typeof NEEDS_REGION): void {
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, result);
+}
+
+
+/**
+ * The holiday tables are the only part of an evaluation that depends on where the Location is
+ * (lat/lon are fixed, and what follows the sun is refused). A value is therefore translated once
+ * for every region when it has no PH or SH token *and* its translation without any region did
+ * not ask for holidays (the library throws when a value needs holidays it has no country for,
+ * which also catches words it corrects to PH, such as "Feiertag"). Anything else is translated
+ * per region. Conservative: a PH inside a comment only costs a translation per region.
+ */
+const HOLIDAY_TOKEN = /\b[PS]H\b/i;
+const NO_HOLIDAYS = /There are no holidays \((\w+)\) defined for country/;
 
 /** UCP hours for an `opening_hours` value, or why it cannot be written as UCP hours. */
 export function osmOpeningHours(value: string, region: HolidayRegion, options: OsmHoursOptions): OsmHours {
   // Over-long values are refused without work, and kept out of the memo (it would hold them).
   if (value.length > MAX_OPENING_HOURS_CHARS) return translate(value, region, options);
-  const key = [value, region.country ?? '', region.state ?? '', options.startDay, options.horizonDays].join('\u0000');
+  const base = [value, options.startDay, options.horizonDays].join('\u0000');
+  if (!HOLIDAY_TOKEN.test(value)) {
+    let shared = memo.get(base);
+    if (shared === undefined) {
+      shared = translate(value, {}, options, true);
+      remember(base, shared);
+    }
+    if (shared !== NEEDS_REGION) return shared;
+  }
+  const key = [base, region.country ?? '', region.state ?? ''].join('\u0000');
   let result = memo.get(key);
-  if (result === undefined) {
+  if (result === undefined || result === NEEDS_REGION) {
     result = translate(value, region, options);
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(key, result);
+    remember(key, result);
   }
   return result;
 }

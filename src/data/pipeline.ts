@@ -11,7 +11,13 @@
  */
 import type { DataIssue } from '../errors.js';
 import type { LocationRecord } from '../domain/location.js';
-import { defaultNamespaceWarning, firstUnder, undefinedUcpAmenities } from './amenity-namespace.js';
+import {
+  defaultNamespaceWarning,
+  firstUnder,
+  OSM_AMENITY_NAMESPACE,
+  SCHEMA_ORG_AMENITY_NAMESPACE,
+  undefinedUcpAmenities,
+} from './amenity-namespace.js';
 import { DatasetChecker, identityOf, type Identity } from './dataset-checks.js';
 import { atPosition, type FieldIssue, IssueCollector, type SourcePosition } from './issues.js';
 import { readNdjsonBatches, type ByteRange } from './ndjson.js';
@@ -219,6 +225,86 @@ export class PassOne {
   finish(): void {
     this.report(this.#dataset.finish());
   }
+}
+
+/** How a whole validating pass treats its files (validateFiles and the one-pass import alike). */
+export interface PassOptions {
+  /** Warnings fail the import like problems (`--strict`). */
+  strict?: boolean;
+  /**
+   * No --amenity-namespace was given: features UCP does not define are named under the source
+   * vocabulary's namespace, and the first such record of the pass gets one warning saying so.
+   */
+  defaultNamespaces?: boolean;
+}
+
+/** What a validating pass found: everything a ValidationReport says, less what only the caller knows. */
+export interface PassReport {
+  files: FileSummary[];
+  publicRecords: number;
+  issues: DataIssue[];
+  issueCount: number;
+  warnings: DataIssue[];
+  warningCount: number;
+  timezones: DerivedZoneCount[];
+}
+
+/** Prepares `pass` for the records of `plan` (zone derivation, the default-namespace warning). */
+export function startFile(pass: PassOne, plan: Plan, options: PassOptions): void {
+  if (plan.deriveTimezone === true) pass.deriveTimezones(plan.file);
+  if (options.defaultNamespaces !== true) return;
+  const vocabulary = plan.format === 'osm' ? OSM_AMENITY_NAMESPACE : plan.format === 'jsonld' ? SCHEMA_ORG_AMENITY_NAMESPACE : undefined;
+  if (vocabulary !== undefined) pass.watchDefaultNamespace(plan.file, vocabulary);
+}
+
+/** The report of a finished pass. */
+export function passReport(pass: PassOne, files: FileSummary[], issues: IssueCollector, warnings: IssueCollector): PassReport {
+  return {
+    files,
+    publicRecords: pass.publicRecords,
+    issues: issues.list(),
+    issueCount: issues.total,
+    warnings: warnings.list(),
+    warningCount: warnings.total,
+    timezones: pass.derivedZones(),
+  };
+}
+
+/**
+ * The one pass of an import: reads every file once, validating each record as it streams, and
+ * yields the valid records chunk by chunk for the store to write meanwhile. From the first problem
+ * on nothing more is yielded (the import is lost; writing more would be wasted work), but reading
+ * and validating go on to the end, so the report lists every problem as validateFiles would.
+ * `onEnd` receives that report before the stream ends; the consumer decides what an unclean
+ * report means (an import throws from the record stream, so the store rolls back).
+ */
+export async function* validatingBatches(
+  plans: readonly Plan[],
+  options: PassOptions,
+  onRecord: () => void,
+  onEnd: (report: PassReport) => void,
+): AsyncGenerator<LocationRecord[]> {
+  const issues = new IssueCollector();
+  const warnings = new IssueCollector();
+  const pass = new PassOne(issues, onRecord, { warnings, strict: options.strict === true });
+  const files: FileSummary[] = [];
+  for (const plan of plans) {
+    const source = openSource(plan.file, plan.format, plan.source);
+    pass.setFieldNames(plan.file, source.fieldName);
+    startFile(pass, plan, options);
+    const summary: FileSummary = { file: plan.file, format: plan.format, records: 0 };
+    files.push(summary);
+    for await (const batch of source.batches) {
+      const valid: LocationRecord[] = [];
+      for (const entry of batch) {
+        const record = pass.entry(entry, summary);
+        if (record !== undefined) valid.push(record);
+      }
+      if (valid.length > 0 && issues.total === 0) yield valid;
+    }
+  }
+  pass.finish();
+  onEnd(passReport(pass, files, issues, warnings));
 }
 
 /**

@@ -11,7 +11,7 @@ import { useScratchDir } from '../../test/support/scratch.js';
 import { DataValidationError } from '../errors.js';
 import type { LocationRecord } from '../domain/location.js';
 import { SqliteLocationStore } from '../store/sqlite/index.js';
-import { importFiles, validateFiles, writeValidated } from './import.js';
+import { importFiles, importValidating, validateFiles, writeValidated } from './import.js';
 import { DOWNTOWN } from './test-support/canonical-record.js';
 import { deepFreeze } from '../protocol/schema-walk.js';
 import { defaultWorkers, lineAlignedRanges, SharedParts } from './workers.js';
@@ -136,6 +136,34 @@ describe('parallel writing (pass 2 on a worker)', () => {
       expect(await locations(s2)).toEqual(expected);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  it('one pass on a worker: a problem late in the file rolls the import back with the report validation gives', async () => {
+    const lines = Array.from({ length: 300 }, (_, i) => record(i));
+    lines[250] = record(7, { name: 42 }); // a bad name, a duplicate id and alias, all late
+    lines.push(record(300, { aliases: ['loc_3'] })); // an alias naming another id: a dataset rule, found at the end
+    const path = file(lines.join('\n'));
+    const store = await SqliteLocationStore.open(join(scratch(), `store-${counter}-onepass.db`));
+    try {
+      await importFiles(store, [file(record(1))], PARALLEL);
+      const before = await store.stats();
+      const expected = await validateFiles([path], SEQUENTIAL);
+      expect(expected.ok).toBe(false);
+      for (const options of [PARALLEL, SEQUENTIAL]) {
+        const { report, written } = await importValidating(store, [path], options);
+        expect(written).toBeUndefined();
+        expect(report).toEqual(expected);
+        expect(await store.stats()).toEqual(before);
+      }
+      expect(expected.issues.map((i) => [i.line, i.field])).toEqual([
+        [251, 'name'],
+        [251, 'id'],
+        [251, 'aliases[0]'], // alias_7 twice
+        [301, 'aliases[0]'],
+      ]);
+    } finally {
+      await store.close();
     }
   });
 

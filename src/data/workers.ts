@@ -3,8 +3,8 @@
  *  - pass 1 (validation) of a large NDJSON file is split into byte ranges at line starts, one
  *    worker per range; the ranges' results are replayed here in file order (pipeline.ts PassOne),
  *    so issues, their order and the dataset rules are exactly those of a sequential read;
- *  - pass 2 runs the whole validation pipeline on a worker and streams the valid records here,
- *    where the store writes them: parsing and validating overlap with writing.
+ *  - an import's one pass (pipeline.ts validatingBatches) runs on a worker and streams the valid
+ *    records here, where the store writes them: parsing and validating overlap with writing.
  *
  * Workers are started per job and always terminated when it ends (or fails, or its consumer
  * stops early). Run from TypeScript sources (tests, tsx), the worker is loaded through tsx.
@@ -14,14 +14,13 @@ import { createRequire } from 'node:module';
 import { availableParallelism, cpus } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { DataIssue } from '../errors.js';
-import { ConfigError, DataValidationError } from '../errors.js';
+import { ConfigError } from '../errors.js';
 import type { LocationRecord } from '../domain/location.js';
 import type { ByteRange } from './ndjson.js';
-import { ndjsonRangeOutcomes, type Plan, type RecordOutcome } from './pipeline.js';
+import { ndjsonRangeOutcomes, type PassOptions, type PassReport, type Plan, type RecordOutcome } from './pipeline.js';
 import { deepFreeze } from '../protocol/schema-walk.js';
 
-export type WorkerJob = { job: 'range'; file: string; range: ByteRange } | { job: 'records'; plans: Plan[]; window: number };
+export type WorkerJob = { job: 'range'; file: string; range: ByteRange } | { job: 'records'; plans: Plan[]; options: PassOptions; window: number };
 
 export type ToWorker = { type: 'credit'; n: number };
 
@@ -29,8 +28,7 @@ export type FromWorker =
   | { type: 'outcomes'; list: RecordOutcome[] }
   | { type: 'end'; lines: number }
   | { type: 'records'; list: LocationRecord[]; parts: unknown[] }
-  | { type: 'done' }
-  | { type: 'invalid'; issues: DataIssue[] }
+  | { type: 'done'; report: PassReport }
   | { type: 'failed'; message: string; name: string };
 
 /**
@@ -139,7 +137,7 @@ class Inbox {
 
   private put(m: FromWorker): void {
     if (this.finished) return;
-    if (m.type === 'end' || m.type === 'done' || m.type === 'invalid' || m.type === 'failed') this.finished = true;
+    if (m.type === 'end' || m.type === 'done' || m.type === 'failed') this.finished = true;
     const w = this.waiting;
     if (w !== null) {
       this.waiting = null;
@@ -225,11 +223,12 @@ export async function* parallelNdjsonOutcomes(file: string, size: number, thread
 }
 
 /**
- * The valid records of `plans`, validated on a worker thread, in batches; ends by throwing
- * DataValidationError if any problem was found (like pipeline.ts checkedBatches).
+ * pipeline.ts validatingBatches on a worker thread: the valid records of `plans` in batches,
+ * parsed and validated there while the caller writes; `onEnd` receives the pass's report before
+ * the stream ends.
  */
-export async function* recordsFromWorker(plans: readonly Plan[]): AsyncGenerator<LocationRecord[]> {
-  const worker = startWorker({ job: 'records', plans: [...plans], window: RECORDS_WINDOW });
+export async function* recordsFromWorker(plans: readonly Plan[], options: PassOptions, onEnd: (report: PassReport) => void): AsyncGenerator<LocationRecord[]> {
+  const worker = startWorker({ job: 'records', plans: [...plans], options, window: RECORDS_WINDOW });
   const inbox = new Inbox(worker);
   const parts = new SharedParts();
   try {
@@ -238,9 +237,10 @@ export async function* recordsFromWorker(plans: readonly Plan[]): AsyncGenerator
       if (m.type === 'records') {
         worker.postMessage({ type: 'credit', n: 1 } satisfies ToWorker);
         yield parts.decode(m.list, m.parts);
-      } else if (m.type === 'done') return;
-      else if (m.type === 'invalid') throw new DataValidationError(m.issues);
-      else if (m.type === 'failed') throw failure(m);
+      } else if (m.type === 'done') {
+        onEnd(m.report);
+        return;
+      } else if (m.type === 'failed') throw failure(m);
       else throw new Error(`import worker sent an unexpected ${m.type} message`);
     }
   } finally {

@@ -4,15 +4,16 @@
  * another release (or edited by hand) reads as "no record" instead of as wrong numbers.
  */
 import type { DataIssue } from '../errors.js';
-import type { ImportNotes, ImportResult, LastImportRecord } from './store.js';
+import type { ImportNotes, ImportNotesSource, ImportResult, LastImportRecord } from './store.js';
 
 /** The notes of an import that was given none (a library call, a test). */
 function emptyNotes(nowMs: number): ImportNotes {
   return { at: new Date(nowMs).toISOString(), files: [], warnings: [], warningCount: 0 };
 }
 
-export function importRecordJson(result: ImportResult, notes: ImportNotes | undefined, nowMs = Date.now()): string {
-  const n = notes ?? emptyNotes(nowMs);
+/** Call once the record stream has ended: a function source is asked for its notes then. */
+export function importRecordJson(result: ImportResult, notes: ImportNotesSource | undefined, nowMs = Date.now()): string {
+  const n = (typeof notes === 'function' ? notes() : notes) ?? emptyNotes(nowMs);
   const record: LastImportRecord = {
     at: n.at,
     files: n.files,

@@ -115,6 +115,12 @@ export interface ImportNotes {
   warningCount: number;
 }
 
+/**
+ * Notes as `replaceAll` takes them: the notes themselves, or a function the store calls once the
+ * record stream has ended (an import that validates while it writes knows its warnings only then).
+ */
+export type ImportNotesSource = ImportNotes | (() => ImportNotes);
+
 /** Warnings an import hands the store to keep; the count says how many there were in all. */
 export const MAX_KEPT_IMPORT_WARNINGS = 500;
 
@@ -292,12 +298,13 @@ export interface LocationStore {
 
   /**
    * Replace the whole dataset atomically (one transaction): readers see the old dataset
-   * until commit, then the new one. Records must already be validated.
+   * until commit, then the new one. Records must already be validated; a record stream that
+   * throws (the importer found a problem) rolls the whole replacement back.
    */
   replaceAll(
     records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
     onProgress?: (p: ImportProgress) => void,
-    notes?: ImportNotes,
+    notes?: ImportNotesSource,
   ): Promise<ImportResult>;
 
   /**

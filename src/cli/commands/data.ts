@@ -8,8 +8,8 @@
  */
 import type { Command } from 'commander';
 import { ConfigError, DataValidationError, formatDataIssue, type DataIssue } from '../../errors.js';
-import { existsSync } from 'node:fs';
-import { diffValidated, validateFiles, writeValidated, type FileSummary, type ValidationReport } from '../../data/import.js';
+import { existsSync, rmSync } from 'node:fs';
+import { diffValidated, importValidating, validateFiles, type FileSummary, type ValidationReport } from '../../data/import.js';
 import { applyInventoryFile } from '../../data/inventory.js';
 import { DATA_FORMATS } from '../../data/sources.js';
 import type { ImportProgress, LocationStore } from '../../store/store.js';
@@ -143,6 +143,11 @@ async function withStore<T>(db: string, body: (store: LocationStore) => Promise<
   }
 }
 
+/** Removes an SQLite store file and its WAL companions (a store this command created and must not leave). */
+function removeSqliteFiles(db: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
+}
+
 /** `--tenants <dir> --tenant <domain>`: the tenant's own store, the one `serve --tenants` reads. */
 function tenantOptions(cmd: Command): Command {
   return cmd
@@ -201,14 +206,13 @@ export function registerDataCommands(program: Command): void {
         onProgress: (p: ImportProgress) => progress.update(p),
       };
       try {
-        // Validate before opening the database, so rejected data never even creates the file.
-        const checked = await validateFiles(files, importOptions);
-        if (!checked.ok) {
-          progress.finish();
-          return reportRejected('import', checked, options, 'nothing was written, the previous data is unchanged');
-        }
-        const notes = { timezones: checked.timezones, warningCount: checked.warningCount, warnings: checked.warnings };
         if (options.dryRun === true) {
+          const checked = await validateFiles(files, importOptions);
+          if (!checked.ok) {
+            progress.finish();
+            return reportRejected('import', checked, options, 'nothing was written, the previous data is unchanged');
+          }
+          const notes = { timezones: checked.timezones, warningCount: checked.warningCount, warnings: checked.warnings };
           const db = options.store ?? options.db;
           // A store that does not exist yet is an empty dataset; opening it would create it.
           const diff =
@@ -236,10 +240,23 @@ export function registerDataCommands(program: Command): void {
           return EXIT_OK;
         }
         const db = options.store ?? options.db;
-        const { report, indexFile } = await withStore(db, async (store) => {
-          const written = await writeValidated(store, checked, importOptions);
-          return { report: written, indexFile: await refreshIndexFileOf(store, db) };
+        // One pass validates while it writes, so the store is opened first; a file this import
+        // created is removed again when it fails, so rejected data leaves no file behind.
+        const created = options.store === undefined && db !== ':memory:' && !existsSync(db);
+        const outcome = await withStore(db, async (store) => {
+          const result = await importValidating(store, files, importOptions);
+          return { ...result, indexFile: result.written === undefined ? null : await refreshIndexFileOf(store, db) };
+        }).catch((error: unknown) => {
+          if (created) removeSqliteFiles(db);
+          throw error;
         });
+        const { report: checked, written: report, indexFile } = outcome;
+        if (report === undefined) {
+          if (created) removeSqliteFiles(db);
+          progress.finish();
+          return reportRejected('import', checked, options, 'nothing was written, the previous data is unchanged');
+        }
+        const notes = { timezones: checked.timezones, warningCount: checked.warningCount, warnings: checked.warnings };
         progress.finish();
         const ms = performance.now() - started;
         if (options.json === true) {

@@ -26,7 +26,7 @@ import type { Location, LocationRecord, RecordLanguages } from '../../domain/loc
 import type {
   Candidate,
   CandidateQuery,
-  ImportNotes,
+  ImportNotesSource,
   ImportProgress,
   ImportResult,
   IndexSink,
@@ -99,7 +99,7 @@ class IndexView extends IndexReads implements LocationStore {
   replaceAll(
     records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
     onProgress?: (p: ImportProgress) => void,
-    notes?: ImportNotes,
+    notes?: ImportNotesSource,
   ): Promise<ImportResult> {
     return this.owner.replaceAll(records, onProgress, notes);
   }
@@ -309,7 +309,7 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
   async replaceAll(
     records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
     onProgress?: (p: ImportProgress) => void,
-    notes?: ImportNotes,
+    notes?: ImportNotesSource,
   ): Promise<ImportResult> {
     const result = await this.ownWrite(() => this.inner.replaceAll(records, onProgress, notes));
     // A rebuild already under way may have read the previous dataset: build again after it.

@@ -24,7 +24,7 @@ import type {
   Candidate,
   CandidateQuery,
   ExportCounters,
-  ImportNotes,
+  ImportNotesSource,
   ImportProgress,
   ImportResult,
   IndexSink,
@@ -258,7 +258,7 @@ export class PostgresLocationStore implements LocationStore {
   replaceAll(
     records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
     onProgress?: (p: ImportProgress) => void,
-    notes?: ImportNotes,
+    notes?: ImportNotesSource,
   ): Promise<ImportResult> {
     return this.#writes.replaceAll(records, onProgress, notes);
   }

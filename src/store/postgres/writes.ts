@@ -11,7 +11,7 @@ import { causeMessage, DataValidationError, StoreError } from '../../errors.js';
 import { importRecordJson } from '../import-notes.js';
 import { resolveInventoryRows } from '../inventory-check.js';
 import { deriveUniqueRow } from '../record-rows.js';
-import type { ImportNotes, ImportProgress, ImportResult, InventoryRow } from '../store.js';
+import type { ImportNotesSource, ImportProgress, ImportResult, InventoryRow } from '../store.js';
 import { readCounters } from './change-feed.js';
 import type { Counters } from './change-listener.js';
 import { isUnavailable } from './connection.js';
@@ -130,7 +130,7 @@ export class PgWrites {
   replaceAll(
     source: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
     onProgress?: (p: ImportProgress) => void,
-    notes?: ImportNotes,
+    notes?: ImportNotesSource,
   ): Promise<ImportResult> {
     const label = this.ctx.settings.recordsLabel;
     return this.withWriteTransaction({ operation: 'Import', unchanged: 'the previous dataset is unchanged' }, async (tx) => {

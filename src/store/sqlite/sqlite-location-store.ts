@@ -15,7 +15,7 @@ import type {
   Candidate,
   CandidateQuery,
   ExportCounters,
-  ImportNotes,
+  ImportNotesSource,
   ImportProgress,
   ImportResult,
   IndexSink,
@@ -156,7 +156,7 @@ export class SqliteLocationStore implements LocationStore {
   replaceAll(
     records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
     onProgress?: (p: ImportProgress) => void,
-    notes?: ImportNotes,
+    notes?: ImportNotesSource,
   ): Promise<ImportResult> {
     return this.writes.replaceAll(records, onProgress, notes);
   }

@@ -9,7 +9,7 @@ import type { LocationRecord } from '../../domain/location.js';
 import { causeMessage, DataValidationError, StoreError } from '../../errors.js';
 import { importRecordJson } from '../import-notes.js';
 import { resolveInventoryRows } from '../inventory-check.js';
-import type { ImportNotes, ImportProgress, ImportResult, InventoryRow } from '../store.js';
+import type { ImportNotesSource, ImportProgress, ImportResult, InventoryRow } from '../store.js';
 import { bulkLoad } from './bulk-import.js';
 import { one } from './read-connection.js';
 import { DATASET_INDEXES_DDL, DATASET_TABLES, datasetTablesDdl } from './schema.js';
@@ -72,7 +72,7 @@ export class SqliteWrites {
   replaceAll(
     records: AsyncIterable<LocationRecord> | Iterable<LocationRecord>,
     onProgress?: (p: ImportProgress) => void,
-    notes?: ImportNotes,
+    notes?: ImportNotesSource,
   ): Promise<ImportResult> {
     return this.exclusive(async () => {
       const db = this.writer('replaceAll');
