@@ -19,6 +19,23 @@ export function canExportIndex(store: LocationStore): store is ExportingStore {
   return store.exportIndex !== undefined && store.exportAvailability !== undefined;
 }
 
+/** Bytes of the file each index was read from or written to: what holding it costs, near enough. */
+const fileBytes = new WeakMap<MemoryIndex, number>();
+
+/**
+ * What an index holds in memory, as the length of its file: a loaded index is views over that
+ * file's buffer plus the id and term strings decoded from it. An index never written is measured
+ * by laying its file out once (and remembered).
+ */
+export function residentBytesOf(index: MemoryIndex): number {
+  let bytes = fileBytes.get(index);
+  if (bytes === undefined) {
+    bytes = indexFileBytes(index, { importGeneration: 0, importedAt: null }).length;
+    fileBytes.set(index, bytes);
+  }
+  return bytes;
+}
+
 export type IndexFileLoad = { index: MemoryIndex; ms: number } | { reason: string };
 
 /** The store's current import, as an index file names it. */
@@ -66,6 +83,7 @@ export async function loadIndexFile(store: ExportingStore, home: IndexFileHome):
       return { reason: `the store's dataset changed while the index file at ${home.description} was read` };
     index.replaceAvailability(rows, counters.generation);
   }
+  fileBytes.set(index, buffer.byteLength);
   return { index, ms: performance.now() - started };
 }
 
@@ -82,7 +100,9 @@ export async function publishIndex(
   const stamp = await storeStamp(store);
   // Read after the export: an import at or before the index's generation is the one it holds.
   if (stamp.importGeneration > index.generation) return false;
-  await home.write(indexFileBytes(index, stamp), index.generation, onProgress);
+  const bytes = indexFileBytes(index, stamp);
+  fileBytes.set(index, bytes.length);
+  await home.write(bytes, index.generation, onProgress);
   return true;
 }
 
