@@ -204,7 +204,7 @@ export class TenantPool {
   async close(): Promise<void> {
     this.#closed = true;
     const slots = [...this.#slots.values()];
-    await Promise.allSettled(slots.map((s) => s.loading));
-    await Promise.all(slots.map((s) => s.server?.close()));
+    await Promise.allSettled(slots.flatMap((s) => (s.loading === null ? [] : [s.loading])));
+    await Promise.all(slots.flatMap((s) => (s.server === null ? [] : [s.server.close()])));
   }
 }

@@ -139,7 +139,7 @@ async function readTenantFile(path: string): Promise<{ domain: string; baseUrl?:
 }
 
 /** A tenant's base URL is an https origin (its profile names https endpoints, seed 002). */
-function checkBaseUrl(raw: string, domain: string): string {
+export function checkBaseUrl(raw: string, domain: string): string {
   const url = URL.canParse(raw) ? new URL(raw) : undefined;
   if (url === undefined || url.protocol !== 'https:' || url.origin !== raw.replace(/\/$/, '')) {
     throw new ConfigError(

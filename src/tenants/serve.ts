@@ -257,7 +257,13 @@ export async function assembleTenants(options: TenantServeOptions, port: number)
 }
 
 /** A tenant added, changed or removed elsewhere (`null`: re-read them all): the pool brought up to date. */
-async function follow(source: TenantSource, pool: TenantPool, domain: string | null, budget: number | undefined, logger: Logger): Promise<void> {
+async function follow(
+  source: TenantSource,
+  pool: TenantPool,
+  domain: string | null,
+  budget: number | undefined,
+  logger: Logger,
+): Promise<void> {
   try {
     const now = domain === null ? await source.list() : [await source.get(domain)].filter((t): t is ServedTenant => t !== null);
     const names = new Set(now.map((t) => t.domain));

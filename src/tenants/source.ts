@@ -87,7 +87,8 @@ export function catalogTenants(catalog: TenantCatalog): TenantSource {
     store: catalog.storeUrl(t),
     hasData: t.hasData,
     fingerprint: JSON.stringify([t.baseUrl, t.config]),
-    config: async () => (t.config === null || t.config === undefined ? undefined : parseConfig(t.config, `the configuration of ${t.domain}`)),
+    config: async () =>
+      t.config === null || t.config === undefined ? undefined : parseConfig(t.config, `the configuration of ${t.domain}`),
   });
   return {
     description: catalog.display,

@@ -67,7 +67,11 @@ export class PostgresIndexFileHome {
   private async listen(): Promise<void> {
     if (this.access.sharedNotifications === true) {
       const hub = NotificationHub.acquire(this.config());
-      const unsubscribe = hub.subscribe({ channel: INDEX_FILE_CHANNEL, schema: this.access.schema, onNotify: () => this.notePublication() });
+      const unsubscribe = hub.subscribe({
+        channel: INDEX_FILE_CHANNEL,
+        schema: this.access.schema,
+        onNotify: () => this.notePublication(),
+      });
       this.hub = { release: () => hub.release(), unsubscribe };
       await hub.ready();
       return;

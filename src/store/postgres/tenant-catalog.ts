@@ -213,7 +213,8 @@ export class PostgresTenantCatalog {
     return this.#withClient(async (client) => {
       if (!(await this.#exists(client))) return [];
       const out: Array<{ domain: string; schema: string } & MigrateResult> = [];
-      for (const t of await this.#rows(client, undefined, false)) out.push({ domain: t.domain, schema: t.schema, ...(await migrate(client, t.schema)) });
+      for (const t of await this.#rows(client, undefined, false))
+        out.push({ domain: t.domain, schema: t.schema, ...(await migrate(client, t.schema)) });
       return out;
     });
   }
@@ -223,7 +224,10 @@ export class PostgresTenantCatalog {
    * removes, and `onChange(null)` when notifications may have been missed (the connection came
    * back): re-read the whole catalog then. Returns the function that stops watching.
    */
-  async watch(onChange: (domain: string | null) => void, logger?: Parameters<typeof NotificationHub.acquire>[1]): Promise<() => Promise<void>> {
+  async watch(
+    onChange: (domain: string | null) => void,
+    logger?: Parameters<typeof NotificationHub.acquire>[1],
+  ): Promise<() => Promise<void>> {
     const hub = NotificationHub.acquire(poolConfig(this.#settings), logger);
     const unsubscribe = hub.subscribe({
       channel: TENANT_CHANNEL,
