@@ -55,6 +55,10 @@ export class TenantPool {
   #clock = 0;
   #resident = 0;
   #closed = false;
+  /** Servers being stopped (evicted, replaced, removed): close() waits for them. */
+  readonly #stopping = new Set<Promise<void>>();
+  /** Told after every put and remove (tests wait on a catalog change with it). */
+  readonly #changeWaiters = new Set<() => void>();
 
   constructor(options: PoolOptions) {
     this.#options = options;
@@ -86,6 +90,28 @@ export class TenantPool {
     this.#slots.set(tenant.domain, slot);
     this.byHost.set(tenant.domain, (req, res) => this.#dispatch(tenant.domain, req, res));
     this.#options.observer?.state(tenant.domain, 'cold', 0);
+    this.#changed();
+  }
+
+  /** The started server of `domain`, if it is started. */
+  server(domain: string): TenantServer | null {
+    return this.#slots.get(domain)?.server ?? null;
+  }
+
+  /** Resolves once `test()` holds after a put or remove (or at once when it holds already). */
+  async until(test: (pool: TenantPool) => boolean): Promise<void> {
+    while (!test(this)) await new Promise<void>((resolve) => this.#changeWaiters.add(resolve));
+  }
+
+  #changed(): void {
+    const waiting = [...this.#changeWaiters];
+    this.#changeWaiters.clear();
+    for (const resolve of waiting) resolve();
+  }
+
+  #stop(server: TenantServer): void {
+    const closing = server.close().finally(() => this.#stopping.delete(closing));
+    this.#stopping.add(closing);
   }
 
   /** Stops serving a tenant: its host is unknown from now on. */
@@ -96,6 +122,7 @@ export class TenantPool {
     this.#slots.delete(domain);
     this.byHost.delete(domain);
     this.#options.observer?.removed(domain);
+    this.#changed();
   }
 
   /** Starts a tenant now (without a budget every tenant is started before the process listens). */
@@ -111,7 +138,7 @@ export class TenantPool {
     slot.server = null;
     this.#resident -= slot.bytes;
     slot.bytes = 0;
-    if (server !== null) void server.close();
+    if (server !== null) this.#stop(server);
   }
 
   #dispatch(domain: string, req: IncomingMessage, res: ServerResponse): void {
@@ -162,7 +189,7 @@ export class TenantPool {
       (server) => {
         slot.loading = null;
         if (slot.gone || this.#closed) {
-          void server.close();
+          this.#stop(server);
           throw new Error(`the tenant ${domain} was removed while it started`);
         }
         slot.server = server;
@@ -197,7 +224,7 @@ export class TenantPool {
       slot.bytes = 0;
       this.#options.observer?.evicted(slot.tenant.domain);
       this.#options.observer?.state(slot.tenant.domain, 'cold', 0);
-      void server?.close();
+      if (server !== null) this.#stop(server);
     }
   }
 
@@ -206,5 +233,6 @@ export class TenantPool {
     const slots = [...this.#slots.values()];
     await Promise.allSettled(slots.flatMap((s) => (s.loading === null ? [] : [s.loading])));
     await Promise.all(slots.flatMap((s) => (s.server === null ? [] : [s.server.close()])));
+    await Promise.all([...this.#stopping]);
   }
 }
