@@ -7,6 +7,7 @@ export {
   loadIndexFile,
   publishIndex,
   refreshIndexFile,
+  RESIDENT_BYTES_PER_FILE_BYTE,
   residentBytesOf,
   type IndexFileRefresh,
 } from './index-file-loader.js';
