@@ -51,7 +51,6 @@ describeWith(['postgis'], 'tenants over PostgreSQL from the command line', () =>
     store = withSchema(db.url, 'ucp_location');
     copyFileSync(join(ROOT, 'data/demo.ndjson'), join(scratch(), 'demo.ndjson'));
     copyFileSync(join(ROOT, 'data/demo-inventory.csv'), join(scratch(), 'demo-inventory.csv'));
-    copyFileSync(join(ROOT, 'examples/tenants/brand-a.json'), join(scratch(), 'brand-a.json'));
   });
   afterAll(async () => {
     await db?.drop();
@@ -59,7 +58,8 @@ describeWith(['postgis'], 'tenants over PostgreSQL from the command line', () =>
 
   it('adds, imports, migrates, serves and removes a tenant', async () => {
     expect((await cli('migrate', '--store', store)).code).toBe(0);
-    const added = await cli('tenant', 'add', BRAND, '--store', store, '--config', 'brand-a.json', '--json');
+    // Its configuration names a Platform profile file relative to itself: kept as an absolute path.
+    const added = await cli('tenant', 'add', BRAND, '--store', store, '--config', join(ROOT, 'examples/tenants/brand-a.json'), '--json');
     expect(added.code).toBe(0);
     expect(json(added)['tenant']).toMatchObject({ domain: BRAND, baseUrl: `https://${BRAND}`, hasData: false });
     const again = await cli('tenant', 'add', BRAND, '--store', store);
