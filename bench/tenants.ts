@@ -44,6 +44,8 @@ const { values } = parseArgs({
     'budget-mib': { type: 'string', default: '64' },
     requests: { type: 'string', default: '2000' },
     cold: { type: 'string', default: '100' },
+    'max-old-space-mib': { type: 'string', default: '256' },
+    'max-semi-space-mib': { type: 'string', default: '4' },
     'no-postgres': { type: 'boolean', default: false },
     'pg-url': { type: 'string', default: process.env['UCP_TEST_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test' },
     redis: { type: 'string', default: 'redis://127.0.0.1:6379' },
@@ -140,8 +142,19 @@ function rssMiB(pid: number | undefined, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): nu
   return kib / 1024;
 }
 
+/**
+ * Every server child runs with V8's old space capped (docs/deployment.md recommends it beside
+ * --index-memory): without a cap V8 lets garbage grow the heap far past what is live before it
+ * collects, and the RSS shows the heap's size rather than what the tenants hold.
+ */
 async function serverChild(args: string[]): Promise<{ child: BenchChild; url: string }> {
-  const child = startChild('bench/tenants-server.ts', args);
+  // glibc would otherwise raise its mmap threshold after the first freed index buffer and keep
+  // later ones in arenas it never returns (docs/deployment.md: many tenants).
+  process.env['MALLOC_MMAP_THRESHOLD_'] ??= '131072';
+  const child = startChild('bench/tenants-server.ts', args, [
+    `--max-old-space-size=${values['max-old-space-mib']}`,
+    `--max-semi-space-size=${values['max-semi-space-mib']}`,
+  ]);
   const hello = await child.next();
   if (typeof hello['url'] !== 'string') throw new Error(`the server did not report its URL: ${JSON.stringify(hello)}`);
   return { child, url: hello['url'] };
@@ -326,6 +339,8 @@ async function main(): Promise<void> {
     tenants: TENANTS,
     locationsPerTenant: LOCATIONS,
     indexMemoryMiB: Number(values['budget-mib']),
+    maxOldSpaceMiB: Number(values['max-old-space-mib']),
+    maxSemiSpaceMiB: Number(values['max-semi-space-mib']),
     query: 'search: 10 km around the tenant’s first Location, 10 results (REST)',
     singleTenant: singleLat,
     hotTenant: hotLat,
