@@ -31,7 +31,8 @@ export function benchTenantConfig(): Record<string, unknown> {
 
 async function main(): Promise<void> {
   const [mode, where, third, fourth] = process.argv.slice(2);
-  const logger = createLogger({ level: 'silent' });
+  // Errors only (a tenant that cannot start), on stderr, which the harness passes through.
+  const logger = createLogger({ level: 'error', destination: 'stderr', format: 'json' });
   let running: { url: string; close(): Promise<void> };
   if (mode === 'single' && where !== undefined) {
     const config: ServerConfig = {

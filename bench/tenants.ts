@@ -183,8 +183,46 @@ function figures(samples: readonly number[], digits = 3): Figures {
 async function alternate(targets: ReadonlyArray<() => Promise<number>>, rounds: number, warm = 200): Promise<Figures[]> {
   for (let i = 0; i < warm; i++) for (const t of targets) await t();
   const samples = targets.map((): number[] => []);
-  for (let i = 0; i < rounds; i++) for (let k = 0; k < targets.length; k++) samples[k]!.push(await targets[k]!());
+  for (let i = 0; i < rounds; i++) {
+    for (const [k, target] of targets.entries()) samples[k]?.push(await target());
+  }
   return samples.map((x) => figures(x));
+}
+
+/** Two `serve --multi-tenant` instances over the catalog, sharing Redis: hot p50 and cold first answers at each. */
+async function postgresPart(
+  url: string,
+  order: readonly string[],
+  bodies: ReadonlyMap<string, string>,
+  hot: string,
+  hotBody: string,
+  singleUrl: string,
+): Promise<Record<string, unknown>> {
+  const one = await serverChild(['postgres', url, values.redis, String(BUDGET)]);
+  const two = await serverChild(['postgres', url, values.redis, String(BUDGET)]);
+  const instances = [one, two];
+  try {
+    // The same tenants at both instances, a quarter of them, so each instance loads and evicts.
+    const sweep = order.slice(0, Math.ceil(TENANTS / 4));
+    for (const d of sweep) for (const s of instances) await ask(s.url, d, bodies.get(d) ?? '{}');
+    const lat = await alternate(
+      [() => ask(singleUrl, new URL(singleUrl).host, hotBody), ...instances.map((s) => () => ask(s.url, hot, hotBody))],
+      Math.ceil(REQUESTS / 2),
+    );
+    const untouched = order.slice(sweep.length, sweep.length + COLD);
+    const colds: Figures[] = [];
+    for (const s of instances) colds.push(await coldAnswers(s.url, untouched, bodies));
+    return {
+      instances: 2,
+      redis: true,
+      singleSqlite: lat[0],
+      hot: lat.slice(1),
+      coldFirstAnswerMs: colds,
+      rssMiB: instances.map((s) => round(rssMiB(s.child.process.pid), 1)),
+    };
+  } finally {
+    for (const s of instances) await stopChild(s.child.process, 10_000);
+  }
 }
 
 /** The PostgreSQL catalog of the same tenants (cached in its own schema; made once, as `tenant add` + `import --tenant`). */
@@ -262,7 +300,9 @@ async function main(): Promise<void> {
   const order = Array.from({ length: TENANTS }, (_, t) => domainOf(t));
   for (let i = order.length - 1; i > 0; i--) {
     const j = rng.int(i + 1);
-    [order[i], order[j]] = [order[j]!, order[i]!];
+    const a = order[i] ?? '';
+    order[i] = order[j] ?? '';
+    order[j] = a;
   }
 
   const single = await serverChild(['single', new TenantRegistry(dir).paths(hot).storeFile]);
@@ -276,19 +316,18 @@ async function main(): Promise<void> {
   // Every tenant once, in random order (the budget fills, then the least recently used are stopped).
   let peakRss = baseRss;
   const firstEver: number[] = [];
-  for (let i = 0; i < order.length; i++) {
-    const d = order[i]!;
+  for (const [i, d] of order.entries()) {
     firstEver.push(await ask(multi.url, d, bodies.get(d) ?? '{}'));
     if (i % 25 === 0) peakRss = Math.max(peakRss, rssMiB(multi.child.process.pid));
   }
   peakRss = Math.max(peakRss, rssMiB(multi.child.process.pid));
   log(`swept ${order.length} tenants; peak RSS ${peakRss.toFixed(1)} MiB`);
 
-  const [singleLat, hotLat] = await alternate(
+  const [singleLat = figures([]), hotLat = figures([])] = await alternate(
     [() => ask(single.url, new URL(single.url).host, hotBody), () => ask(multi.url, hot, hotBody)],
     REQUESTS,
   );
-  log(`hot p50 ${hotLat!.p50.toFixed(3)} ms vs single ${singleLat!.p50.toFixed(3)} ms`);
+  log(`hot p50 ${hotLat.p50.toFixed(3)} ms vs single ${singleLat.p50.toFixed(3)} ms`);
   // Cold: the tenants asked first in the sweep, stopped since (least recently used), each asked once more.
   const cold = await coldAnswers(multi.url, order.slice(0, COLD), bodies);
   peakRss = Math.max(peakRss, rssMiB(multi.child.process.pid));
@@ -304,32 +343,14 @@ async function main(): Promise<void> {
     postgres = { skipped: 'skipped' in pgCatalog ? pgCatalog.skipped : redisProblem };
     log(`PostgreSQL part skipped: ${String(postgres['skipped'])}`);
   } else {
-    const one = await serverChild(['postgres', pgCatalog.url, values.redis, String(BUDGET)]);
-    const two = await serverChild(['postgres', pgCatalog.url, values.redis, String(BUDGET)]);
-    const instances = [one, two];
-    // The same tenants at both instances, a quarter of them, so each instance loads and evicts.
-    const sweep = order.slice(0, Math.ceil(TENANTS / 4));
-    for (const d of sweep) for (const s of instances) await ask(s.url, d, bodies.get(d) ?? '{}');
-    const lat = await alternate(
-      [() => ask(single.url, new URL(single.url).host, hotBody), ...instances.map((s) => () => ask(s.url, hot, hotBody))],
-      Math.ceil(REQUESTS / 2),
-    );
-    const untouched = order.slice(sweep.length, sweep.length + COLD);
-    const colds: Figures[] = [];
-    for (const s of instances) colds.push(await coldAnswers(s.url, untouched, bodies));
-    postgres = {
-      instances: 2,
-      redis: true,
-      singleSqlite: lat[0],
-      hot: lat.slice(1),
-      coldFirstAnswerMs: colds,
-      rssMiB: instances.map((s) => round(rssMiB(s.child.process.pid), 1)),
-    };
-    for (const s of instances) await stopChild(s.child.process, 10_000);
+    postgres = await postgresPart(pgCatalog.url, order, bodies, hot, hotBody, single.url).catch((error: unknown) => {
+      log(`PostgreSQL part failed: ${error instanceof Error ? error.message : String(error)}`);
+      return { failed: error instanceof Error ? error.message : String(error) };
+    });
   }
   await stopChild(single.child.process, 10_000);
 
-  const hotRatio = hotLat!.p50 / singleLat!.p50;
+  const hotRatio = hotLat.p50 / singleLat.p50;
   const results = {
     generatedAt: new Date().toISOString(),
     command: `npm run bench:tenants${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
@@ -415,6 +436,7 @@ function renderTenants(r: {
   ];
   const p = r.postgres;
   if (typeof p['skipped'] === 'string') lines.push('', `Two instances over PostgreSQL + Redis: skipped (${p['skipped']}).`);
+  else if (typeof p['failed'] === 'string') lines.push('', `Two instances over PostgreSQL + Redis: **failed** (${p['failed']}).`);
   else {
     const hot = (p['hot'] as Array<{ p50: number }>).map((h) => `${h.p50} ms`).join(' and ');
     const cold = (p['coldFirstAnswerMs'] as Array<{ p50: number; p95: number }>).map((c) => `p50 ${c.p50} / p95 ${c.p95} ms`).join('; ');

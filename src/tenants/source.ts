@@ -101,6 +101,8 @@ export function catalogTenants(catalog: TenantCatalog): TenantSource {
       return t === null ? null : served({ ...t, hasData: true });
     },
     watch: (onChange) => catalog.watch(onChange),
-    storeOptions: { sharedNotifications: true, poolMax: 2, idleTimeoutMs: 10_000 },
+    // A started tenant reads the database only when it starts or follows a change (its index answers):
+    // its one connection closes soon after, so a thousand tenants need few connections at a time.
+    storeOptions: { sharedNotifications: true, poolMax: 1, idleTimeoutMs: 250 },
   };
 }
