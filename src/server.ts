@@ -112,14 +112,21 @@ export interface ServerOptions {
   now?: () => number;
   /** @internal What metrics observe of this server (src/metrics/); default nothing. */
   instruments?: ServerInstruments;
+  /**
+   * @internal Settings for a `postgres://` `db` beyond its URL: a process holding many stores (a
+   * multi-tenant `serve`) shares one notification connection and keeps each pool small.
+   */
+  postgres?: { sharedNotifications?: boolean; poolMax?: number; idleTimeoutMs?: number };
 }
 
 /** @internal The hooks a metrics registry needs into one server, decorated before the app is built. */
 export interface ServerInstruments {
   /** The parts the app is built from, decorated (operation observer, limiter, discovery source). */
   decorate(parts: UcpAppParts, store: LocationStore): UcpAppParts;
-  /** An in-memory index was built (or loaded) in `ms`, holding `locations` Locations. */
-  indexLoaded(info: { locations: number; ms: number }): void;
+  /** An in-memory index was built (or loaded) in `ms`, holding `locations` Locations in about `bytes`. */
+  indexLoaded(info: { locations: number; ms: number; bytes: number }): void;
+  /** The in-memory indexes now hold about `bytes` (another index replaced the live one). */
+  indexResident?(bytes: number): void;
 }
 
 export type { UcpAppParts } from './transport/index.js';
@@ -474,7 +481,7 @@ async function openStore(options: ServerOptions, logger: Logger): Promise<Opened
   if (options.db !== undefined && /^postgres(ql)?:\/\//i.test(options.db)) {
     // Loaded only for this store, so an SQLite deployment never loads `pg`.
     const { PostgresLocationStore, redactUrl } = await import('./store/postgres/index.js');
-    const store = await PostgresLocationStore.open(options.db, { logger });
+    const store = await PostgresLocationStore.open(options.db, { logger, ...options.postgres });
     return { store, owned: true, description: redactUrl(options.db), demo: false };
   }
   if (options.db !== undefined) {
@@ -546,10 +553,13 @@ async function withIndex(
   if (config.index !== 'memory' || !data.owned || data.store.exportIndex === undefined) return data;
   const { IndexedLocationStore, logIndexFileEvent } = await import('./store/memory-index/index.js');
   const started = performance.now();
-  let store;
+  let store: Awaited<ReturnType<typeof IndexedLocationStore.open>> | undefined;
   try {
     store = await IndexedLocationStore.open(data.store, {
       onError: (err) => logger.warn({ err }, 'rebuilding the in-memory index failed; the previous one keeps answering'),
+      onSwap: () => {
+        if (store !== undefined) instruments?.indexResident?.(store.residentBytes);
+      },
       indexFiles: await indexFileHomeFor(data.store, storeFile),
       onIndexFile: (event) => logIndexFileEvent(logger, event),
     });
@@ -559,7 +569,7 @@ async function withIndex(
   }
   const ms = Math.round(performance.now() - started);
   logger.info({ locations: store.index.size, ms }, 'in-memory index ready');
-  instruments?.indexLoaded({ locations: store.index.size, ms });
+  instruments?.indexLoaded({ locations: store.index.size, ms, bytes: store.residentBytes });
   return { ...data, store };
 }
 

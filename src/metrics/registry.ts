@@ -29,6 +29,10 @@ export class ServerMetrics {
   readonly #indexLocations: Gauge<'tenant'>;
   readonly #indexSeconds: Gauge<'tenant'>;
   readonly #unknownHosts: Counter;
+  readonly #indexReady: Gauge<'tenant'>;
+  readonly #indexBytes: Gauge<'tenant'>;
+  readonly #evictions: Counter<'tenant'>;
+  readonly #budget: Gauge;
   /** Each server's readiness probe, asked at scrape time. */
   readonly #probes = new Map<string, () => Promise<Readiness>>();
 
@@ -90,6 +94,29 @@ export class ServerMetrics {
       help: 'Requests whose host name names no tenant (answered 404)',
       registers,
     });
+    this.#indexReady = new Gauge({
+      name: 'ucp_index_ready',
+      help: "1 while the tenant's server and in-memory index are loaded and answering, 0 while it is not started (or being started)",
+      labelNames: ['tenant'],
+      registers,
+    });
+    this.#indexBytes = new Gauge({
+      name: 'ucp_index_resident_bytes',
+      help: "Bytes the tenant's in-memory index holds (its index file's size), 0 when not loaded",
+      labelNames: ['tenant'],
+      registers,
+    });
+    this.#evictions = new Counter({
+      name: 'ucp_index_evictions_total',
+      help: "Tenants' servers stopped to keep their indexes within --index-memory, least recently used first",
+      labelNames: ['tenant'],
+      registers,
+    });
+    this.#budget = new Gauge({
+      name: 'ucp_index_memory_budget_bytes',
+      help: 'The --index-memory budget the tenants indexes share, bytes (absent without one)',
+      registers,
+    });
     const probes = this.#probes;
     new Gauge({
       name: 'ucp_store_up',
@@ -115,12 +142,36 @@ export class ServerMetrics {
   forTenant(tenant: string): ServerInstruments {
     return {
       decorate: (parts, store) => this.#decorate(tenant, parts, store),
-      indexLoaded: ({ locations, ms }) => {
+      indexLoaded: ({ locations, ms, bytes }) => {
         this.#indexLoads.inc({ tenant });
         this.#indexLocations.set({ tenant }, locations);
         this.#indexSeconds.set({ tenant }, ms / 1000);
+        this.#indexBytes.set({ tenant }, bytes);
       },
+      indexResident: (bytes) => this.#indexBytes.set({ tenant }, bytes),
     };
+  }
+
+  /** A tenant's server was stopped, is being started or answers (the pool of tenants/pool.ts). */
+  tenantIndex(tenant: string, state: 'cold' | 'loading' | 'ready', residentBytes: number): void {
+    this.#indexReady.set({ tenant }, state === 'ready' ? 1 : 0);
+    this.#indexBytes.set({ tenant }, residentBytes);
+    // A stopped server's store is closed: asking it at scrape time would only say "down".
+    if (state !== 'ready') this.#probes.delete(tenant);
+  }
+
+  tenantEvicted(tenant: string): void {
+    this.#evictions.inc({ tenant });
+  }
+
+  /** A tenant removed from the catalog: its series go with it. */
+  tenantRemoved(tenant: string): void {
+    this.#probes.delete(tenant);
+    for (const metric of [this.#indexReady, this.#indexBytes, this.#indexLocations, this.#indexSeconds]) metric.remove({ tenant });
+  }
+
+  indexBudget(bytes: number): void {
+    this.#budget.set(bytes);
   }
 
   unknownHost(): void {

@@ -139,7 +139,7 @@ async function readTenantFile(path: string): Promise<{ domain: string; baseUrl?:
 }
 
 /** A tenant's base URL is an https origin (its profile names https endpoints, seed 002). */
-function checkBaseUrl(raw: string, domain: string): string {
+export function checkBaseUrl(raw: string, domain: string): string {
   const url = URL.canParse(raw) ? new URL(raw) : undefined;
   if (url === undefined || url.protocol !== 'https:' || url.origin !== raw.replace(/\/$/, '')) {
     throw new ConfigError(
@@ -150,7 +150,7 @@ function checkBaseUrl(raw: string, domain: string): string {
 }
 
 /** The configuration file's JSON, checked, with the profile files it names made absolute. */
-async function portableConfig(file: string): Promise<Record<string, unknown>> {
+export async function portableConfig(file: string): Promise<Record<string, unknown>> {
   await loadConfigFile(file); // refuses a bad file with the same message `serve` would give
   const raw: unknown = JSON.parse(await readFile(file, 'utf8'));
   if (!isRecord(raw)) throw new ConfigError(`${file} must hold a JSON object.`);

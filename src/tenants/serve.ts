@@ -24,25 +24,41 @@ import { MemoryRateLimitBackend } from '../protocol/rate-limit.js';
 import type { RateLimitBackend } from '../protocol/rate-limit.js';
 import type { Resolver } from '../protocol/safe-fetch.js';
 import { startServerInProcess } from '../server.js';
-import type { RunningServer, ServerInstruments } from '../server.js';
+import type { ServerInstruments } from '../server.js';
 import { RequestTurns } from '../transport/index.js';
 import type { Hosting } from '../transport/index.js';
 import { tenantCursorSecret } from './cursor-keys.js';
 import { forwardedClientAddress } from './forwarded.js';
 import { TenantRegistry } from './registry.js';
-import type { Tenant } from './registry.js';
+import { TenantPool } from './pool.js';
+import type { TenantServer } from './pool.js';
 import { tenantRouter } from './router.js';
+import { directoryTenants } from './source.js';
+import type { ServedTenant, TenantSource } from './source.js';
 import { TenantScopedBackend } from './scoped-budgets.js';
 
 export interface TenantMetrics {
   /** The hooks into one tenant's server, its samples labelled `tenant="<domain>"`. */
   forTenant(domain: string): ServerInstruments;
   unknownHost(): void;
+  /** Each tenant's index: cold (not started), loading or ready, and the bytes it holds. */
+  tenantIndex?(domain: string, state: 'cold' | 'loading' | 'ready', residentBytes: number): void;
+  tenantEvicted?(domain: string): void;
+  tenantRemoved?(domain: string): void;
+  indexBudget?(bytes: number): void;
 }
 
 export interface TenantServeOptions {
-  /** The registry directory (`tenant add --tenants <dir>`). */
-  tenants: string;
+  /** The registry directory (`tenant add --tenants <dir>`); or give `source`. */
+  tenants?: string;
+  /** Where the tenants are listed (a PostgreSQL store's catalog); default the `tenants` directory. */
+  source?: TenantSource;
+  /**
+   * Bytes the tenants' in-memory indexes may hold together (`--index-memory`): tenants are then
+   * started on their first request and stopped least-recently-used. Undefined: every tenant is
+   * started before the process listens, and kept.
+   */
+  indexMemoryBytes?: number;
   host: string;
   /** 0 picks a free port. */
   port: number;
@@ -116,7 +132,10 @@ export async function startTenantServers(options: TenantServeOptions): Promise<R
 
 export interface AssembledTenants {
   listener: RequestListener;
-  domains: readonly string[];
+  /** The domains served (at the time of asking: a watched catalog adds and removes). */
+  readonly domains: readonly string[];
+  /** The servers, started or not (tests: eviction order, resident bytes). */
+  pool: TenantPool;
   close(): Promise<void>;
 }
 
@@ -125,16 +144,16 @@ export interface AssembledTenants {
  * into URLs): `startTenantServers` installs the listener on its socket; tests call it in-process.
  */
 export async function assembleTenants(options: TenantServeOptions, port: number): Promise<AssembledTenants> {
-  const registry = new TenantRegistry(options.tenants);
-  const tenants = await registry.list();
-  if (tenants.length === 0) {
-    throw new ConfigError(`No tenants in ${registry.dir}; add one with: ucp-location tenant add <domain> --tenants ${registry.dir}`);
+  const source = options.source ?? directoryTenants(new TenantRegistry(options.tenants ?? ''));
+  const tenants = await source.list();
+  if (tenants.length === 0 && source.watch === undefined) {
+    throw new ConfigError(`No tenants in ${source.description}; add one with: ${source.addHint}`);
   }
   const empty = tenants.filter((t) => !t.hasData);
   if (empty.length > 0) {
     const first = empty[0]?.domain ?? '';
     throw new ConfigError(
-      `The tenant(s) ${empty.map((t) => t.domain).join(', ')} have no data yet; import it first, e.g. ucp-location import --tenants ${registry.dir} --tenant ${first} <file.ndjson>`,
+      `The tenant(s) ${empty.map((t) => t.domain).join(', ')} have no data yet; import it first, e.g. ${source.importHint.replace('<domain>', first)}`,
     );
   }
   let processSecret = options.cursorSecret;
@@ -144,6 +163,7 @@ export async function assembleTenants(options: TenantServeOptions, port: number)
       'cursorSecret is not configured: tenants seal pagination cursors with keys derived from a per-process secret (they stop working after a restart, and across instances)',
     );
   }
+  const secret = processSecret;
   let sharedState: { rateLimitBackend: RateLimitBackend; close(): Promise<void> } | undefined;
   if (options.redis !== undefined) {
     const { connectSharedState } = await import('../shared-state/index.js');
@@ -152,56 +172,120 @@ export async function assembleTenants(options: TenantServeOptions, port: number)
   const counters: RateLimitBackend =
     sharedState?.rateLimitBackend ?? new MemoryRateLimitBackend({ maxKeys: 50_000, maxBytes: 64 * 1024 * 1024 });
   const turns = new RequestTurns({ maxQueued: DEFAULT_CONFIG.maxQueuedRequests });
-  const started: Array<{ tenant: Tenant; server: RunningServer & { listener: RequestListener } }> = [];
+  const metrics = options.metrics;
+  const budget = options.indexMemoryBytes;
+  if (budget !== undefined) metrics?.indexBudget?.(budget);
+  const start = async (tenant: ServedTenant, resident: (bytes: number) => void): Promise<TenantServer> => {
+    const config = await tenantConfig(tenant, secret, options.logLevel);
+    const hosting: Hosting = {
+      hostNames: [tenant.domain],
+      turns,
+      ...(options.trustProxy === true ? { clientAddress: forwardedClientAddress } : {}),
+    };
+    const own = metrics?.forTenant(tenant.domain);
+    const instruments: ServerInstruments = {
+      decorate: (parts, store) => own?.decorate(parts, store) ?? parts,
+      indexLoaded: (info) => {
+        resident(info.bytes);
+        own?.indexLoaded(info);
+      },
+      indexResident: (bytes) => {
+        resident(bytes);
+        own?.indexResident?.(bytes);
+      },
+    };
+    return startServerInProcess({
+      config,
+      db: tenant.store,
+      host: options.host,
+      port,
+      baseUrl: tenant.baseUrl,
+      hosting,
+      logger: options.logger.child({ tenant: tenant.domain }),
+      rateLimitBackend: new TenantScopedBackend(counters, tenant.domain),
+      allowLoopbackProfiles: options.allowLoopbackProfiles === true,
+      instruments,
+      ...(source.storeOptions === undefined ? {} : { postgres: source.storeOptions }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.resolveHost === undefined ? {} : { resolveHost: options.resolveHost }),
+    });
+  };
+  const pool = new TenantPool({
+    start,
+    ...(budget === undefined ? {} : { budgetBytes: budget }),
+    ...(metrics === undefined
+      ? {}
+      : {
+          observer: {
+            state: (domain, state, bytes) => metrics.tenantIndex?.(domain, state, bytes),
+            evicted: (domain) => metrics.tenantEvicted?.(domain),
+            removed: (domain) => metrics.tenantRemoved?.(domain),
+          },
+        }),
+    onStartError: (domain, error) =>
+      options.logger.error({ tenant: domain, err: error }, `the server of tenant ${domain} could not start; its requests get 503`),
+  });
+  let unwatch: (() => Promise<void>) | undefined;
   const closeAll = async (): Promise<void> => {
-    await Promise.all(started.map((s) => s.server.close()));
+    await unwatch?.();
+    await pool.close();
     await sharedState?.close();
   };
   try {
-    for (const tenant of tenants) {
-      const config = await tenantConfig(registry, tenant, processSecret, options.logLevel);
-      const hosting: Hosting = {
-        hostNames: [tenant.domain],
-        turns,
-        ...(options.trustProxy === true ? { clientAddress: forwardedClientAddress } : {}),
-      };
-      const server = await startServerInProcess({
-        config,
-        db: tenant.storeFile,
-        host: options.host,
-        port,
-        baseUrl: tenant.baseUrl,
-        hosting,
-        logger: options.logger.child({ tenant: tenant.domain }),
-        rateLimitBackend: new TenantScopedBackend(counters, tenant.domain),
-        allowLoopbackProfiles: options.allowLoopbackProfiles === true,
-        ...(options.metrics === undefined ? {} : { instruments: options.metrics.forTenant(tenant.domain) }),
-        ...(options.now === undefined ? {} : { now: options.now }),
-        ...(options.resolveHost === undefined ? {} : { resolveHost: options.resolveHost }),
-      });
-      started.push({ tenant, server });
-    }
+    // A bad configuration is refused at start, whether or not its tenant is started now.
+    for (const tenant of tenants) await tenant.config();
+    for (const tenant of tenants) pool.put(tenant);
+    // Without a budget, every tenant is started (and any failure stops the start) as before.
+    if (budget === undefined) for (const tenant of tenants) await pool.load(tenant.domain);
+    if (source.watch !== undefined) unwatch = await source.watch((domain) => void follow(source, pool, domain, budget, options.logger));
   } catch (err) {
     await closeAll();
     throw err;
   }
-  const byHost = new Map(started.map((s) => [s.tenant.domain, s.server.listener]));
-  const metrics = options.metrics;
-  const listener = tenantRouter(byHost, {
+  const listener = tenantRouter(pool.byHost, {
     trustProxy: options.trustProxy === true,
     ...(metrics === undefined ? {} : { onUnknownHost: () => metrics.unknownHost() }),
   });
-  return { listener, domains: started.map((s) => s.tenant.domain), close: closeAll };
+  return {
+    listener,
+    get domains() {
+      return pool.domains;
+    },
+    pool,
+    close: closeAll,
+  };
+}
+
+/** A tenant added, changed or removed elsewhere (`null`: re-read them all): the pool brought up to date. */
+async function follow(
+  source: TenantSource,
+  pool: TenantPool,
+  domain: string | null,
+  budget: number | undefined,
+  logger: Logger,
+): Promise<void> {
+  try {
+    const now = domain === null ? await source.list() : [await source.get(domain)].filter((t): t is ServedTenant => t !== null);
+    const names = new Set(now.map((t) => t.domain));
+    const gone = domain === null ? pool.domains.filter((d) => !names.has(d)) : names.has(domain) ? [] : [domain];
+    for (const d of gone) {
+      pool.remove(d);
+      logger.info({ tenant: d }, `tenant ${d} removed: no longer served`);
+    }
+    for (const t of now) {
+      const known = pool.domains.includes(t.domain);
+      pool.put(t);
+      if (!known) logger.info({ tenant: t.domain }, `tenant ${t.domain} added: served from now on`);
+      if (budget === undefined) await pool.load(t.domain);
+    }
+  } catch (error) {
+    logger.warn({ err: error }, 'could not read the tenant catalog after a change; the next change reads it again');
+  }
 }
 
 /** The tenant's configuration with its cursor key and the process's log level. */
-async function tenantConfig(
-  registry: TenantRegistry,
-  tenant: Tenant,
-  processSecret: string,
-  logLevel: LogLevel | undefined,
-): Promise<ServerConfig> {
-  const own = (await registry.config(tenant)) ?? DEFAULT_CONFIG;
+async function tenantConfig(tenant: ServedTenant, processSecret: string, logLevel: LogLevel | undefined): Promise<ServerConfig> {
+  const own = (await tenant.config()) ?? DEFAULT_CONFIG;
   return {
     ...own,
     cursorSecret: own.cursorSecret ?? tenantCursorSecret(processSecret, tenant.domain),

@@ -15,7 +15,7 @@ import { DATA_FORMATS } from '../../data/sources.js';
 import type { ImportProgress, LocationStore } from '../../store/store.js';
 import { indexFileLine, refreshIndexFileOf } from '../index-file.js';
 import { SqliteLocationStore } from '../../store/sqlite/index.js';
-import { TenantRegistry } from '../../tenants/index.js';
+import { normaliseDomain, TenantRegistry } from '../../tenants/index.js';
 import { createProgress } from '../progress.js';
 import { addSourceOptions, printDiff, printNotes, sourceImportOptions, type SourceFlags } from './import-report.js';
 
@@ -148,21 +148,39 @@ function removeSqliteFiles(db: string): void {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
 }
 
-/** `--tenants <dir> --tenant <domain>`: the tenant's own store, the one `serve --tenants` reads. */
+/** `--tenant <domain>` with `--tenants <dir>` or `--store <postgres-url>`: the tenant's own store, the one `serve` reads. */
 function tenantOptions(cmd: Command): Command {
   return cmd
     .option('--tenants <dir>', 'the tenants directory (`ucp-location tenant add`); with --tenant, write that tenant’s store')
-    .option('--tenant <domain>', 'the tenant (business) whose store is written, instead of --db or --store');
+    .option('--tenant <domain>', 'the tenant (business) whose store is written: with --tenants <dir>, or with --store <postgres-url>');
 }
 
 /**
- * Points `options.db` at the tenant's store when `--tenant` is given. Everything else about the
- * command is unchanged: the tenant's store is an SQLite file like any other.
+ * Points `options.db` (or `options.store`) at the tenant's store when `--tenant` is given.
+ * Everything else about the command is unchanged: the tenant's store is a store like any other
+ * (an SQLite file, or its own schema of the PostgreSQL store).
  */
 async function useTenantStore(options: StoreOptions, cmd: Command): Promise<void> {
   if (options.tenant === undefined && options.tenants === undefined) return;
+  const postgres = options.store !== undefined && /^postgres(ql)?:\/\//i.test(options.store);
+  if (options.tenant !== undefined && options.tenants === undefined && postgres && options.store !== undefined) {
+    if (cmd.getOptionValueSource('db') === 'cli') throw new ConfigError('--tenant writes that tenant’s own store; drop --db.');
+    const { PostgresTenantCatalog } = await import('../../store/postgres/index.js');
+    const catalog = PostgresTenantCatalog.at(options.store);
+    const domain = normaliseDomain(options.tenant);
+    const tenant = await catalog.get(domain);
+    if (tenant === null) {
+      throw new ConfigError(
+        `No tenant ${domain} in ${catalog.display}; add it with: ucp-location tenant add ${domain} --store ${catalog.display}`,
+      );
+    }
+    options.store = catalog.storeUrl(tenant);
+    return;
+  }
   if (options.tenant === undefined || options.tenants === undefined) {
-    throw new ConfigError('--tenant <domain> and --tenants <dir> go together: the tenant, and the directory it is registered in.');
+    throw new ConfigError(
+      '--tenant <domain> names the tenant, and --tenants <dir> (or --store <postgres-url>) where it is registered: give both.',
+    );
   }
   if (options.store !== undefined || cmd.getOptionValueSource('db') === 'cli') {
     throw new ConfigError('--tenant writes that tenant’s own store; drop --db and --store.');

@@ -45,16 +45,28 @@ async function runMigrate(options: MigrateOptions): Promise<number> {
       );
     }
     // Loaded here so the other verbs never load `pg`.
-    const { PostgresLocationStore } = await import('../../store/postgres/index.js');
+    const { PostgresLocationStore, PostgresTenantCatalog } = await import('../../store/postgres/index.js');
     const result = await PostgresLocationStore.migrate(url, options.schema === undefined ? {} : { schema: options.schema });
+    // A multi-tenant store: every tenant's schema too (the catalog lists them).
+    const catalogUrl = new URL(url);
+    catalogUrl.searchParams.set('schema', result.schema);
+    const tenants = await PostgresTenantCatalog.at(catalogUrl.toString()).migrateTenants();
     if (options.json === true) {
-      process.stdout.write(`${JSON.stringify({ ok: true, command: 'migrate', ...result }, null, 2)}\n`);
-    } else if (result.applied.length === 0) {
-      process.stdout.write(`Schema ${result.schema} on ${result.display} is already at migration ${result.to}; nothing to do.\n`);
+      process.stdout.write(`${JSON.stringify({ ok: true, command: 'migrate', ...result, tenants }, null, 2)}\n`);
     } else {
-      if (result.createdExtensions.length > 0) process.stdout.write(`Created extensions: ${result.createdExtensions.join(', ')}\n`);
-      for (const m of result.applied) process.stdout.write(`Applied migration ${m.version}: ${m.describe}\n`);
-      process.stdout.write(`Schema ${result.schema} on ${result.display} is now at migration ${result.to}.\n`);
+      if (result.applied.length === 0) {
+        process.stdout.write(`Schema ${result.schema} on ${result.display} is already at migration ${result.to}; nothing to do.\n`);
+      } else {
+        if (result.createdExtensions.length > 0) process.stdout.write(`Created extensions: ${result.createdExtensions.join(', ')}\n`);
+        for (const m of result.applied) process.stdout.write(`Applied migration ${m.version}: ${m.describe}\n`);
+        process.stdout.write(`Schema ${result.schema} on ${result.display} is now at migration ${result.to}.\n`);
+      }
+      if (tenants.length > 0) {
+        const moved = tenants.filter((t) => t.applied.length > 0);
+        process.stdout.write(
+          `Tenants: ${tenants.length} schema(s) at migration ${result.to}${moved.length > 0 ? ` (${moved.length} migrated now)` : ''}.\n`,
+        );
+      }
     }
     return EXIT_OK;
   } catch (error) {

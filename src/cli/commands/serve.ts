@@ -47,6 +47,8 @@ interface ServeOptions {
   logFormat?: string;
   trustPlatformProfile?: string[];
   tenants?: string;
+  multiTenant?: boolean;
+  indexMemory?: string;
   trustProxy?: boolean;
   metricsPort?: string;
   signingKey?: string;
@@ -90,8 +92,16 @@ export function registerServeCommand(program: Command): void {
       'serve every business of a tenants directory (`ucp-location tenant add`), each at its own domain, chosen by the Host header',
     )
     .option(
+      '--multi-tenant',
+      'with --store <postgres-url>: serve every tenant of that store (`tenant add --store`), each at its own domain, chosen by the Host header; tenants added, imported or removed by any instance are followed at once',
+    )
+    .option(
+      '--index-memory <MiB>',
+      "with --tenants or --multi-tenant: load a tenant's index on its first request and keep the indexes within this many MiB, stopping the least recently used tenants",
+    )
+    .option(
       '--trust-proxy',
-      'with --tenants: behind a reverse proxy, route by X-Forwarded-Host and charge per-address budgets to X-Forwarded-For',
+      'with --tenants or --multi-tenant: behind a reverse proxy, route by X-Forwarded-Host and charge per-address budgets to X-Forwarded-For',
     )
     .option(
       '--metrics-port <port>',
@@ -102,6 +112,16 @@ export function registerServeCommand(program: Command): void {
     .action(async (options: ServeOptions) => {
       process.exitCode = await serve(options);
     });
+}
+
+/** `--index-memory <MiB>` in bytes, checked; undefined when not given. */
+function parseIndexMemory(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const mib = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(mib > 0) || mib > 1024 * 1024) {
+    throw new ConfigError(`--index-memory is a size in MiB greater than 0 (e.g. 256), got ${JSON.stringify(value)}`);
+  }
+  return Math.round(mib * 1024 * 1024);
 }
 
 /** `--metrics-port`, checked; undefined when not given. */
@@ -135,9 +155,18 @@ async function serveTenants(
   options: ServeOptions,
   common: { port: number; logFormat: LogFormat | undefined; logLevel: string | undefined; metricsPort: number | undefined },
 ): Promise<number> {
+  const multi = options.multiTenant === true;
+  if (multi && options.tenants !== undefined) {
+    throw new ConfigError('Give --tenants <dir> (SQLite tenants) or --store <postgres-url> --multi-tenant, not both.');
+  }
+  if (multi && (options.store === undefined || !/^postgres(ql)?:\/\//i.test(options.store))) {
+    throw new ConfigError(
+      '--multi-tenant serves the tenants of a PostgreSQL store: give --store postgres://… (tenants added with `tenant add --store`).',
+    );
+  }
   const perBusiness = [
     ['--db', options.db],
-    ['--store', options.store],
+    ['--store', multi ? undefined : options.store],
     ['--data', options.data],
     ['--base-url', options.baseUrl],
     ['--config', options.config],
@@ -161,13 +190,20 @@ async function serveTenants(
   const relay = (signal: NodeJS.Signals): void => onSignal(signal);
   process.once('SIGINT', relay);
   process.once('SIGTERM', relay);
+  const indexMemoryBytes = parseIndexMemory(options.indexMemory);
   const metrics = common.metricsPort === undefined ? undefined : await startMetrics(options.host, common.metricsPort, logger);
   const cursorSecret = process.env[CURSOR_SECRET_ENV];
   let running;
   try {
-    const { startTenantServers } = await import('../../tenants/index.js');
+    const { catalogTenants, startTenantServers } = await import('../../tenants/index.js');
+    // Loaded only for a PostgreSQL store, so directory tenants never load `pg`.
+    const source =
+      multi && options.store !== undefined
+        ? catalogTenants((await import('../../store/postgres/index.js')).PostgresTenantCatalog.at(options.store))
+        : undefined;
     running = await startTenantServers({
-      tenants: options.tenants ?? '',
+      ...(source === undefined ? { tenants: options.tenants ?? '' } : { source }),
+      ...(indexMemoryBytes === undefined ? {} : { indexMemoryBytes }),
       host: options.host,
       port: common.port,
       logger,
@@ -219,7 +255,10 @@ async function serve(options: ServeOptions): Promise<number> {
       const base = config ?? DEFAULT_CONFIG;
       config = { ...base, trustedPlatformProfiles: [...base.trustedPlatformProfiles, ...files] };
     }
-    if (options.tenants !== undefined && (options.signingKey !== undefined || options.verifySignatures !== undefined)) {
+    if (
+      (options.tenants !== undefined || options.multiTenant === true) &&
+      (options.signingKey !== undefined || options.verifySignatures !== undefined)
+    ) {
       throw new ConfigError(
         "--signing-key and --verify-signatures set one business's signatures; with --tenants, set `signatures` in each tenant's config instead.",
       );
@@ -240,7 +279,13 @@ async function serve(options: ServeOptions): Promise<number> {
       };
     }
     const metricsPort = parseMetricsPort(options.metricsPort);
-    if (options.tenants !== undefined) return await serveTenants(options, { port, logFormat, logLevel, metricsPort });
+    if (options.tenants !== undefined || options.multiTenant === true)
+      return await serveTenants(options, { port, logFormat, logLevel, metricsPort });
+    if (options.indexMemory !== undefined) {
+      throw new ConfigError(
+        '--index-memory bounds the indexes of many tenants (--tenants, or --store <postgres-url> --multi-tenant); a single business holds its one index.',
+      );
+    }
     if (options.trustProxy === true) {
       throw new ConfigError(
         '--trust-proxy applies to --tenants (routing by X-Forwarded-Host); a single business is served as it is reached.',

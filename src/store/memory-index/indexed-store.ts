@@ -38,7 +38,7 @@ import type {
   StoreReadiness,
   StoreStats,
 } from '../store.js';
-import { canExportIndex, type ExportingStore } from './index-file-loader.js';
+import { canExportIndex, type ExportingStore, residentBytesOf } from './index-file-loader.js';
 import { type IndexFileOptions, type IndexNeed, obtainIndex } from './index-file-source.js';
 import type { MemoryIndex } from './memory-index.js';
 
@@ -51,6 +51,8 @@ export interface IndexedStoreOptions extends IndexFileOptions {
   onError?: (error: unknown) => void;
   /** Close the wrapped store on close(). Default true. */
   closeSource?: boolean;
+  /** Told each time another index replaces the live one (memory accounting). */
+  onSwap?: (index: MemoryIndex) => void;
 }
 
 /** The read half of the port over an index (which one is the subclass's choice). */
@@ -184,6 +186,11 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
     return this.current;
   }
 
+  /** What the live index and those kept for cursor walks hold in memory, bytes (index-file-loader.ts). */
+  get residentBytes(): number {
+    return [this.current, ...this.retained.map((r) => r.index)].reduce((sum, index) => sum + residentBytesOf(index), 0);
+  }
+
   /**
    * Bring the index up to the store's generation before answering: reload availability when
    * only inventory changed, wait for the next index when the dataset changed. The generation is
@@ -238,6 +245,7 @@ export class IndexedLocationStore extends IndexReads implements LocationStore {
     }
     this.current = next;
     this.advanced();
+    this.options.onSwap?.(next);
   }
 
   /** The live index moved on: release the `caughtUp` callers it satisfies. */

@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import type { StoreChangeFeed } from '../store.js';
-import type { ChangeListener, Counters } from './change-listener.js';
+import type { Counters } from './change-listener.js';
 
 /** The statement that reads both counters (one primary-key look-up each). */
 export const COUNTERS_SQL = "SELECT name, value FROM meta WHERE name IN ('generation', 'dataset')";
@@ -27,10 +27,10 @@ export async function readCounters(client: pg.ClientBase): Promise<Counters> {
 export class PgChangeFeed implements StoreChangeFeed {
   #counters: Counters = { generation: 0, dataset: -1 };
   readonly #listeners = new Set<(c: Counters) => void>();
-  #listener: ChangeListener | null = null;
+  #listener: { readonly live: boolean } | null = null;
 
   /** The notification listener this feed trusts while it is live (none when `listen: false`). */
-  attach(listener: ChangeListener | null): void {
+  attach(listener: { readonly live: boolean } | null): void {
     this.#listener = listener;
   }
 

@@ -13,6 +13,7 @@ import pg from 'pg';
 import type { ClientConfig } from 'pg';
 import type { StoreLogger } from './connection.js';
 import { CHANGE_CHANNEL } from './migrations.js';
+import type { NotificationHub } from './notification-hub.js';
 
 export interface Counters {
   generation: number;
@@ -114,5 +115,65 @@ export class ChangeListener {
       client.removeAllListeners('end');
       await client.end().catch(() => undefined);
     }
+  }
+}
+
+/**
+ * The change listener of a store that shares its process's notification connection
+ * (notification-hub.ts) instead of keeping one of its own. Live only once it has re-read the
+ * counters after the hub started listening, as a dedicated listener is.
+ */
+export class SharedChangeListener {
+  #live = false;
+  #closed = false;
+  #unsubscribe: (() => void) | null = null;
+  /** Counts hub (re)connections, so a slow counter read never marks a lost connection live. */
+  #epoch = 0;
+
+  constructor(
+    private readonly hub: NotificationHub,
+    private readonly schema: string,
+    private readonly read: () => Promise<Counters>,
+    private readonly onCounters: (c: Counters) => void,
+  ) {}
+
+  get live(): boolean {
+    return this.#live;
+  }
+
+  async start(): Promise<void> {
+    this.#unsubscribe = this.hub.subscribe({
+      channel: CHANGE_CHANNEL,
+      schema: this.schema,
+      onNotify: ([g, d]) => {
+        const generation = Number(g);
+        const dataset = Number(d);
+        if (Number.isFinite(generation) && Number.isFinite(dataset)) this.onCounters({ generation, dataset });
+      },
+      onLive: (live) => {
+        this.#epoch++;
+        this.#live = false;
+        if (live) void this.#catchUp(this.#epoch);
+      },
+    });
+    await this.hub.ready();
+    if (this.hub.live) await this.#catchUp(this.#epoch);
+  }
+
+  async #catchUp(epoch: number): Promise<void> {
+    try {
+      this.onCounters(await this.read());
+      if (!this.#closed && epoch === this.#epoch && this.hub.live) this.#live = true;
+    } catch {
+      // Not live: every request reads the counters until the next reconnection.
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#live = false;
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+    await this.hub.release();
   }
 }

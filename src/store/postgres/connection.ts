@@ -39,6 +39,12 @@ export interface PostgresStoreOptions {
    * soon as any process commits. Default true; false makes every `generation()` a query.
    */
   listen?: boolean;
+  /**
+   * Listen through the process's one notification connection to this database
+   * (notification-hub.ts), shared with every other store opened so, instead of dedicated
+   * connections of its own. For processes holding many stores (a multi-tenant `serve`). Default false.
+   */
+  sharedNotifications?: boolean;
 }
 
 /** The subset of a pino logger the store uses. */

@@ -15,6 +15,7 @@
 import pg from 'pg';
 import type { ClientConfig } from 'pg';
 import { INDEX_FILE_CHANNEL, LOCK_NAMESPACE_INDEX_FILE } from './migrations.js';
+import { NotificationHub } from './notification-hub.js';
 
 /** An index file laid out (memory-index/index-file-format.ts): its bytes, in order. */
 export interface IndexFileParts {
@@ -29,11 +30,14 @@ const CHUNK_BYTES = 8 * 1024 * 1024;
 export interface PostgresIndexFileAccess {
   schema: string;
   clientConfig: ClientConfig;
+  /** Hear other instances' files through the process's shared notification connection. */
+  sharedNotifications?: boolean;
 }
 
 export class PostgresIndexFileHome {
   readonly description: string;
   private listener: pg.Client | null = null;
+  private hub: { release(): Promise<void>; unsubscribe(): void } | null = null;
   private published = 0;
   private waiters: { after: number; resolve: (seen: boolean) => void }[] = [];
   private closed = false;
@@ -53,16 +57,31 @@ export class PostgresIndexFileHome {
     return { ...this.access.clientConfig, statement_timeout: 0, query_timeout: undefined };
   }
 
+  private notePublication(): void {
+    this.published++;
+    const ready = this.waiters.filter((w) => this.published > w.after);
+    this.waiters = this.waiters.filter((w) => this.published <= w.after);
+    for (const w of ready) w.resolve(true);
+  }
+
   private async listen(): Promise<void> {
+    if (this.access.sharedNotifications === true) {
+      const hub = NotificationHub.acquire(this.config());
+      const unsubscribe = hub.subscribe({
+        channel: INDEX_FILE_CHANNEL,
+        schema: this.access.schema,
+        onNotify: () => this.notePublication(),
+      });
+      this.hub = { release: () => hub.release(), unsubscribe };
+      await hub.ready();
+      return;
+    }
     const client = new pg.Client(this.config());
     // A lost listener only means waiting instances build for themselves: never fatal.
     client.on('error', () => undefined);
     client.on('notification', (msg) => {
       if (msg.channel !== INDEX_FILE_CHANNEL || msg.payload?.split(' ')[0] !== this.access.schema) return;
-      this.published++;
-      const ready = this.waiters.filter((w) => this.published > w.after);
-      this.waiters = this.waiters.filter((w) => this.published <= w.after);
-      for (const w of ready) w.resolve(true);
+      this.notePublication();
     });
     await client.connect();
     await client.query(`LISTEN ${INDEX_FILE_CHANNEL}`);
@@ -75,7 +94,7 @@ export class PostgresIndexFileHome {
 
   nextPublication(after: number, timeoutMs: number): Promise<boolean> {
     if (this.published > after) return Promise.resolve(true);
-    if (this.closed || this.listener === null || timeoutMs <= 0) return Promise.resolve(false);
+    if (this.closed || (this.listener === null && this.hub === null) || timeoutMs <= 0) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
       const waiter = {
         after,
@@ -177,6 +196,10 @@ export class PostgresIndexFileHome {
     const listener = this.listener;
     this.listener = null;
     await listener?.end().catch(() => undefined);
+    const hub = this.hub;
+    this.hub = null;
+    hub?.unsubscribe();
+    await hub?.release();
   }
 }
 

@@ -6,3 +6,4 @@ export { PostgresLocationStore, type OpenPostgresOptions, type StoreReadiness } 
 export { isPostgresUrl, redactUrl, DEFAULT_SCHEMA, type PostgresStoreOptions, type StoreLogger } from './connection.js';
 export { PG_SCHEMA_VERSION, type MigrateResult } from './migrations.js';
 export { PostgresIndexFileHome } from './index-file-home.js';
+export { PostgresTenantCatalog, tenantSchemaName, type CatalogTenant } from './tenant-catalog.js';

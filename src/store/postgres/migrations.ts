@@ -73,6 +73,9 @@ export const LOCK_NAMESPACE_INDEX_FILE = 0x75637033; // 'ucp3'
 /** NOTIFY channel on which an index file's writer announces it: payload '<schema> <generation>'. */
 export const INDEX_FILE_CHANNEL = 'ucp_location_index_files';
 
+/** NOTIFY channel of the tenant catalog (tenant-catalog.ts): payload '<catalog schema> <domain>'. */
+export const TENANT_CHANNEL = 'ucp_location_tenants';
+
 export interface SchemaStatus {
   /** Highest applied migration; 0 when the schema or its migrations table does not exist. */
   current: number;

@@ -36,10 +36,11 @@ import type {
   StoreStats,
 } from '../store.js';
 import { PgChangeFeed, readCounters } from './change-feed.js';
-import { ChangeListener } from './change-listener.js';
+import { ChangeListener, SharedChangeListener } from './change-listener.js';
 import { isUnavailable, poolConfig, resolveSettings, type PostgresStoreOptions, type ResolvedPostgresSettings } from './connection.js';
 import { exportAvailability, exportIndex } from './index-export.js';
 import { extensionSchemas, migrate, schemaMismatch, schemaStatus, type MigrateResult } from './migrations.js';
+import { NotificationHub } from './notification-hub.js';
 import { OutageGuard } from './outage.js';
 import { PgReadPath, type PgStoreContext } from './read-path.js';
 import { checkReadiness } from './readiness.js';
@@ -112,7 +113,7 @@ export class PostgresLocationStore implements LocationStore {
   readonly #path: PgReadPath;
   readonly #reads: PgReads;
   readonly #writes: PgWrites;
-  #listener: ChangeListener | null = null;
+  #listener: ChangeListener | SharedChangeListener | null = null;
 
   private constructor(pool: Pool, settings: ResolvedPostgresSettings, guard: OutageGuard) {
     this.#ctx = {
@@ -151,15 +152,26 @@ export class PostgresLocationStore implements LocationStore {
     // (Not logged: during a restart every idle connection reports; the guard logs the outage once.)
     pool.on('error', () => undefined);
     const store = new PostgresLocationStore(pool, settings, guard);
-    const listener = settings.listen
-      ? new ChangeListener(
-          { ...config, query_timeout: settings.statementTimeoutMs + 2000 },
-          settings.schema,
-          async (client) => readCounters(client),
-          (c) => store.changeFeed.observe(c),
-          options.logger,
-        )
-      : null;
+    const listenerConfig = { ...config, query_timeout: settings.statementTimeoutMs + 2000 };
+    const shared = settings.listen && options.sharedNotifications === true;
+    let listener: ChangeListener | SharedChangeListener | null = null;
+    if (shared) {
+      listener = new SharedChangeListener(
+        NotificationHub.acquire(listenerConfig, options.logger),
+        settings.schema,
+        () => store.#path.countersFromDb(),
+        (c) => store.changeFeed.observe(c),
+      );
+    } else if (settings.listen) {
+      listener = new ChangeListener(
+        listenerConfig,
+        settings.schema,
+        async (client) => readCounters(client),
+        (c) => store.changeFeed.observe(c),
+        options.logger,
+      );
+    }
+    store.#sharedNotifications = shared;
     store.#listener = listener;
     store.changeFeed.attach(listener);
     store.#indexFileConfig = config;
@@ -176,15 +188,16 @@ export class PostgresLocationStore implements LocationStore {
   }
 
   #indexFileConfig: ClientConfig | null = null;
+  #sharedNotifications = false;
 
   /**
    * What the index-file home (memory-index/index-file-postgres.ts) needs to keep its files in
    * this store's schema: the schema and a connection config of its own (its reads and writes
    * move hundreds of MiB, and it listens for other instances' files).
    */
-  indexFileAccess(): { schema: string; clientConfig: ClientConfig } {
+  indexFileAccess(): { schema: string; clientConfig: ClientConfig; sharedNotifications: boolean } {
     this.#ctx.assertOpen();
-    return { schema: this.#ctx.settings.schema, clientConfig: this.#indexFileConfig ?? {} };
+    return { schema: this.#ctx.settings.schema, clientConfig: this.#indexFileConfig ?? {}, sharedNotifications: this.#sharedNotifications };
   }
 
   /** Apply pending migrations (the `migrate` CLI verb). */
