@@ -69,6 +69,16 @@ function toInterval(opens: number, closes: number): [number, number] {
   return [opens, closes > opens ? closes : closes + DAY_MS];
 }
 
+/**
+ * A schedule as a store keeps it (the JSON of {timezone?, hours?, exception_hours?}, or null for
+ * none) compiled; no stored schedule means unknown hours, which compile to never open (R-S6).
+ * The engine and the in-memory index both compile through here, so they decide open_at alike.
+ */
+export function compileStoredSchedule(json: string | null | undefined): CompiledSchedule {
+  // Validation inside compileSchedule checks every member, whatever the JSON held.
+  return compileSchedule(json === undefined || json === null ? {} : (JSON.parse(json) as Schedule));
+}
+
 /** Pre-process `schedule` once; invalid schedules compile to a never-open value with `problems`. */
 export function compileSchedule(schedule: Schedule): CompiledSchedule {
   const problems = validateSchedule(schedule);
