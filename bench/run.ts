@@ -27,6 +27,7 @@ import { keepMainThreadProfile, profileContender, topInclusive, topSelfTime, typ
 import { HEADLINE_QUERY, makeInstances, QUERIES } from './lib/queries.js';
 import {
   computeRatios,
+  E2E_SMALL_SIZE,
   renderMarkdown,
   sizeLabel,
   writeResults,
@@ -254,6 +255,8 @@ async function main(): Promise<void> {
   const setups: SetupRow[] = [];
   const notes: string[] = [];
   let e2e: BenchResults['e2e'] = null;
+  // The small-dataset call cost (#31 mcp_vs_direct_100k): a second end-to-end run at 100k when the largest size is above it.
+  let e2eSmall: BenchResults['e2eSmall'] = null;
   let profile: BenchResults['profile'] = null;
   const largest = Math.max(...o.sizes);
 
@@ -394,7 +397,7 @@ async function main(): Promise<void> {
       for (const t of p.inclusive.slice(0, 8)) log(`  incl ${t.selfPercent.toFixed(1)}%  ${t.fn}  ${t.where}`);
     }
 
-    if (size === largest && o.e2e) {
+    if ((size === largest || size === E2E_SMALL_SIZE) && o.e2e) {
       const mix: { request: SearchRequest; firstPage: string[] }[] = [];
       for (const [i, inst] of headlineInstances.slice(0, 16).entries()) {
         if (inst.op !== 'search') continue;
@@ -402,10 +405,11 @@ async function main(): Promise<void> {
         if (ref.op === 'search') mix.push({ request: inst.request, firstPage: ref.ids.slice(0, 10) });
       }
       log(`e2e @ ${sizeLabel(size)}: MCP vs direct, ${o.connections} connections, ${o.e2eSeconds} s each`);
+      let run: BenchResults['e2e'];
       try {
-        const serverProfile = o.cpuProf ? join(o.cacheDir, 'profiles', `mcp-server-${size}.cpuprofile`) : undefined;
+        const serverProfile = o.cpuProf && size === largest ? join(o.cacheDir, 'profiles', `mcp-server-${size}.cpuprofile`) : undefined;
         if (serverProfile !== undefined) mkdirSync(join(o.cacheDir, 'profiles'), { recursive: true });
-        e2e = await runEndToEnd({
+        const done = await runEndToEnd({
           size,
           dbPath: db,
           mix,
@@ -419,13 +423,16 @@ async function main(): Promise<void> {
           profile.server = { file: serverProfile, top: topSelfTime(serverCpu), inclusive: topInclusive(serverCpu) };
           for (const t of profile.server.inclusive.slice(0, 10)) log(`  server incl ${t.selfPercent.toFixed(1)}%  ${t.fn}  ${t.where}`);
         }
+        run = done;
         log(
-          `e2e: MCP ${e2e.mcp.requestsPerSecond.toFixed(0)} req/s, direct ${e2e.direct.requestsPerSecond.toFixed(0)} req/s${e2e.failure === null ? '' : ` — NOT COUNTED: ${e2e.failure}`}`,
+          `e2e: MCP ${done.mcp.requestsPerSecond.toFixed(0)} req/s, direct ${done.direct.requestsPerSecond.toFixed(0)} req/s${done.failure === null ? '' : ` — NOT COUNTED: ${done.failure}`}`,
         );
       } catch (error) {
-        e2e = { skipped: `end-to-end failed: ${(error as Error).message}` };
+        run = { skipped: `end-to-end failed: ${(error as Error).message}` };
         log(`e2e failed: ${(error as Error).message}`);
       }
+      if (size === largest) e2e = run;
+      else e2eSmall = run;
     }
 
     for (const c of contenders) await c.close();
@@ -442,7 +449,7 @@ async function main(): Promise<void> {
     seed: o.seed,
     sizes: o.sizes,
     settings: { budgetSecondsPerCell: o.duration, instancesPerQuery: o.instances, e2eSeconds: o.e2eSeconds, connections: o.connections },
-    ratios: computeRatios(latency, imports, e2e, o.sizes, setups),
+    ratios: computeRatios(latency, imports, e2e, o.sizes, setups, e2eSmall),
     queries: QUERIES.map((q) => ({ name: q.name, label: q.label })),
     contenders: CONTENDERS,
     latency,
@@ -450,6 +457,7 @@ async function main(): Promise<void> {
     imports,
     setup: setups,
     e2e,
+    e2eSmall,
     profile,
     notes,
   };

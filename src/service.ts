@@ -28,9 +28,9 @@ import {
   type PredicateFinding,
 } from './domain/explanation.js';
 import { isUsableGeo } from './domain/geodesy.js';
-import { compileSchedule, isOpenCompiled, type CompiledSchedule } from './domain/hours.js';
+import { compileStoredSchedule, isOpenCompiled, type CompiledSchedule } from './domain/hours.js';
 import { canonicalLanguageTag, localizeLocation, requestedLanguages } from './domain/localize.js';
-import type { Coverage, Geo, Location, LookupLocation, RecordLanguages, Schedule } from './domain/location.js';
+import type { Coverage, Geo, Location, LookupLocation, RecordLanguages } from './domain/location.js';
 import { isBoundedBrowse, planPredicates, type PredicatePlan } from './domain/predicates.js';
 import { GeodesicBracket } from './domain/proximity.js';
 import { compareIds, compareRank, selectPage, type Bracketed, type RankKey } from './domain/ranking.js';
@@ -625,7 +625,10 @@ export class LocationService {
     if (locality !== null) q.locality = localityQuery(locality);
     if (plan.amenities.length > 0) q.amenities = plan.amenities;
     if (plan.items.length > 0) q.items = plan.items;
-    if (plan.openAtMs !== null) q.withSchedule = true;
+    if (plan.openAtMs !== null) {
+      q.withSchedule = true;
+      q.openAtMs = plan.openAtMs;
+    }
     return q;
   }
 
@@ -662,7 +665,8 @@ export class LocationService {
           upper = d;
         }
       }
-      if (plan.openAtMs !== null && !isOpenCompiled(this.scheduleFor(c), plan.openAtMs)) continue;
+      // A store that evaluated open_at in its own walk (the in-memory index) says so per row.
+      if (plan.openAtMs !== null && c.openAtChecked !== true && !isOpenCompiled(this.scheduleFor(c), plan.openAtMs)) continue;
       if (plan.servesPoint !== null) {
         const coverage = this.coverageFor(c);
         if (coverage === null || !coverageContainsPoint(coverage, geo, plan.servesPoint)) continue;
@@ -680,9 +684,7 @@ export class LocationService {
     const cacheKey = c.scheduleKey ?? -1 - c.key;
     let s = this.schedules.get(cacheKey);
     if (s === undefined) {
-      // No stored schedule = unknown hours: compiles to never open (R-S6).
-      const raw = c.schedule === undefined || c.schedule === null ? {} : (JSON.parse(c.schedule) as Schedule);
-      s = compileSchedule(raw);
+      s = compileStoredSchedule(c.schedule);
       if (this.schedules.size >= COMPILED_CACHE_LIMIT) this.schedules.clear();
       this.schedules.set(cacheKey, s);
     }

@@ -140,6 +140,11 @@ export interface BenchResults {
   imports: ImportRow[];
   setup: SetupRow[];
   e2e: E2eResult | { skipped: string } | null;
+  /**
+   * The same end-to-end run at E2E_SMALL_SIZE when the largest size is above it (null otherwise;
+   * absent in results written before #31): what one call costs where a search is cheap.
+   */
+  e2eSmall?: E2eResult | { skipped: string } | null;
   profile: ProfileSummary | null;
   notes: string[];
 }
@@ -187,6 +192,9 @@ function paired(
 
 export { sizeLabel };
 
+/** The dataset size of the small-dataset end-to-end key (`mcp_vs_direct_100k`): most businesses have fewer Locations. */
+export const E2E_SMALL_SIZE = 100_000;
+
 /** The ratios of the issue (`ratios.<key>.value`), each from cells measured side by side in this run. */
 export function computeRatios(
   latency: readonly LatencyRow[],
@@ -194,6 +202,7 @@ export function computeRatios(
   e2e: BenchResults['e2e'],
   sizes: readonly number[],
   setups: readonly SetupRow[] = [],
+  e2eSmall: BenchResults['e2eSmall'] = null,
 ): Record<string, Ratio> {
   const largest = Math.max(...sizes);
   const smallest = Math.min(...sizes);
@@ -268,6 +277,7 @@ export function computeRatios(
       ? `MCP tools/call search_locations req/s / req/s of a bare node:http server calling the same search in-process (UCP payload sent once), ${e2e.connections} connections @ ${sizeLabel(e2e.size)}, pre-approved profile; a plain tools/call bypasses the SDK's per-request Server, transport and zod parses (other MCP methods still go through the SDK)${e2e.failure === null ? '' : ` — not counted: ${e2e.failure}`}`
       : 'end-to-end not run',
   );
+  out['mcp_vs_direct_100k'] = smallCallRatio(e2e, e2eSmall);
   out['mcp_vs_direct_cpu'] = ratio(
     e2eOk !== null && e2eOk.mcp.cpuMsPerRequest !== undefined && e2eOk.direct.cpuMsPerRequest !== undefined && e2eOk.mcp.cpuMsPerRequest > 0
       ? e2eOk.direct.cpuMsPerRequest / e2eOk.mcp.cpuMsPerRequest
@@ -278,6 +288,35 @@ export function computeRatios(
   );
   Object.assign(out, serveRatios(e2e, setups, largest));
   return out;
+}
+
+/**
+ * `mcp_vs_direct_100k`: MCP req/s over direct req/s on the 100k store, from whichever end-to-end
+ * run was at that size (the largest size's, or the extra one when the largest is above 100k).
+ */
+function smallCallRatio(e2e: BenchResults['e2e'], e2eSmall: BenchResults['e2eSmall']): Ratio {
+  const runs = [e2e, e2eSmall ?? null].filter((r): r is E2eResult => r !== null && 'mcp' in r && r.size === E2E_SMALL_SIZE);
+  const run = runs[0];
+  const at = sizeLabel(E2E_SMALL_SIZE);
+  if (run === undefined) {
+    const skipped = [e2e, e2eSmall ?? null].find((r): r is { skipped: string } => r !== null && 'skipped' in r);
+    return ratio(
+      null,
+      '>= 0.6',
+      (v) => v >= 0.6,
+      `end-to-end not run @ ${at}${skipped === undefined ? ` (needs ${at} in --sizes)` : `: ${skipped.skipped}`}`,
+    );
+  }
+  const cpu =
+    run.mcp.cpuMsPerRequest !== undefined && run.direct.cpuMsPerRequest !== undefined
+      ? `; server CPU per request MCP ${run.mcp.cpuMsPerRequest.toFixed(3)} ms, direct ${run.direct.cpuMsPerRequest.toFixed(3)} ms`
+      : '';
+  return ratio(
+    run.failure === null ? run.mcp.requestsPerSecond / run.direct.requestsPerSecond : null,
+    '>= 0.6',
+    (v) => v >= 0.6,
+    `MCP tools/call search_locations req/s / req/s of the bare node:http server calling the same search in-process, ${run.connections} connections @ ${at}, ${HEADLINE_QUERY} mix, ABBA order${cpu}${run.failure === null ? '' : ` — not counted: ${run.failure}`}`,
+  );
 }
 
 /** The index-file keys of #30: how soon and how small `serve` is at 1M when it loads the index file. */
@@ -323,6 +362,36 @@ function fmtRatio(v: number | null): string {
   return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
 }
 
+/** One end-to-end run as a table (or why there is none). */
+function e2eSection(lines: string[], run: BenchResults['e2e']): void {
+  if (run === null) {
+    lines.push('Not run.');
+    return;
+  }
+  if ('skipped' in run) {
+    lines.push(`Skipped: ${run.skipped}`);
+    return;
+  }
+  const e = run;
+  lines.push(
+    `${e.connections} connections, ${e.secondsPerTarget} s per target (ABBA order), store of ${sizeLabel(e.size)} locations, query mix: ${HEADLINE_QUERY}.`,
+    '',
+  );
+  lines.push(
+    '| target | req/s | p50 ms | p99 ms | requests | non-2xx | errors | server CPU ms/request | server peak RSS (MiB) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const [name, t] of [
+    ['MCP tools/call search_locations', e.mcp],
+    ['direct', e.direct],
+  ] as const) {
+    lines.push(
+      `| ${name} | ${t.requestsPerSecond.toFixed(0)} | ${t.latencyP50Ms.toFixed(1)} | ${t.latencyP99Ms.toFixed(1)} | ${t.requests} | ${t.non2xx} | ${t.errors + t.timeouts} | ${t.cpuMsPerRequest?.toFixed(3) ?? '–'} | ${t.maxRssMiB?.toFixed(0) ?? '–'} |`,
+    );
+  }
+  if (e.failure !== null) lines.push('', `**Not counted:** ${e.failure}`);
+}
+
 export function renderMarkdown(r: BenchResults): string {
   const lines: string[] = [];
   const contenders = r.contenders.map((c) => c.name);
@@ -366,27 +435,10 @@ export function renderMarkdown(r: BenchResults): string {
     );
   lines.push('');
   lines.push('## End to end (MCP over HTTP vs a bare node:http server calling the same search, autocannon)', '');
-  if (r.e2e === null) lines.push('Not run.');
-  else if ('skipped' in r.e2e) lines.push(`Skipped: ${r.e2e.skipped}`);
-  else {
-    const e = r.e2e;
-    lines.push(
-      `${e.connections} connections, ${e.secondsPerTarget} s per target (ABBA order), store of ${sizeLabel(e.size)} locations, query mix: ${HEADLINE_QUERY}.`,
-      '',
-    );
-    lines.push(
-      '| target | req/s | p50 ms | p99 ms | requests | non-2xx | errors | server CPU ms/request | server peak RSS (MiB) |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-    );
-    for (const [name, t] of [
-      ['MCP tools/call search_locations', e.mcp],
-      ['direct', e.direct],
-    ] as const) {
-      lines.push(
-        `| ${name} | ${t.requestsPerSecond.toFixed(0)} | ${t.latencyP50Ms.toFixed(1)} | ${t.latencyP99Ms.toFixed(1)} | ${t.requests} | ${t.non2xx} | ${t.errors + t.timeouts} | ${t.cpuMsPerRequest?.toFixed(3) ?? '–'} | ${t.maxRssMiB?.toFixed(0) ?? '–'} |`,
-      );
-    }
-    if (e.failure !== null) lines.push('', `**Not counted:** ${e.failure}`);
+  e2eSection(lines, r.e2e);
+  if (r.e2eSmall !== undefined && r.e2eSmall !== null) {
+    lines.push('', `At ${sizeLabel(E2E_SMALL_SIZE)} (\`mcp_vs_direct_100k\`):`, '');
+    e2eSection(lines, r.e2eSmall);
   }
   lines.push('');
   const problems = r.latency.filter((row) => row.status !== 'ok');

@@ -33,27 +33,47 @@ function runsPastMidnight(e: ExceptionHour): boolean {
 type LocalNow = { date: string; time: string } | null;
 
 /**
- * The last answer per zone, for one UTC minute. Every returned Location needs its local date, a
- * page of ten asks up to ten times per request, and converting with luxon costs more than the
- * rest of the search; within one UTC minute the local minute is the same for every zone whose
- * offset is whole minutes (all of today's), so one conversion per zone and minute is enough.
+ * The last two answers per zone, each for one UTC minute. Every returned Location needs its local
+ * date, a page of ten asks up to ten times per request, and converting with luxon costs more than
+ * the rest of the search; within one UTC minute the local minute is the same for every zone whose
+ * offset is whole minutes (all of today's), so one conversion per zone and minute is enough. Two,
+ * because a search with `open_at` asks about two instants (now, and the instant it filters on)
+ * for every Location it returns: with one entry they evicted each other on every call.
  */
-const localNowMemo = new Map<string, { minute: number; value: LocalNow }>();
+interface LocalNowMemo {
+  minute: number;
+  value: LocalNow;
+}
+const localNowMemo = new Map<string, [LocalNowMemo, LocalNowMemo | undefined]>();
 const LOCAL_NOW_MEMO_ZONES = 1024;
 
 /** The Location's local date and time of day (`HH:MM`) at an instant; null for an unusable zone. */
 export function localNow(epochMs: number, zone: string): LocalNow {
   const minute = Math.floor(epochMs / 60_000);
   const memo = localNowMemo.get(zone);
-  if (memo !== undefined && memo.minute === minute) return memo.value;
+  if (memo !== undefined) {
+    if (memo[0].minute === minute) return memo[0].value;
+    const second = memo[1];
+    if (second !== undefined && second.minute === minute) {
+      // The most recent first: the next look is most likely for the same instant.
+      memo[1] = memo[0];
+      memo[0] = second;
+      return second.value;
+    }
+  }
   const dt = DateTime.fromMillis(epochMs, { zone });
   const date = dt.isValid ? dt.toISODate() : null;
   const value = date === null ? null : { date, time: dt.toFormat('HH:mm') };
   // An offset with seconds (local mean time, before ~1970) makes the local minute depend on the
   // second: such answers are not kept.
   if (dt.isValid && Number.isInteger(dt.offset)) {
-    if (localNowMemo.size >= LOCAL_NOW_MEMO_ZONES && memo === undefined) localNowMemo.clear();
-    localNowMemo.set(zone, { minute, value });
+    if (memo === undefined) {
+      if (localNowMemo.size >= LOCAL_NOW_MEMO_ZONES) localNowMemo.clear();
+      localNowMemo.set(zone, [{ minute, value }, undefined]);
+    } else {
+      memo[1] = memo[0];
+      memo[0] = { minute, value };
+    }
   }
   return value;
 }
@@ -100,8 +120,15 @@ export function withoutSpentExceptions<T extends Location>(loc: T, nowMs: number
   if (list === undefined || list.length === 0 || loc.timezone === undefined) return loc;
   const now = localNow(nowMs, loc.timezone);
   if (now === null) return loc;
-  const at = keptAtMs === null ? null : localNow(keptAtMs, loc.timezone);
-  const kept = list.filter((e) => exceptionStillApplies(e, now, list) || (at !== null && exceptionGoverns(e, at, list)));
+  // The filtered instant's local time only when some exception is spent by now (one conversion fewer per Location otherwise).
+  const zone = loc.timezone;
+  let at: LocalNow | undefined;
+  const governsAt = (e: ExceptionHour): boolean => {
+    if (keptAtMs === null) return false;
+    at ??= localNow(keptAtMs, zone);
+    return at !== null && exceptionGoverns(e, at, list);
+  };
+  const kept = list.filter((e) => exceptionStillApplies(e, now, list) || governsAt(e));
   if (kept.length === list.length) return loc;
   const copy = { ...loc };
   if (kept.length > 0) copy.exception_hours = kept;

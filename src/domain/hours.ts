@@ -69,11 +69,28 @@ function toInterval(opens: number, closes: number): [number, number] {
   return [opens, closes > opens ? closes : closes + DAY_MS];
 }
 
+/**
+ * A schedule as a store keeps it (the JSON of {timezone?, hours?, exception_hours?}, or null for
+ * none) compiled; no stored schedule means unknown hours, which compile to never open (R-S6).
+ * The engine and the in-memory index both compile through here, so they decide open_at alike.
+ */
+export function compileStoredSchedule(json: string | null | undefined): CompiledSchedule {
+  // Validation inside compileSchedule checks every member, whatever the JSON held.
+  const parsed: unknown = json === undefined || json === null ? {} : JSON.parse(json);
+  return compileSchedule(parsed);
+}
+
+/** The schedule passed validation (`problems` are validateSchedule's for it): it is a Schedule. */
+function isValidated(_schedule: unknown, problems: readonly ScheduleProblem[]): _schedule is Schedule {
+  return problems.length === 0;
+}
+
 /** Pre-process `schedule` once; invalid schedules compile to a never-open value with `problems`. */
-export function compileSchedule(schedule: Schedule): CompiledSchedule {
+export function compileSchedule(schedule: unknown): CompiledSchedule {
   const problems = validateSchedule(schedule);
-  const tz = typeof schedule?.timezone === 'string' ? schedule.timezone : null;
-  if (problems.length > 0) return new Compiled(tz, false, problems, null, null, [], [0]);
+  const zone: unknown = typeof schedule === 'object' && schedule !== null ? Reflect.get(schedule, 'timezone') : undefined;
+  const tz = typeof zone === 'string' ? zone : null;
+  if (!isValidated(schedule, problems)) return new Compiled(tz, false, problems, null, null, [], [0]);
   const { hours, exception_hours: exceptions } = schedule;
   const clock = tz !== null && (hours !== undefined || exceptions !== undefined) ? ZoneClock.for(tz) : null;
   const times = new Set<number>([0]);

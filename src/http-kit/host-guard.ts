@@ -56,6 +56,9 @@ export class HostGuard {
   /** True when this `Host` header value names an admitted host. */
   admitsHost(value: string | undefined): boolean {
     if (value === undefined) return false;
+    // The usual header is already an admitted entry as written (lower case, canonical port):
+    // parsing it would give back the same entry, so the lookups can come first.
+    if (this.#exact.has(value) || this.#anyPort.has(value)) return true;
     const authority = splitAuthority(value);
     if (authority === undefined) return false;
     if (this.#anyPort.has(authority.host)) return true;

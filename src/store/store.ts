@@ -44,6 +44,13 @@ export interface CandidateQuery {
   items?: readonly string[];
   /** Also return the raw schedule (hours, exception_hours, timezone) of each candidate. */
   withSchedule?: boolean;
+  /**
+   * Optional prefilter for `filters.hours.open_at` (epoch ms): a store that can evaluate the
+   * engine's compiled schedules (domain/hours.ts) may leave out rows not open at this instant and
+   * mark the rows it kept `openAtChecked`; any other store ignores it and the engine decides (R-S6).
+   * Ignored with `limit`: a bounded browse takes its rows before the engine's hours are applied.
+   */
+  openAtMs?: number;
   /** Also return the coverage (radius_m, areas) of each candidate. */
   withCoverage?: boolean;
   /**
@@ -85,6 +92,11 @@ export interface Candidate {
   scheduleKey?: number;
   /** Optional identity of `coverage`'s content, with the same promise as `scheduleKey`. */
   coverageKey?: number;
+  /**
+   * Set by a store that evaluated `CandidateQuery.openAtMs` itself, exactly as the engine would
+   * (compileSchedule + isOpenCompiled on the stored schedule): the row is open then.
+   */
+  openAtChecked?: true;
 }
 
 export interface ImportProgress {

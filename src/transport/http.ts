@@ -194,7 +194,12 @@ export class UcpHttpServer {
       });
       // The id is chosen here, not in #handle, so that even this last-resort path logs it.
       const requestId = pickRequestId(req.headers['request-id']);
-      withRequestId(requestId, () => this.#handle(app, req, res, requestId)).catch((err: unknown) => {
+      // The request's scope exists for log lines; a silent logger writes none, and the scope's
+      // async hooks cost something on every promise of the request (Node 20), so it is skipped.
+      const handled = app.logger.isLevelEnabled('fatal')
+        ? withRequestId(requestId, () => this.#handle(app, req, res, requestId))
+        : this.#handle(app, req, res, requestId);
+      handled.catch((err: unknown) => {
         app.logger.error({ requestId, err }, 'unhandled error in request handler');
         if (res.headersSent) {
           res.destroy(); // half an answer is already out: only closing tells the client it is incomplete

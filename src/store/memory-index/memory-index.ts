@@ -24,6 +24,7 @@ import { searchText } from '../record-rows.js';
 import type { BBox, Candidate, CandidateQuery, ExportCounters, IndexLocationRow, IndexSink } from '../store.js';
 import { type TextHits, type TextIndex, TextIndexBuilder } from './text-index.js';
 import { topK } from './top-k.js';
+import { IndexHours } from './index-hours.js';
 import { DocumentPacker, PackedDocuments, type PackedDocument } from './packed-documents.js';
 
 /** Column of the keywords in the text columns (searchText order). */
@@ -341,6 +342,24 @@ function amenityBitsets(parts: IndexParts, fromFile?: ReadonlyMap<string, Uint8A
   return out;
 }
 
+/**
+ * Ordinals of the points in the boxes that pass `keep`, evaluated during the R-tree walk: rows
+ * that fail a predicate (amenity bits, availability, hours) are never collected.
+ */
+function walkPoints(parts: IndexParts, regions: readonly BBox[], keep: ((o: number) => boolean) | null): number[] {
+  if (!parts.hasPoints) return [];
+  const ordinals = parts.pointOrdinals;
+  const out: number[] = [];
+  const filter = (i: number): boolean => {
+    const o = ordinals[i]!;
+    if (keep === null || keep(o)) out.push(o);
+    return false;
+  };
+  for (const b of regions) parts.pointTree.search(b.minLon, b.minLat, b.maxLon, b.maxLat, filter);
+  // One box (every radius away from the antimeridian and the poles) has no duplicates to remove.
+  return regions.length === 1 ? out : [...new Set(out)];
+}
+
 export class MemoryIndex {
   /** Generation of the data answered (advances in place when inventory is applied). */
   generation: number;
@@ -354,6 +373,8 @@ export class MemoryIndex {
    * cost of a small search; a full table is emptied rather than aged, like the service's caches.
    */
   private readonly parsed = new Map<number, Location>();
+  /** open_at evaluated in the walk, with the engine's compiled schedules. */
+  private readonly hours: IndexHours;
 
   /** `amenityBits`: the bitsets read from an index file (else computed from the amenity lists). */
   constructor(
@@ -364,6 +385,7 @@ export class MemoryIndex {
     this.dataset = parts.counters.dataset;
     this.items = parts.items;
     this.amenityBits = amenityBitsets(parts, amenityBits);
+    this.hours = new IndexHours(parts.schedule);
   }
 
   /** What the index is made of now (availability and generation as they stand), for writing it to a file. */
@@ -426,21 +448,6 @@ export class MemoryIndex {
     return false;
   }
 
-  private regionOrdinals(regions: readonly BBox[]): number[] {
-    if (!this.parts.hasPoints) return [];
-    const ordinals = this.parts.pointOrdinals;
-    // One box (every radius away from the antimeridian and the poles): no duplicates to remove.
-    if (regions.length === 1) {
-      const b = regions[0]!;
-      return this.parts.pointTree.search(b.minLon, b.minLat, b.maxLon, b.maxLat).map((i) => ordinals[i]!);
-    }
-    const seen = new Set<number>();
-    for (const b of regions) {
-      for (const i of this.parts.pointTree.search(b.minLon, b.minLat, b.maxLon, b.maxLat)) seen.add(ordinals[i]!);
-    }
-    return [...seen];
-  }
-
   private coverageOrdinals(probe: Geo): Set<number> {
     const out = new Set<number>();
     if (!this.parts.hasExtents) return out;
@@ -495,9 +502,23 @@ export class MemoryIndex {
     let ascending = false;
     // When the boxes drive, every driven row is already inside one of them.
     let checkRegions = query.regions !== undefined;
+    // open_at is decided here only for a full answer: a bounded browse takes rows before hours.
+    const openAtMs = query.limit === undefined ? query.openAtMs : undefined;
+    const open = openAtMs === undefined ? null : (o: number): boolean => this.hours.openAt(o, openAtMs);
+    /** The predicates on a driven row, cheapest first: amenity bits, availability, hours. */
+    const passes = (o: number): boolean => {
+      if (coverage !== null && !coverage.has(o)) return false;
+      if (locality !== null && !locality.has(o)) return false;
+      for (const b of bits) if ((b[o >>> 3]! & (1 << (o & 7))) === 0) return false;
+      for (const m of itemRows) if (m.get(o) !== true) return false;
+      return open === null || open(o);
+    };
+    // Rows from the R-tree walk have passed every predicate already (no text: text scores first).
+    let prefiltered = false;
     if (query.keys !== undefined) driven = this.ordinalsOfKeys(query.keys);
     else if (query.regions !== undefined) {
-      driven = this.regionOrdinals(query.regions);
+      prefiltered = terms === null;
+      driven = walkPoints(this.parts, query.regions, prefiltered ? passes : null);
       checkRegions = false;
     } else if (coverage !== null) driven = coverage;
     else if (terms !== null) driven = (hits = this.parts.text.search(terms)).ords;
@@ -519,15 +540,13 @@ export class MemoryIndex {
     const stopAt = query.limit !== undefined && hits === null && ascending ? query.limit : Number.POSITIVE_INFINITY;
     const consider = (o: number, score: number): boolean => {
       if (checkRegions && !this.inRegions(o, query.regions as readonly BBox[])) return false;
-      if (coverage !== null && !coverage.has(o)) return false;
-      if (locality !== null && !locality.has(o)) return false;
-      for (const b of bits) if ((b[o >>> 3]! & (1 << (o & 7))) === 0) return false;
-      for (const m of itemRows) if (m.get(o) !== true) return false;
+      if (!prefiltered && !passes(o)) return false;
       kept.push(o);
       keptScores.push(score);
       return kept.length >= stopAt;
     };
-    const unfiltered = !checkRegions && coverage === null && locality === null && bits.length === 0 && itemRows.length === 0;
+    const unfiltered =
+      !checkRegions && coverage === null && locality === null && bits.length === 0 && itemRows.length === 0 && open === null;
     if (hits !== null && unfiltered && query.limit !== undefined) {
       // Text alone (a bounded browse by relevance): the best rows straight from the hits.
       return topK(hits.ords, hits.scores, query.limit).map((i) => this.candidate(hits.ords[i]!, hits.scores[i]!, query));
@@ -555,6 +574,7 @@ export class MemoryIndex {
       geo: Number.isNaN(y) ? null : { latitude: y, longitude: this.parts.lon[o]! },
       relevance,
     };
+    if (query.openAtMs !== undefined && query.limit === undefined) c.openAtChecked = true;
     if (query.withSchedule === true) {
       const s = this.parts.schedule[o] ?? null;
       c.schedule = s === null ? null : s.json;

@@ -12,7 +12,8 @@
  *    the store's own copy: same members, same order, same values.
  * Unpacking parses only the skeleton.
  */
-import { deepFreeze } from '../../protocol/schema-walk.js';
+// Sealed rather than only frozen: an answer then serialises each document (and each shared part) once.
+import { sealJson } from '../../protocol/frozen-json.js';
 import type { Location } from '../../domain/location.js';
 
 /** Members stored once per distinct value (the bulk of a document; see above). */
@@ -60,7 +61,7 @@ export class DocumentPacker {
         id = this.parts.length;
         this.partIds.set(json, id);
         const part: unknown = JSON.parse(json);
-        this.parts.push(deepFreeze(part));
+        this.parts.push(sealJson(part));
       }
       return id;
     });
@@ -126,7 +127,7 @@ export class PackedDocuments {
     let part = this.parsedParts[i];
     if (part === undefined) {
       const parsed: unknown = JSON.parse(this.columns.partJson.get(i));
-      this.parsedParts[i] = part = deepFreeze(parsed);
+      this.parsedParts[i] = part = sealJson(parsed);
     }
     return part;
   }
@@ -140,7 +141,7 @@ export class PackedDocuments {
       const j = SHARED_MEMBERS.indexOf(k as SharedMember);
       setMember(doc, k, j < 0 ? rest[k] : this.part(partOf[j]![o]!));
     }
-    return deepFreeze(doc) as unknown as Location;
+    return sealJson(doc) as unknown as Location;
   }
 }
 

@@ -10,6 +10,8 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../config.js';
+import type { Location } from '../../domain/location.js';
+import { sealJson } from '../../protocol/frozen-json.js';
 import { ServiceUnavailableError, StoreError, UcpRequestError } from '../../errors.js';
 import { json, startTestServer } from '../../../test/support/http-server.js';
 import type { TestServer } from '../../../test/support/http-server.js';
@@ -85,6 +87,19 @@ describe('MCP over HTTP: the tools/call fast path answers exactly as the SDK pat
     expect(JSON.parse(parsed.result.content[0]?.text ?? '')).toEqual(parsed.result.structuredContent);
     await expectSameAnswer(call('req-"7"', 'lookup_locations', { meta: meta(), location: { ids: ['a', 'b\u2028'] } }));
     await expectSameAnswer(call(0, 'search_locations', { meta: meta(), location: {} }), { 'mcp-protocol-version': '2025-06-18' });
+  });
+
+  it('documents sealed as the in-memory index seals them: the same bytes on the first call and from the kept texts', async () => {
+    // Shared parts sealed first, as the index seals a chain's hours once for all its documents.
+    const hours = sealJson([{ day: 'monday' as const, opens: '08:00', closes: '20:00' }]);
+    const address = { street_address: 'a "quoted" street\t2', address_locality: '\u2028\ud800😀' };
+    const doc = (id: string, name: string): Location => sealJson({ id, name, hours, address: { ...address } });
+    service.searchLocations = [doc('loc_1', 'Café "Œuvre"'), doc('loc_2', 'Ünïcode\\back')];
+    try {
+      for (const id of [11, 12]) await expectSameAnswer(call(id, 'search_locations', { meta: meta(), location: {} }));
+    } finally {
+      service.searchLocations = undefined;
+    }
   });
 
   it('errors: unknown tool, missing meta or location, bad profile URL, invalid request, failing store', async () => {

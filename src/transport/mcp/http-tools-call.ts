@@ -16,10 +16,12 @@
  * The answer is the SDK's to the byte (http-tools-call.test.ts compares them): the SDK sends
  * `{"result": …, "jsonrpc": "2.0", "id": …}` whose result is its zod copy of ours — `content`
  * first, then `structuredContent` — and an error as `{"jsonrpc", "id", "error": {code, message,
- * data?}}`. The payload is serialised once and that text used twice: as `structuredContent` and,
- * string-escaped, as `content[0].text` (R-M2 wants both).
+ * data?}}`. The payload's JSON and its string-escaped form come together from frozen-json.ts,
+ * where the Location documents in it keep both texts from one call to the next: they are
+ * `structuredContent` and `content[0].text` (R-M2 wants both).
  */
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { jsonTexts } from '../../protocol/frozen-json.js';
 import type { MappedMcpError } from './errors.js';
 import { callTool } from './server.js';
 import type { McpApp, McpCallContext } from './server.js';
@@ -60,10 +62,12 @@ export async function answerToolsCall(
   const failures: MappedMcpError[] = [];
   const id = JSON.stringify(call.id);
   try {
-    const payload = JSON.stringify(await callTool(app, { ...ctx, onFailure: (f) => failures.push(f) }, call.id, call.name, call.args));
-    const text = JSON.stringify(payload);
+    const payload = await callTool(app, { ...ctx, onFailure: (f) => failures.push(f) }, call.id, call.name, call.args);
+    // The documents in the payload are serialised once per document, not once per call (frozen-json.ts).
+    const texts = jsonTexts(payload);
+    if (texts === undefined) throw new TypeError('a tool payload is an object, which always has a JSON text');
     return {
-      bytes: `{"result":{"content":[{"type":"text","text":${text}}],"structuredContent":${payload}},"jsonrpc":"2.0","id":${id}}`,
+      bytes: `{"result":{"content":[{"type":"text","text":"${texts.escaped}"}],"structuredContent":${texts.json}},"jsonrpc":"2.0","id":${id}}`,
       failures,
     };
   } catch (err) {

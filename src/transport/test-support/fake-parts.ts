@@ -4,6 +4,7 @@
  * the HTTP/MCP plumbing itself; end-to-end tests (test/e2e) use the real engine and schemas.
  */
 import { UcpRequestError } from '../../errors.js';
+import type { Location } from '../../domain/location.js';
 import type { LookupRequest, LookupResult, SearchRequest, SearchResult } from '../../domain/requests.js';
 import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY, UCP_VERSION } from '../../protocol/types.js';
 import type { UcpProfile } from '../../protocol/types.js';
@@ -21,12 +22,17 @@ export class ScriptedService implements LocationOperations {
   /** When set, searches wait for it before answering (in-flight requests during shutdown). */
   hold: Promise<void> | undefined;
   readonly calls: { op: 'search' | 'lookup'; request: unknown }[] = [];
+  /** When set, what searches answer with (e.g. documents sealed as the in-memory index seals them). */
+  searchLocations: Location[] | undefined;
 
   async search(request: SearchRequest): Promise<SearchResult> {
     this.calls.push({ op: 'search', request });
     if (this.hold) await this.hold;
     if (this.failWith) throw this.failWith;
-    return { locations: [{ id: 'loc_valley_grocers', name: 'Valley Grocers' }], pagination: { has_next_page: false } };
+    return {
+      locations: this.searchLocations ?? [{ id: 'loc_valley_grocers', name: 'Valley Grocers' }],
+      pagination: { has_next_page: false },
+    };
   }
 
   lookup(request: LookupRequest): Promise<LookupResult> {
