@@ -2,7 +2,7 @@
  * The results of one run and how they are written: `latest.json` (everything, machine-readable),
  * `latest.md` (tables for people) and `latency-vs-size.svg` (the chart).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CellStatus } from './measure.js';
 import { GROWTH_QUERY, HEADLINE_QUERY } from './queries.js';
@@ -527,10 +527,25 @@ export function renderChart(r: BenchResults): string {
   return latencyChart('p50 latency vs dataset size (log–log; lower is better)', panels, r.sizes);
 }
 
+/**
+ * Keys another benchmark writes into the same file (`npm run bench:tenants` owns `tenants`): a
+ * search run measures none of them, so it keeps them as they were rather than erasing a committed run.
+ */
+function keptFromOtherRuns(path: string): Record<string, unknown> {
+  if (!existsSync(path)) return {};
+  try {
+    const previous: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (typeof previous !== 'object' || previous === null || !('tenants' in previous)) return {};
+    return { tenants: previous.tenants };
+  } catch {
+    return {};
+  }
+}
+
 export function writeResults(dir: string, r: BenchResults): { json: string; md: string; svg: string } {
   mkdirSync(dir, { recursive: true });
   const paths = { json: join(dir, 'latest.json'), md: join(dir, 'latest.md'), svg: join(dir, 'latency-vs-size.svg') };
-  writeFileSync(paths.json, `${JSON.stringify(r, null, 2)}\n`);
+  writeFileSync(paths.json, `${JSON.stringify({ ...r, ...keptFromOtherRuns(paths.json) }, null, 2)}\n`);
   writeFileSync(paths.md, renderMarkdown(r));
   writeFileSync(paths.svg, renderChart(r));
   return paths;
