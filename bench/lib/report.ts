@@ -2,7 +2,7 @@
  * The results of one run and how they are written: `latest.json` (everything, machine-readable),
  * `latest.md` (tables for people) and `latency-vs-size.svg` (the chart).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CellStatus } from './measure.js';
 import { GROWTH_QUERY, HEADLINE_QUERY } from './queries.js';
@@ -532,7 +532,7 @@ export function renderChart(r: BenchResults): string {
  * search run measures none of them, so it keeps them as they were rather than erasing a committed run.
  */
 function keptFromOtherRuns(path: string): Record<string, unknown> {
-  if (!existsSync(path)) return {};
+  // No file yet, or one that does not parse: nothing to keep.
   try {
     const previous: unknown = JSON.parse(readFileSync(path, 'utf8'));
     if (typeof previous !== 'object' || previous === null || !('tenants' in previous)) return {};
