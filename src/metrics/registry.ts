@@ -102,7 +102,7 @@ export class ServerMetrics {
     });
     this.#indexBytes = new Gauge({
       name: 'ucp_index_resident_bytes',
-      help: "Bytes the tenant's in-memory index holds (its index file's size), 0 when not loaded",
+      help: "Bytes the tenant is counted for while started: its in-memory index (3.25 times its index file) and, under --index-memory, its server; 0 when not started",
       labelNames: ['tenant'],
       registers,
     });

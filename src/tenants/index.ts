@@ -3,7 +3,7 @@ export { normaliseDomain } from './domain-name.js';
 export { checkBaseUrl, portableConfig, TenantRegistry } from './registry.js';
 export { catalogTenants, directoryTenants } from './source.js';
 export type { CatalogEntry, ServedTenant, TenantCatalog, TenantSource } from './source.js';
-export { TenantPool } from './pool.js';
+export { TENANT_SERVER_RESIDENT_BYTES, TenantPool } from './pool.js';
 export type { Tenant } from './registry.js';
 export { assembleTenants, startTenantServers } from './serve.js';
 export type { AssembledTenants, RunningTenants, TenantMetrics, TenantServeOptions } from './serve.js';

@@ -4,8 +4,9 @@
  * Without a memory budget every tenant's server is started before the process listens and kept
  * (as `serve --tenants` always did). With one (`--index-memory`), a tenant's server — and with it
  * its in-memory index, read from its index file — is started on the tenant's first request, and
- * when the indexes held exceed the budget the tenants used least recently are stopped until they
- * fit again (never one answering a request: it is stopped once idle, by the next check).
+ * when the started tenants (indexes and servers) exceed the budget the tenants used least recently
+ * are stopped until they fit again (never one answering a request: it is stopped once idle, by
+ * the next check).
  *
  * Single flight: requests for a tenant being started wait for that one start, and nothing else
  * waits for it — the other tenants keep answering.
@@ -17,6 +18,16 @@ import type { ServedTenant } from './source.js';
 
 export type TenantServer = RunningServer & { listener: RequestListener };
 
+/**
+ * What a started tenant holds beside its index, bytes: its two SQLite connections with their
+ * page caches and mapped pages, its service with its caches, its transports. Measured, not
+ * derived: 60 tenants of 200 Locations started in one process (V8 and glibc set as
+ * docs/deployment.md recommends) grew its RSS by 1.43 MB each, of which the index is counted
+ * 1.10 MB (3.25 × its 337 KB file, index-file-loader.ts); bench/tenants.ts checks the budget
+ * against the process's RSS.
+ */
+export const TENANT_SERVER_RESIDENT_BYTES = 352 * 1024;
+
 /** What the pool reports of each tenant (metrics). */
 export interface PoolObserver {
   state(domain: string, state: 'cold' | 'loading' | 'ready', residentBytes: number): void;
@@ -27,8 +38,10 @@ export interface PoolObserver {
 export interface PoolOptions {
   /** Starts one tenant's server; `resident(bytes)` is to be called whenever its indexes' size changes. */
   start(tenant: ServedTenant, resident: (bytes: number) => void): Promise<TenantServer>;
-  /** Bytes the tenants' indexes may hold together; undefined: every tenant started and kept. */
+  /** Bytes the started tenants may hold together; undefined: every tenant started and kept. */
   budgetBytes?: number;
+  /** Bytes each started tenant is counted for beside its index (its server). Default 0. */
+  serverBytes?: number;
   observer?: PoolObserver;
   /** A start that failed (logged by the caller; the request gets 503 and the next one retries). */
   onStartError?(domain: string, error: unknown): void;
@@ -68,7 +81,7 @@ export class TenantPool {
     return [...this.#slots.keys()].sort();
   }
 
-  /** Bytes held by started tenants' indexes. */
+  /** Bytes held by started tenants: their indexes and, per tenant, `serverBytes`. */
   get residentBytes(): number {
     return this.#resident;
   }
@@ -179,8 +192,10 @@ export class TenantPool {
     if (slot.loading !== null) return slot.loading;
     const domain = slot.tenant.domain;
     this.#options.observer?.state(domain, 'loading', 0);
-    const resident = (bytes: number): void => {
+    const serverBytes = this.#options.serverBytes ?? 0;
+    const resident = (indexBytes: number): void => {
       if (slot.gone) return;
+      const bytes = indexBytes + serverBytes;
       this.#resident += bytes - slot.bytes;
       slot.bytes = bytes;
       if (slot.server !== null) this.#options.observer?.state(domain, 'ready', bytes);
@@ -192,6 +207,8 @@ export class TenantPool {
           this.#stop(server);
           throw new Error(`the tenant ${domain} was removed while it started`);
         }
+        // A server that reported no index (one answering from its store) still holds its own bytes.
+        if (slot.bytes === 0) resident(0);
         slot.server = server;
         this.#options.observer?.state(domain, 'ready', slot.bytes);
         this.#enforceBudget(slot);

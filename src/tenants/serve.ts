@@ -30,7 +30,7 @@ import type { Hosting } from '../transport/index.js';
 import { tenantCursorSecret } from './cursor-keys.js';
 import { forwardedClientAddress } from './forwarded.js';
 import { TenantRegistry } from './registry.js';
-import { TenantPool } from './pool.js';
+import { TENANT_SERVER_RESIDENT_BYTES, TenantPool } from './pool.js';
 import type { TenantServer } from './pool.js';
 import { tenantRouter } from './router.js';
 import { directoryTenants } from './source.js';
@@ -185,13 +185,14 @@ export async function assembleTenants(options: TenantServeOptions, port: number)
     const own = metrics?.forTenant(tenant.domain);
     const instruments: ServerInstruments = {
       decorate: (parts, store) => own?.decorate(parts, store) ?? parts,
+      // The tenant's own gauges first: the pool then reports what it counts (index plus server).
       indexLoaded: (info) => {
-        resident(info.bytes);
         own?.indexLoaded(info);
+        resident(info.bytes);
       },
       indexResident: (bytes) => {
-        resident(bytes);
         own?.indexResident?.(bytes);
+        resident(bytes);
       },
     };
     return startServerInProcess({
@@ -212,6 +213,7 @@ export async function assembleTenants(options: TenantServeOptions, port: number)
   };
   const pool = new TenantPool({
     start,
+    serverBytes: TENANT_SERVER_RESIDENT_BYTES,
     ...(budget === undefined ? {} : { budgetBytes: budget }),
     ...(metrics === undefined
       ? {}

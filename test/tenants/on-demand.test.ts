@@ -13,7 +13,7 @@ import { createLogger } from '../../src/logging.js';
 import { ServerMetrics } from '../../src/metrics/index.js';
 import { DiskIndexFileHome, indexFilePathFor, refreshIndexFile, RESIDENT_BYTES_PER_FILE_BYTE } from '../../src/store/memory-index/index.js';
 import { SqliteLocationStore } from '../../src/store/sqlite/index.js';
-import { assembleTenants, TenantRegistry } from '../../src/tenants/index.js';
+import { assembleTenants, TENANT_SERVER_RESIDENT_BYTES, TenantRegistry } from '../../src/tenants/index.js';
 import type { AssembledTenants } from '../../src/tenants/index.js';
 import { registerInProcess } from '../../src/transport/test-support/in-process.js';
 import { postJson } from '../../src/transport/test-support/raw-http.js';
@@ -51,8 +51,9 @@ beforeAll(async () => {
     }
   }
   fileBytes = Math.max(...DOMAINS.map((d) => statSync(indexFilePathFor(registry.paths(d).storeFile)).size));
-  // Room for two tenants' indexes, not three (an index holds its file's size times the factor).
-  budget = Math.floor(fileBytes * RESIDENT_BYTES_PER_FILE_BYTE * 2.5);
+  // Room for two tenants, not three (each counted for its index, its file's size times the
+  // factor, and its server).
+  budget = Math.floor((fileBytes * RESIDENT_BYTES_PER_FILE_BYTE + TENANT_SERVER_RESIDENT_BYTES) * 2.5);
   metrics = new ServerMetrics();
   tenants = await assembleTenants(
     {
@@ -114,9 +115,11 @@ describe('indexes on demand under --index-memory', () => {
     }
     expect(await sample('ucp_index_loads_total', { tenant: 'one.example' })).toBe(1);
     expect(await sample('ucp_index_ready', { tenant: 'one.example' })).toBe(1);
-    // Loaded from its file: it is counted by the file's size.
+    // Loaded from its file: it is counted by the file's size, and its server beside it.
     const file = statSync(indexFilePathFor(join(scratch(), 'tenants', 'one.example', 'locations.db'))).size;
-    expect(await sample('ucp_index_resident_bytes', { tenant: 'one.example' })).toBe(Math.round(file * RESIDENT_BYTES_PER_FILE_BYTE));
+    expect(await sample('ucp_index_resident_bytes', { tenant: 'one.example' })).toBe(
+      Math.round(file * RESIDENT_BYTES_PER_FILE_BYTE) + TENANT_SERVER_RESIDENT_BYTES,
+    );
   });
 
   it('stops the least recently used tenant when the indexes exceed the budget, and stays within it', async () => {
