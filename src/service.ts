@@ -617,7 +617,10 @@ export class LocationService {
 
   private candidateQuery(plan: PredicatePlan, locality: LocalityTarget | null): CandidateQuery {
     const q: CandidateQuery = {};
-    if (plan.distance !== null) q.regions = plan.distance.regions;
+    if (plan.distance !== null) {
+      q.regions = plan.distance.regions;
+      q.within = { center: plan.distance.center, maxMeters: plan.distance.max };
+    }
     if (plan.servesPoint !== null) {
       q.coverageProbe = plan.servesPoint;
       q.withCoverage = true;

@@ -60,11 +60,7 @@ export class GeodesicBracket {
 
   /** Like `bracket`, into `this.lower` / `this.upper`. */
   measure(geo: Geo): void {
-    const p = ecefInto(geo.latitude, geo.longitude, this.point);
-    const dx = (p[0] as number) - (this.centre[0] as number);
-    const dy = (p[1] as number) - (this.centre[1] as number);
-    const dz = (p[2] as number) - (this.centre[2] as number);
-    const c = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    const c = this.chordTo(geo.latitude, geo.longitude);
     if (c > MAX_BRACKET_CHORD) {
       const d = geodesicDistanceMeters(this.center, geo);
       this.lower = d;
@@ -74,6 +70,24 @@ export class GeodesicBracket {
     const margin = 1e-6 + 1e-12 * c;
     this.lower = Math.max(0, c - margin);
     this.upper = 2 * RHO * Math.asin(c / (2 * RHO)) + margin;
+  }
+
+  /**
+   * A lower bound of the geodesic distance to a point given as numbers (an index's columns: no
+   * object per row): the straight chord through the ellipsoid, which no path on its surface beats.
+   */
+  lowerBoundAt(latitude: number, longitude: number): number {
+    const c = this.chordTo(latitude, longitude);
+    return Math.max(0, c - (1e-6 + 1e-12 * c));
+  }
+
+  /** Straight-line (ECEF) distance from the center, metres. */
+  private chordTo(latitude: number, longitude: number): number {
+    const p = ecefInto(latitude, longitude, this.point);
+    const dx = (p[0] as number) - (this.centre[0] as number);
+    const dy = (p[1] as number) - (this.centre[1] as number);
+    const dz = (p[2] as number) - (this.centre[2] as number);
+    return Math.sqrt(dx * dx + dy * dy + dz * dz);
   }
 
   /** The exact distance (Karney), metres. */

@@ -25,6 +25,12 @@ export interface CandidateQuery {
   /** Location `geo` must fall in the union of these boxes (conservative radius prefilter). */
   regions?: readonly BBox[];
   /**
+   * Optional prefilter beside `regions`: a store may leave out rows whose geodesic distance from
+   * `center` surely exceeds `maxMeters` (a cheap lower bound, GeodesicBracket), and rows without a
+   * position. Rows it keeps may still lie farther: the engine decides exactly (R-S4).
+   */
+  within?: { center: Geo; maxMeters: number };
+  /**
    * `serves.point` prefilter: only Locations whose coverage (radius around geo, or an area)
    * may contain this point, i.e. whose coverage extent box contains it.
    */
