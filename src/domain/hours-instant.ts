@@ -4,10 +4,9 @@
  * Only the `date-time` production is accepted: `YYYY-MM-DDTHH:MM:SS[.frac](Z|z|±HH:MM)`.
  * The offset only identifies the instant; it never chooses the zone used for evaluation.
  */
-import { DateTime, FixedOffsetZone } from 'luxon';
 import { InvalidInstantError } from '../errors.js';
 
-// Shape only; calendar validity (Feb 30, hour 24, ...) is checked by Luxon below.
+// Shape only; calendar validity (Feb 30, hour 24, ...) is checked below.
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 const EXAMPLE = 'e.g. 2026-11-30T10:00:00-08:00 or 2026-11-30T18:00:00Z';
@@ -69,13 +68,16 @@ export function parseInstant(openAt: string): number {
   }
   // Truncate extra fraction digits: see the doc comment for why this is not a rounding.
   const millisecond = frac === undefined ? 0 : Number(frac.slice(0, 3).padEnd(3, '0'));
-  let dt: DateTime;
-  try {
-    dt = DateTime.fromObject({ year, month, day, hour, minute, second, millisecond }, { zone: FixedOffsetZone.instance(offsetMinutes) });
-  } catch {
-    // Only reachable when Luxon's global `throwOnInvalid` is on.
-    fail(openAt, `${y}-${mo}-${d} is not a calendar date`);
-  }
-  if (!dt.isValid || dt.day !== day || dt.month !== month) fail(openAt, `${y}-${mo}-${d} is not a calendar date`);
-  return dt.toMillis();
+  if (day < 1 || day > daysInMonth(year, month)) fail(openAt, `${y}-${mo}-${d} is not a calendar date`);
+  // Plain arithmetic on the proleptic Gregorian calendar (every request parses one instant; a
+  // date library's object here cost more than the rest of a small search's predicate plan).
+  const at = new Date(0);
+  at.setUTCFullYear(year, month - 1, day);
+  at.setUTCHours(hour, minute, second, millisecond);
+  return at.getTime() - offsetMinutes * 60_000;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }

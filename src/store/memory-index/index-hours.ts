@@ -37,7 +37,23 @@ export class IndexHours {
   #stamp = 0;
   #none: CompiledSchedule | null = null;
 
-  constructor(private readonly schedules: readonly (ScheduleContent | null)[]) {}
+  /** Per point-tree item (point-walk.ts), its schedule's slot: the walk reads it in runs. */
+  #slotOfItem: Int32Array | null = null;
+
+  /** `pointOrdinals`: the ordinal of each item of the index's point tree. */
+  constructor(
+    private readonly schedules: readonly (ScheduleContent | null)[],
+    private readonly pointOrdinals: Uint32Array,
+  ) {}
+
+  /** Like `at`, for point-tree items instead of ordinals. */
+  atItems(epochMs: number): OpenAt {
+    if (this.#slotOfItem === null) {
+      const slotOf = (this.#slotOf ??= this.#slots());
+      this.#slotOfItem = Int32Array.from(this.pointOrdinals, (o) => slotOf[o] ?? -1);
+    }
+    return this.#test(this.#slotOfItem, epochMs);
+  }
 
   /**
    * The test of one search: whether a row is established open at `epochMs` (never, without a
@@ -45,7 +61,10 @@ export class IndexHours {
    * end, so two searches never interleave on one index).
    */
   at(epochMs: number): OpenAt {
-    const slotOf = (this.#slotOf ??= this.#slots());
+    return this.#test((this.#slotOf ??= this.#slots()), epochMs);
+  }
+
+  #test(slotOf: Int32Array, epochMs: number): OpenAt {
     const stampOf = this.#stampOf;
     const openOf = this.#openOf;
     // A new stamp forgets every earlier search's answers at once; on wrap-around, forget them explicitly.
@@ -73,7 +92,7 @@ export class IndexHours {
         this.#compiled = [];
         this.#compiledCount = 0;
       }
-      s = compileStoredSchedule(this.#json[slot]!);
+      s = compileStoredSchedule(this.#json[slot]);
       this.#compiled[slot] = s;
       this.#compiledCount++;
     }

@@ -26,6 +26,7 @@ import type { BBox, Candidate, CandidateQuery, ExportCounters, IndexLocationRow,
 import { type TextHits, type TextIndex, TextIndexBuilder } from './text-index.js';
 import { topK } from './top-k.js';
 import { IndexHours } from './index-hours.js';
+import { PointColumns, spatialPointTree } from './point-walk.js';
 import { DocumentPacker, PackedDocuments, type PackedDocument } from './packed-documents.js';
 
 /** Column of the keywords in the text columns (searchText order). */
@@ -211,18 +212,7 @@ export class MemoryIndexBuilder implements IndexSink {
     });
     this.lexemes.clear();
 
-    const pointTree = new Flatbush(Math.max(points, 1));
-    const pointOrdinals = new Uint32Array(Math.max(points, 1));
-    let p = 0;
-    for (let i = 0; i < n; i++) {
-      const y = lat[i]!;
-      if (Number.isNaN(y)) continue;
-      const x = lon[i]!;
-      pointOrdinals[pointTree.add(x, y, x, y)] = i;
-      p++;
-    }
-    if (p === 0) pointTree.add(0, 0, 0, 0);
-    pointTree.finish();
+    const { tree: pointTree, ordinals: pointOrdinals } = spatialPointTree(lat, lon);
 
     const extentTree = new Flatbush(Math.max(extentCount, 1));
     const extentOrdinals = new Uint32Array(Math.max(extentCount, 1));
@@ -281,7 +271,7 @@ export class MemoryIndexBuilder implements IndexSink {
       coverage,
       pointTree,
       pointOrdinals,
-      hasPoints: p > 0,
+      hasPoints: points > 0,
       extentTree,
       extentOrdinals,
       hasExtents: extentCount > 0,
@@ -344,18 +334,55 @@ function amenityBitsets(parts: IndexParts, fromFile?: ReadonlyMap<string, Uint8A
 }
 
 /**
- * Ordinals of the points in the boxes that pass `keep`, evaluated during the R-tree walk: rows
- * that fail a predicate (amenity bits, availability, hours) are never collected.
+ * Points that may lie within `within` (null: no such bound): those whose chord lower bound does
+ * not already exceed the radius. A box's corners lie ~20% of its area outside the circle, and
+ * rejecting them here spares their hours; the engine still decides the distance exactly.
  */
-function walkPoints(parts: IndexParts, regions: readonly BBox[], keep: ((o: number) => boolean) | null): number[] {
+function nearTest(within: CandidateQuery['within']): ((latitude: number, longitude: number) => boolean) | null {
+  if (within === undefined) return null;
+  const bracket = new GeodesicBracket(within.center);
+  const max = within.maxMeters;
+  return (y, x) => !Number.isNaN(y) && bracket.lowerBoundAt(y, x) <= max;
+}
+
+/**
+ * What the walk asks of a point before it collects the row: first by tree item (columns read in
+ * runs, coordinates from the tree itself), then by ordinal for what only rows have.
+ */
+interface PointFilter {
+  /** Amenity bitsets renumbered by item (point-walk.ts). */
+  itemBits: readonly Uint8Array[];
+  /** False when the point (latitude, longitude) surely lies beyond the radius. */
+  near: ((latitude: number, longitude: number) => boolean) | null;
+  /** open_at by item. */
+  open: ((item: number) => boolean) | null;
+  /** The remaining predicates, by ordinal (null: none). */
+  row: ((o: number) => boolean) | null;
+}
+
+/**
+ * Ordinals of the points in the boxes that pass `keep`, evaluated during the R-tree walk: rows
+ * that fail a predicate (amenity bits, distance bound, availability, hours) are never collected.
+ */
+function walkPoints(parts: IndexParts, regions: readonly BBox[], keep: PointFilter | null): number[] {
   if (!parts.hasPoints) return [];
   const ordinals = parts.pointOrdinals;
   const out: number[] = [];
-  const filter = (i: number): boolean => {
-    const o = ordinals[i]!;
-    if (keep === null || keep(o)) out.push(o);
-    return false;
-  };
+  const filter =
+    keep === null
+      ? (j: number): boolean => {
+          out.push(ordinals[j]!);
+          return false;
+        }
+      : (j: number, x: number, y: number): boolean => {
+          for (const b of keep.itemBits) if ((b[j >>> 3]! & (1 << (j & 7))) === 0) return false;
+          if (keep.near !== null && !keep.near(y, x)) return false;
+          const o = ordinals[j]!;
+          if (keep.row !== null && !keep.row(o)) return false;
+          if (keep.open !== null && !keep.open(j)) return false;
+          out.push(o);
+          return false;
+        };
   for (const b of regions) parts.pointTree.search(b.minLon, b.minLat, b.maxLon, b.maxLat, filter);
   // One box (every radius away from the antimeridian and the poles) has no duplicates to remove.
   return regions.length === 1 ? out : [...new Set(out)];
@@ -376,6 +403,8 @@ export class MemoryIndex {
   private readonly parsed = new Map<number, Location>();
   /** open_at evaluated in the walk, with the engine's compiled schedules. */
   private readonly hours: IndexHours;
+  /** Amenity bits by point-tree item, for the walk. */
+  private readonly pointColumns: PointColumns;
 
   /** `amenityBits`: the bitsets read from an index file (else computed from the amenity lists). */
   constructor(
@@ -386,7 +415,8 @@ export class MemoryIndex {
     this.dataset = parts.counters.dataset;
     this.items = parts.items;
     this.amenityBits = amenityBitsets(parts, amenityBits);
-    this.hours = new IndexHours(parts.schedule);
+    this.hours = new IndexHours(parts.schedule, parts.pointOrdinals);
+    this.pointColumns = new PointColumns(parts.pointOrdinals);
   }
 
   /** What the index is made of now (availability and generation as they stand), for writing it to a file. */
@@ -449,22 +479,6 @@ export class MemoryIndex {
     return false;
   }
 
-  /**
-   * Rows that may lie within `within` (null: no such bound): those whose chord lower bound does
-   * not already exceed the radius. A box's corners lie ~20% of its area outside the circle, and
-   * rejecting them here spares their hours; the engine still decides the distance exactly.
-   */
-  private nearTest(within: CandidateQuery['within']): ((o: number) => boolean) | null {
-    if (within === undefined) return null;
-    const bracket = new GeodesicBracket(within.center);
-    const max = within.maxMeters;
-    const { lat, lon } = this.parts;
-    return (o) => {
-      const y = lat[o]!;
-      return !Number.isNaN(y) && bracket.lowerBoundAt(y, lon[o]!) <= max;
-    };
-  }
-
   private coverageOrdinals(probe: Geo): Set<number> {
     const out = new Set<number>();
     if (!this.parts.hasExtents) return out;
@@ -521,15 +535,20 @@ export class MemoryIndex {
     let checkRegions = query.regions !== undefined;
     // open_at is decided here only for a full answer: a bounded browse takes rows before hours.
     const openAtMs = query.limit === undefined ? query.openAtMs : undefined;
-    const open = openAtMs === undefined ? null : this.hours.at(openAtMs);
-    const near = this.nearTest(query.within);
+    const near = nearTest(query.within);
     /** The predicates on a driven row, cheapest first: amenity bits, availability, distance bound, hours. */
-    const passes = (o: number): boolean => {
+    const rowPredicates = (o: number): boolean => {
       if (coverage !== null && !coverage.has(o)) return false;
       if (locality !== null && !locality.has(o)) return false;
-      for (const b of bits) if ((b[o >>> 3]! & (1 << (o & 7))) === 0) return false;
       for (const m of itemRows) if (m.get(o) !== true) return false;
-      if (near !== null && !near(o)) return false;
+      return true;
+    };
+    const hasRowPredicates = coverage !== null || locality !== null || itemRows.length > 0;
+    let open: ((o: number) => boolean) | null = null;
+    const passes = (o: number): boolean => {
+      for (const b of bits) if ((b[o >>> 3]! & (1 << (o & 7))) === 0) return false;
+      if (!rowPredicates(o)) return false;
+      if (near !== null && !near(this.parts.lat[o]!, this.parts.lon[o]!)) return false;
       return open === null || open(o);
     };
     // Rows from the R-tree walk have passed every predicate already (no text: text scores first).
@@ -537,7 +556,13 @@ export class MemoryIndex {
     if (query.keys !== undefined) driven = this.ordinalsOfKeys(query.keys);
     else if (query.regions !== undefined) {
       prefiltered = terms === null;
-      driven = walkPoints(this.parts, query.regions, prefiltered ? passes : null);
+      const keep: PointFilter = {
+        itemBits: bits.map((b) => this.pointColumns.bitsOf(b)),
+        near,
+        open: openAtMs === undefined ? null : this.hours.atItems(openAtMs),
+        row: hasRowPredicates ? rowPredicates : null,
+      };
+      driven = walkPoints(this.parts, query.regions, prefiltered ? keep : null);
       checkRegions = false;
     } else if (coverage !== null) driven = coverage;
     else if (terms !== null) driven = (hits = this.parts.text.search(terms)).ords;
@@ -554,6 +579,8 @@ export class MemoryIndex {
     // matches: only the driven rows are scored, not every match in the dataset.
     if (terms !== null && hits === null) hits = this.parts.text.searchAmong(terms, sortedUnique([...driven]));
 
+    // By ordinal, for the rows no walk filtered (set only now: the walk used its own per-item test).
+    if (!prefiltered && openAtMs !== undefined) open = this.hours.at(openAtMs);
     const kept: number[] = [];
     const keptScores: number[] = [];
     const stopAt = query.limit !== undefined && hits === null && ascending ? query.limit : Number.POSITIVE_INFINITY;
