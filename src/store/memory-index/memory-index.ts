@@ -388,6 +388,37 @@ function walkPoints(parts: IndexParts, regions: readonly BBox[], keep: PointFilt
   return regions.length === 1 ? out : [...new Set(out)];
 }
 
+/** Whether ordinal `o` has a position inside one of the boxes. */
+function inRegions(parts: IndexParts, o: number, regions: readonly BBox[]): boolean {
+  const y = parts.lat[o]!;
+  const x = parts.lon[o]!;
+  if (Number.isNaN(y)) return false;
+  for (const b of regions) if (y >= b.minLat && y <= b.maxLat && x >= b.minLon && x <= b.maxLon) return true;
+  return false;
+}
+
+/** Ordinals whose coverage extent box contains the probe. */
+function coverageOrdinals(parts: IndexParts, probe: Geo): Set<number> {
+  const out = new Set<number>();
+  if (!parts.hasExtents) return out;
+  for (const x of probeLongitudes(probe.longitude)) {
+    for (const i of parts.extentTree.search(x, probe.latitude, x, probe.latitude)) out.add(parts.extentOrdinals[i]!);
+  }
+  return out;
+}
+
+/** Ordinals listing the target's country, region or one of its postal codes. */
+function localityOrdinals(parts: IndexParts, loc: NonNullable<CandidateQuery['locality']>): Set<number> {
+  const out = new Set<number>();
+  const add = (k: string): void => {
+    for (const o of parts.localities.get(k) ?? []) out.add(o);
+  };
+  add(localityKey('country', loc.country, null));
+  if (loc.region !== undefined) add(localityKey('region', loc.country, loc.region));
+  for (const p of loc.postalCodes ?? []) add(localityKey('postal', loc.country, p));
+  return out;
+}
+
 export class MemoryIndex {
   /** Generation of the data answered (advances in place when inventory is applied). */
   generation: number;
@@ -471,34 +502,6 @@ export class MemoryIndex {
     return [...out];
   }
 
-  private inRegions(o: number, regions: readonly BBox[]): boolean {
-    const y = this.parts.lat[o]!;
-    const x = this.parts.lon[o]!;
-    if (Number.isNaN(y)) return false;
-    for (const b of regions) if (y >= b.minLat && y <= b.maxLat && x >= b.minLon && x <= b.maxLon) return true;
-    return false;
-  }
-
-  private coverageOrdinals(probe: Geo): Set<number> {
-    const out = new Set<number>();
-    if (!this.parts.hasExtents) return out;
-    for (const x of probeLongitudes(probe.longitude)) {
-      for (const i of this.parts.extentTree.search(x, probe.latitude, x, probe.latitude)) out.add(this.parts.extentOrdinals[i]!);
-    }
-    return out;
-  }
-
-  private localityOrdinals(loc: NonNullable<CandidateQuery['locality']>): Set<number> {
-    const out = new Set<number>();
-    const add = (k: string): void => {
-      for (const o of this.parts.localities.get(k) ?? []) out.add(o);
-    };
-    add(localityKey('country', loc.country, null));
-    if (loc.region !== undefined) add(localityKey('region', loc.country, loc.region));
-    for (const p of loc.postalCodes ?? []) add(localityKey('postal', loc.country, p));
-    return out;
-  }
-
   private availableOrdinals(item: string): number[] {
     const out: number[] = [];
     for (const [o, available] of this.items.get(item) ?? []) if (available) out.push(o);
@@ -523,8 +526,8 @@ export class MemoryIndex {
       itemRows.push(m);
     }
     const terms = query.text !== undefined && query.text.terms.length > 0 ? query.text.terms : null;
-    const coverage = query.coverageProbe !== undefined ? this.coverageOrdinals(query.coverageProbe) : null;
-    const locality = query.locality !== undefined ? this.localityOrdinals(query.locality) : null;
+    const coverage = query.coverageProbe !== undefined ? coverageOrdinals(this.parts, query.coverageProbe) : null;
+    const locality = query.locality !== undefined ? localityOrdinals(this.parts, query.locality) : null;
 
     // Driver: the narrowest operand whose index lists rows directly.
     let driven: Iterable<number>;
@@ -585,7 +588,7 @@ export class MemoryIndex {
     const keptScores: number[] = [];
     const stopAt = query.limit !== undefined && hits === null && ascending ? query.limit : Number.POSITIVE_INFINITY;
     const consider = (o: number, score: number): boolean => {
-      if (checkRegions && !this.inRegions(o, query.regions as readonly BBox[])) return false;
+      if (checkRegions && !inRegions(this.parts, o, query.regions as readonly BBox[])) return false;
       if (!prefiltered && !passes(o)) return false;
       kept.push(o);
       keptScores.push(score);
