@@ -18,16 +18,6 @@ import type { ServedTenant } from './source.js';
 
 export type TenantServer = RunningServer & { listener: RequestListener };
 
-/**
- * What a started tenant holds beside its index, bytes: its two SQLite connections with their
- * page caches and mapped pages, its service with its caches, its transports. Measured, not
- * derived: 60 tenants of 200 Locations started in one process (V8 and glibc set as
- * docs/deployment.md recommends) grew its RSS by 1.43 MB each, of which the index is counted
- * 1.10 MB (3.25 × its 337 KB file, index-file-loader.ts); bench/tenants.ts checks the budget
- * against the process's RSS.
- */
-export const TENANT_SERVER_RESIDENT_BYTES = 352 * 1024;
-
 /** What the pool reports of each tenant (metrics). */
 export interface PoolObserver {
   state(domain: string, state: 'cold' | 'loading' | 'ready', residentBytes: number): void;
@@ -40,8 +30,8 @@ export interface PoolOptions {
   start(tenant: ServedTenant, resident: (bytes: number) => void): Promise<TenantServer>;
   /** Bytes the started tenants may hold together; undefined: every tenant started and kept. */
   budgetBytes?: number;
-  /** Bytes each started tenant is counted for beside its index (its server). Default 0. */
-  serverBytes?: number;
+  /** What a started tenant whose index holds `indexBytes` is counted for. Default: `indexBytes`. */
+  costOf?: (indexBytes: number) => number;
   observer?: PoolObserver;
   /** A start that failed (logged by the caller; the request gets 503 and the next one retries). */
   onStartError?(domain: string, error: unknown): void;
@@ -81,7 +71,7 @@ export class TenantPool {
     return [...this.#slots.keys()].sort();
   }
 
-  /** Bytes held by started tenants: their indexes and, per tenant, `serverBytes`. */
+  /** Bytes the started tenants are counted for (`costOf` their indexes). */
   get residentBytes(): number {
     return this.#resident;
   }
@@ -192,10 +182,10 @@ export class TenantPool {
     if (slot.loading !== null) return slot.loading;
     const domain = slot.tenant.domain;
     this.#options.observer?.state(domain, 'loading', 0);
-    const serverBytes = this.#options.serverBytes ?? 0;
+    const costOf = this.#options.costOf ?? ((indexBytes: number): number => indexBytes);
     const resident = (indexBytes: number): void => {
       if (slot.gone) return;
-      const bytes = indexBytes + serverBytes;
+      const bytes = costOf(indexBytes);
       this.#resident += bytes - slot.bytes;
       slot.bytes = bytes;
       if (slot.server !== null) this.#options.observer?.state(domain, 'ready', bytes);

@@ -30,7 +30,8 @@ import type { Hosting } from '../transport/index.js';
 import { tenantCursorSecret } from './cursor-keys.js';
 import { forwardedClientAddress } from './forwarded.js';
 import { TenantRegistry } from './registry.js';
-import { TENANT_SERVER_RESIDENT_BYTES, TenantPool } from './pool.js';
+import { tenantCost, tenantsShare } from './memory-cost.js';
+import { TenantPool } from './pool.js';
 import type { TenantServer } from './pool.js';
 import { tenantRouter } from './router.js';
 import { directoryTenants } from './source.js';
@@ -213,8 +214,8 @@ export async function assembleTenants(options: TenantServeOptions, port: number)
   };
   const pool = new TenantPool({
     start,
-    serverBytes: TENANT_SERVER_RESIDENT_BYTES,
-    ...(budget === undefined ? {} : { budgetBytes: budget }),
+    costOf: tenantCost,
+    ...(budget === undefined ? {} : { budgetBytes: tenantsShare(budget) }),
     ...(metrics === undefined
       ? {}
       : {
