@@ -559,13 +559,15 @@ export class MemoryIndex {
     if (query.keys !== undefined) driven = this.ordinalsOfKeys(query.keys);
     else if (query.regions !== undefined) {
       prefiltered = terms === null;
-      const keep: PointFilter = {
-        itemBits: bits.map((b) => this.pointColumns.bitsOf(b)),
-        near,
-        open: openAtMs === undefined ? null : this.hours.atItems(openAtMs),
-        row: hasRowPredicates ? rowPredicates : null,
-      };
-      driven = walkPoints(this.parts, query.regions, prefiltered ? keep : null);
+      const keep: PointFilter | null = prefiltered
+        ? {
+            itemBits: bits.map((b) => this.pointColumns.bitsOf(b)),
+            near,
+            open: openAtMs === undefined ? null : this.hours.atItems(openAtMs),
+            row: hasRowPredicates ? rowPredicates : null,
+          }
+        : null;
+      driven = walkPoints(this.parts, query.regions, keep);
       checkRegions = false;
     } else if (coverage !== null) driven = coverage;
     else if (terms !== null) driven = (hits = this.parts.text.search(terms)).ords;
