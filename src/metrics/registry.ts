@@ -102,7 +102,7 @@ export class ServerMetrics {
     });
     this.#indexBytes = new Gauge({
       name: 'ucp_index_resident_bytes',
-      help: "Bytes the tenant is counted for while started: its in-memory index (3.25 times its index file) and, under --index-memory, its server; 0 when not started",
+      help: 'Bytes the tenant is counted for while started: its in-memory index (3.25 times its index file) and, under --index-memory, its server; 0 when not started',
       labelNames: ['tenant'],
       registers,
     });

@@ -97,7 +97,7 @@ export function registerServeCommand(program: Command): void {
     )
     .option(
       '--index-memory <MiB>',
-      "with --tenants or --multi-tenant: start a tenant (its index and its server) on its first request and keep the started tenants within this many MiB, stopping the least recently used",
+      'with --tenants or --multi-tenant: start a tenant (its index and its server) on its first request and keep the started tenants within this many MiB, stopping the least recently used',
     )
     .option(
       '--trust-proxy',
