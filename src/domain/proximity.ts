@@ -67,7 +67,7 @@ export class GeodesicBracket {
       this.upper = d;
       return;
     }
-    const margin = 1e-6 + 1e-12 * c;
+    const margin = chordMargin(c);
     this.lower = Math.max(0, c - margin);
     this.upper = 2 * RHO * Math.asin(c / (2 * RHO)) + margin;
   }
@@ -78,7 +78,7 @@ export class GeodesicBracket {
    */
   lowerBoundAt(latitude: number, longitude: number): number {
     const c = this.chordTo(latitude, longitude);
-    return Math.max(0, c - (1e-6 + 1e-12 * c));
+    return Math.max(0, c - chordMargin(c));
   }
 
   /** Straight-line (ECEF) distance from the center, metres. */
@@ -94,6 +94,11 @@ export class GeodesicBracket {
   exact(geo: Geo): number {
     return geodesicDistanceMeters(this.center, geo);
   }
+}
+
+/** Floating-point allowance on a chord of `c` metres (the bracket widens by it on both sides). */
+function chordMargin(c: number): number {
+  return 1e-6 + 1e-12 * c;
 }
 
 /** Earth-centred, Earth-fixed coordinates of a point on the WGS 84 ellipsoid (height 0), metres, written into `out`. */

@@ -10,12 +10,10 @@
  */
 import Flatbush from 'flatbush';
 
-/** A point tree and, per item, the ordinal it stands for. */
+/** A point tree and, per item, the ordinal it stands for (one placeholder item when no row has a position). */
 export interface PointTree {
   tree: Flatbush;
   ordinals: Uint32Array;
-  /** Points indexed (the tree holds one placeholder when there are none). */
-  count: number;
 }
 
 /**
@@ -37,7 +35,7 @@ export function spatialPointTree(lat: Float64Array, lon: Float64Array): PointTre
   if (count === 0) {
     first.add(0, 0);
     first.finish();
-    return { tree: first, ordinals: byOrdinal, count };
+    return { tree: first, ordinals: byOrdinal };
   }
   first.finish();
   const order = first.search(first.minX, first.minY, first.maxX, first.maxY);
@@ -48,7 +46,7 @@ export function spatialPointTree(lat: Float64Array, lon: Float64Array): PointTre
     ordinals[tree.add(lon[o]!, lat[o]!)] = o;
   }
   tree.finish();
-  return { tree, ordinals, count };
+  return { tree, ordinals };
 }
 
 /**
