@@ -4,7 +4,7 @@
  * once and publishes it; the other loads it on the generation's NOTIFY — no rebuild, as its log
  * line says — and answers the new dataset exactly as the importer does.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import pg from 'pg';
 import { indexFileHomeFor } from '../../src/server.js';
 import { IndexedLocationStore, logIndexFileEvent, type IndexFileLogger } from '../../src/store/memory-index/index.js';
@@ -12,6 +12,7 @@ import { PostgresLocationStore } from '../../src/store/postgres/index.js';
 import type { Candidate, CandidateQuery } from '../../src/store/store.js';
 import { fixtureRecords } from '../contract/fixture.js';
 import { createTestDatabase, withSchema, type TestDatabase } from '../scale/support/pg.js';
+import { describeWith } from '../support/services.js';
 
 /** Log lines as the server writes them (same function), kept for the assertions. */
 function captureLog(): { logger: IndexFileLogger; lines: { level: string; message: string; fields: object }[] } {
@@ -49,7 +50,7 @@ const QUERIES: CandidateQuery[] = [
   { amenities: ['dev.ucp.amenity.parking'], limit: 3 },
 ];
 
-describe('index files over PostgreSQL: written by the importing instance, loaded by the others', () => {
+describeWith(['postgis'], 'index files over PostgreSQL: written by the importing instance, loaded by the others', () => {
   let db: TestDatabase;
   let url: string;
   beforeAll(async () => {
